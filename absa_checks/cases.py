@@ -1,0 +1,57 @@
+"""Expanding a test over a source's units into cases, with stable content-derived ids."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass
+
+from .examples import Example, Unit, Variant
+from .expectations import Expectation
+from .spec import TestSpec
+
+
+@dataclass(frozen=True)
+class Case:
+    case_id: str      # hash of the content: same inputs, same id, whatever the order or worker
+    name: str         # readable: "arts-laptop:0:14_0"
+    test: TestSpec
+    source: str
+    unit_id: str
+    strategy: str
+    expectation: Expectation
+    original: Example
+    variant: Variant
+
+
+def sample_units(units: tuple[Unit, ...], size: int | None, seed: int, source: str) -> tuple[Unit, ...]:
+    """`size` units drawn without replacement, the same for every test over this source and seed."""
+    if size is None or size >= len(units):
+        return units
+    ordered = sorted(units, key=lambda unit: unit.unit_id)
+    chosen = random.Random(f"{seed}:{source}").sample(range(len(ordered)), size)
+    return tuple(ordered[i] for i in sorted(chosen))
+
+
+def expand(test: TestSpec, source: str, units: tuple[Unit, ...]) -> list[Case]:
+    """One case per (unit, variant of the test's strategy); units without such a variant give none."""
+    cases = []
+    for unit in units:
+        variants = unit.given.get(test.strategy, ())
+        for index, variant in enumerate(variants):
+            name = f"{source}:{unit.unit_id}" + (f":{index}" if len(variants) > 1 else "")
+            cases.append(Case(case_id(source, test, unit.original, variant), name, test, source,
+                              unit.unit_id, test.strategy, test.expectation, unit.original, variant))
+    return cases
+
+
+def case_id(source: str, test: TestSpec, original: Example, variant: Variant) -> str:
+    content = [source, test.strategy, test.expectation.kind, test.expectation.tolerance,
+               _example_content(original), _example_content(variant.example)]
+    return hashlib.sha1(json.dumps(content, ensure_ascii=False).encode()).hexdigest()[:16]
+
+
+def _example_content(example: Example) -> list:
+    t = example.target
+    return [example.sentence, t.term, t.start, t.end, t.polarity]

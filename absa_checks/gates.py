@@ -1,0 +1,70 @@
+"""Release gates: thresholds from the suites, decided on the confidence interval by default.
+
+basis `interval` (default): a gate fails only when the whole 95% interval is on the wrong side of
+the threshold, so noise alone does not fail a release. basis `point`: the point estimate decides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .metrics import RunMetrics
+from .stats import Rate
+
+BASES = ("interval", "point")
+
+
+@dataclass(frozen=True)
+class GateResult:
+    name: str        # "max_fail_rate", "min_ars", "min_variant_accuracy"
+    test: str
+    source: str
+    threshold: float
+    rate: Rate | None
+    basis: str
+    verdict: str     # "pass", "fail" or "no-data"
+    reason: str
+
+    def to_dict(self) -> dict:
+        return {"gate": self.name, "test": self.test, "source": self.source, "threshold": self.threshold,
+                "basis": self.basis, "verdict": self.verdict, "reason": self.reason,
+                "metric": self.rate.to_dict() if self.rate else None}
+
+
+def evaluate(metrics: RunMetrics, default_basis: str) -> list[GateResult]:
+    results = []
+    for test in metrics.tests:
+        gates = test.gates
+        basis = gates.get("basis", default_basis)
+        source = metrics.sources.get(test.source)
+        if "max_fail_rate" in gates:
+            results.append(_decide("max_fail_rate", test.test, test.source, gates["max_fail_rate"],
+                                   test.fail_rate, basis, upper_limit=True))
+        if "min_variant_accuracy" in gates:
+            results.append(_decide("min_variant_accuracy", test.test, test.source, gates["min_variant_accuracy"],
+                                   test.variant_accuracy, basis, upper_limit=False))
+        if "min_ars" in gates:
+            results.append(_decide("min_ars", test.test, test.source, gates["min_ars"],
+                                   source.ars if source else None, basis, upper_limit=False))
+    return results
+
+
+def _decide(name: str, test: str, source: str, threshold: float, rate: Rate | None, basis: str,
+            upper_limit: bool) -> GateResult:
+    label = name.split("_", 1)[1].replace("_", " ")
+    if rate is None or rate.n == 0:
+        return GateResult(name, test, source, threshold, rate, basis, "no-data", f"no scored cases for {label}")
+    value = rate.value
+    if basis == "point":
+        bad = value > threshold if upper_limit else value < threshold
+        shown = f"{label} {value:.2%}"
+    else:
+        bad = rate.low > threshold if upper_limit else rate.high < threshold
+        shown = f"{label} {value:.2%} [95% CI {rate.low:.2%}, {rate.high:.2%}]"
+    relation = "above" if upper_limit else "below"
+    ok_relation = "at most" if upper_limit else "at least"
+    if bad:
+        return GateResult(name, test, source, threshold, rate, basis, "fail",
+                          f"{shown} is {relation} the {threshold:.2%} limit")
+    return GateResult(name, test, source, threshold, rate, basis, "pass",
+                      f"{shown}: {ok_relation} {threshold:.2%}" + (" within the interval" if basis == "interval" else ""))

@@ -1,0 +1,142 @@
+"""pytest collection nodes: a suite file expands into one item per case."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from . import strategies
+from .cases import Case, expand, sample_units
+from .errors import AbsaChecksError, AdapterError
+from .expectations import check
+from .outcomes import PROPERTY_KEY, outcome_for
+from .sources import BUILTIN_SOURCES, DataMissing
+from .spec import SuiteSpec, TestSpec, parse_suite
+
+STATE_KEY: pytest.StashKey = pytest.StashKey()  # the RunState-like bundle set up in plugin.pytest_configure
+
+
+class ExpectationNotMet(AssertionError):
+    """A case whose variant prediction broke its expectation."""
+
+
+def is_suite_file(path: Path) -> bool:
+    name = path.name
+    return path.suffix in (".yaml", ".yml") and not name.endswith((".examples.yaml", ".examples.yml"))
+
+
+class SuiteFile(pytest.File):
+    def collect(self) -> Iterator[pytest.Item]:
+        run = self.config.stash[STATE_KEY]
+        shown = self.path.relative_to(self.config.rootpath).as_posix() \
+            if self.path.is_relative_to(self.config.rootpath) else str(self.path)
+        suite = parse_suite(self.path, tuple(BUILTIN_SOURCES), display_path=shown)
+        for test in suite.tests:
+            for source in test.sources:
+                if run.options.sources is not None and source not in run.options.sources:
+                    continue
+                yield from self._items(run, suite, test, source)
+
+    def _items(self, run, suite: SuiteSpec, test: TestSpec, source: str) -> Iterator[pytest.Item]:
+        try:
+            loaded = run.sources.load(source, suite)
+        except DataMissing as missing:
+            yield MissingDataItem.from_parent(self, name=f"{test.name}[{source}]", test=test,
+                                             source=source, reason=str(missing))
+            return
+        sample = run.options.sample if run.options.sample is not None else test.sample
+        units = sample_units(loaded.units, sample, run.options.seed, source)
+        for case in expand(test, source, units):
+            yield CaseItem.from_parent(self, name=f"{test.name}[{case.name}]", case=case, suite_sha256=suite.sha256)
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, AbsaChecksError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+
+class _SuiteItem(pytest.Item):
+    def _mark(self, test: TestSpec, source: str, strategy: str) -> None:
+        registered = {line.split(":")[0].strip() for line in self.config.getini("markers")}
+        for marker in (strategies.marker_name(strategy), "source_" + source, *test.tags):
+            marker = marker.replace("-", "_")
+            if marker not in registered:  # so -m works and --strict-markers accepts it
+                self.config.addinivalue_line("markers", f"{marker}: absa-checks marker")
+            self.add_marker(marker)
+
+
+class MissingDataItem(_SuiteItem):
+    """Stands for a test over a source whose data is absent: skipped, saying how to get it."""
+
+    def __init__(self, *, test: TestSpec, source: str, reason: str, **kwargs):
+        super().__init__(**kwargs)
+        self.test = test
+        self.source = source
+        self.reason = reason
+        self._mark(test, source, test.strategy)
+
+    def runtest(self) -> None:
+        pytest.skip(self.reason)
+
+    def reportinfo(self):
+        return self.path, self.test.line - 1, self.name
+
+
+class CaseItem(_SuiteItem):
+    def __init__(self, *, case: Case, suite_sha256: str, **kwargs):
+        super().__init__(**kwargs)
+        self.case = case
+        self.source = case.source
+        self.suite_sha256 = suite_sha256
+        self._predictions = None
+        self._mark(case.test, case.source, case.strategy)
+
+    def setup(self) -> None:
+        predictor = self.config.stash[STATE_KEY].predictor
+        try:
+            self._predictions = predictor.predictions(self.case)
+        except AdapterError as err:
+            message = str(err)
+            if predictor.failure_shown and "\n" in message:  # the traceback once, not once per case
+                message = message.splitlines()[0] + " (traceback shown with the first errored case)"
+            predictor.failure_shown = True
+            self._record("error", message)
+            raise AdapterError(message) from None
+
+    def runtest(self) -> None:
+        original, variant = self._predictions
+        case = self.case
+        verdict = check(case.expectation, case.original.polarity, case.variant.example.polarity,
+                        original.probs, variant.probs)
+        self._record("passed" if verdict.passed else "failed", verdict.reason, original, variant)
+        if not verdict.passed:
+            raise ExpectationNotMet(verdict.reason)
+
+    def _record(self, status: str, reason: str, original=None, variant=None) -> None:
+        outcome = outcome_for(self.case, self.nodeid, self.suite_sha256, status, reason, original, variant)
+        self.user_properties.append((PROPERTY_KEY, outcome.to_dict()))
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, ExpectationNotMet):
+            return self._explain(str(excinfo.value))
+        if isinstance(excinfo.value, AbsaChecksError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def _explain(self, reason: str) -> str:
+        original, variant = self._predictions
+        case = self.case
+
+        def line(title, example, prediction):
+            probs = ", ".join(f"{k} {v:.2f}" for k, v in prediction.as_dict().items())
+            return (f"  {title}: {example.sentence}\n"
+                    f"    target {example.target.term!r} gold {example.polarity} -> predicted {prediction.label} ({probs})")
+
+        return (f"{case.strategy} ({case.expectation.describe()}): {reason}\n"
+                + line("original", case.original, original) + "\n"
+                + line("variant ", case.variant.example, variant))
+
+    def reportinfo(self):
+        return self.path, self.case.test.line - 1, self.name

@@ -1,0 +1,111 @@
+"""Aggregate case outcomes into rates and the Aspect Robustness Score (ARS), per source, strategy and test.
+
+- original_accuracy: units whose original prediction equals the gold label.
+- ARS: units whose original AND every variant in the session are predicted correctly.
+- per strategy: n cases; original_accuracy on the units that have that strategy's variant;
+  variant_accuracy on its variants; fail_rate, the share of cases failing their (label-free) expectation.
+Units with an errored case are left out of every rate and counted in `units_with_errors`.
+All rates are fractions in [0, 1].
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .outcomes import CaseOutcome
+from .stats import Rate, bootstrap_units, wilson
+
+
+@dataclass(frozen=True)
+class StrategyMetrics:
+    n: int
+    units: int
+    original_accuracy: Rate
+    variant_accuracy: Rate
+    fail_rate: Rate
+
+
+@dataclass(frozen=True)
+class TestMetrics:
+    test: str
+    source: str
+    strategy: str
+    expect: str
+    n: int
+    failed: int
+    errors: int
+    fail_rate: Rate
+    variant_accuracy: Rate
+    gates: dict
+
+
+@dataclass(frozen=True)
+class SourceMetrics:
+    source: str
+    units: int
+    units_with_errors: int
+    original_accuracy: Rate
+    ars: Rate
+    strategies: dict[str, StrategyMetrics] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RunMetrics:
+    sources: dict[str, SourceMetrics]
+    tests: list[TestMetrics]
+    cases: int
+    passed: int
+    failed: int
+    errors: int
+
+
+def aggregate(outcomes: Iterable[CaseOutcome]) -> RunMetrics:
+    outcomes = sorted(outcomes, key=lambda o: (o.source, o.unit, o.test, o.case_id))
+    by_source: dict[str, list[CaseOutcome]] = defaultdict(list)
+    for outcome in outcomes:
+        by_source[outcome.source].append(outcome)
+    sources = {name: _source_metrics(name, cases) for name, cases in sorted(by_source.items())}
+    return RunMetrics(sources, _test_metrics(outcomes), len(outcomes),
+                      sum(o.status == "passed" for o in outcomes), sum(o.status == "failed" for o in outcomes),
+                      sum(o.status == "error" for o in outcomes))
+
+
+def _source_metrics(source: str, cases: list[CaseOutcome]) -> SourceMetrics:
+    units: dict[str, list[CaseOutcome]] = defaultdict(list)
+    for case in cases:
+        units[case.unit].append(case)
+    errored = {unit for unit, found in units.items() if any(c.status == "error" for c in found)}
+    scored = {unit: found for unit, found in units.items() if unit not in errored}
+    original_ok = sum(found[0].original_correct for found in scored.values())
+    robust = sum(found[0].original_correct and all(c.variant_correct for c in found) for found in scored.values())
+
+    per_strategy: dict[str, list[CaseOutcome]] = defaultdict(list)
+    for unit_cases in scored.values():
+        for case in unit_cases:
+            per_strategy[case.strategy].append(case)
+    strategies = {}
+    for strategy, found in sorted(per_strategy.items()):
+        first_per_unit = {c.unit: c for c in reversed(found)}
+        strategies[strategy] = StrategyMetrics(
+            n=len(found), units=len(first_per_unit),
+            original_accuracy=wilson(sum(c.original_correct for c in first_per_unit.values()), len(first_per_unit)),
+            variant_accuracy=wilson(sum(c.variant_correct for c in found), len(found)),
+            fail_rate=wilson(sum(c.status == "failed" for c in found), len(found)))
+    return SourceMetrics(source, len(scored), len(errored), wilson(original_ok, len(scored)),
+                         bootstrap_units(robust, len(scored)), strategies)
+
+
+def _test_metrics(outcomes: list[CaseOutcome]) -> list[TestMetrics]:
+    groups: dict[tuple[str, str], list[CaseOutcome]] = defaultdict(list)
+    for outcome in outcomes:
+        groups[(outcome.test, outcome.source)].append(outcome)
+    result = []
+    for (test, source), found in sorted(groups.items()):
+        scored = [c for c in found if c.status != "error"]
+        failed = sum(c.status == "failed" for c in scored)
+        result.append(TestMetrics(test, source, found[0].strategy, found[0].expect, len(scored), failed,
+                                  len(found) - len(scored), wilson(failed, len(scored)),
+                                  wilson(sum(c.variant_correct for c in scored), len(scored)), found[0].gates))
+    return result

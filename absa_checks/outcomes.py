@@ -1,0 +1,74 @@
+"""A case's outcome as plain data: built on the worker, carried in the test report, read on the controller."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .cases import Case
+from .examples import Example
+from .predictions import Prediction
+
+PROPERTY_KEY = "absa_case"  # the name under which the outcome travels in report.user_properties
+
+
+@dataclass(frozen=True)
+class CaseOutcome:
+    case_id: str
+    nodeid: str
+    name: str
+    test: str          # "<suite path>::<test name>"
+    test_name: str
+    source: str
+    unit: str
+    strategy: str
+    expect: str
+    tolerance: float
+    original: dict[str, Any]
+    variant: dict[str, Any]
+    status: str        # "passed", "failed" (expectation not met) or "error" (no prediction)
+    reason: str
+    gates: dict[str, Any] = field(default_factory=dict)
+    suite_sha256: str = ""
+    original_prediction: dict[str, Any] | None = None
+    variant_prediction: dict[str, Any] | None = None
+
+    @property
+    def original_correct(self) -> bool:
+        return self.original_prediction is not None and self.original_prediction["label"] == self.original["gold"]
+
+    @property
+    def variant_correct(self) -> bool:
+        return self.variant_prediction is not None and self.variant_prediction["label"] == self.variant["gold"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "CaseOutcome":
+        return cls(**data)
+
+
+def example_record(example: Example, edits: tuple = ()) -> dict[str, Any]:
+    t = example.target
+    record: dict[str, Any] = {"sentence": example.sentence, "term": t.term, "from": t.start, "to": t.end,
+                              "gold": t.polarity, "record_id": example.record_id}
+    if edits:
+        record["edits"] = [asdict(edit) for edit in edits]
+    return record
+
+
+def prediction_record(prediction: Prediction) -> dict[str, Any]:
+    return {"label": prediction.label, "probs": prediction.as_dict()}
+
+
+def outcome_for(case: Case, nodeid: str, suite_sha256: str, status: str, reason: str,
+                original: Prediction | None = None, variant: Prediction | None = None) -> CaseOutcome:
+    return CaseOutcome(
+        case_id=case.case_id, nodeid=nodeid, name=case.name, test=case.test.key, test_name=case.test.name,
+        source=case.source, unit=case.unit_id, strategy=case.strategy, expect=case.expectation.kind,
+        tolerance=case.expectation.tolerance, original=example_record(case.original),
+        variant=example_record(case.variant.example, case.variant.edits), status=status, reason=reason,
+        gates=case.test.gates.to_dict(), suite_sha256=suite_sha256,
+        original_prediction=prediction_record(original) if original else None,
+        variant_prediction=prediction_record(variant) if variant else None)

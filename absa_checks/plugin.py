@@ -1,0 +1,163 @@
+"""The pytest plugin: thin glue between pytest's hooks and the pure parts of absa-checks.
+
+Loaded through the `pytest11` entry point wherever the package is installed.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from model_adapters import registry
+
+from . import gates as gates_module
+from . import metrics as metrics_module
+from . import report_json, report_markdown, summary_table, verdict as verdict_module
+from .errors import AbsaChecksError
+from .items import STATE_KEY, CaseItem, MissingDataItem, SuiteFile, is_suite_file
+from .outcomes import PROPERTY_KEY, CaseOutcome
+from .run_state import OutcomeCollector, Predictor, RunOptions, SourceCache
+from .sources import resolve_data_dir
+
+
+@dataclass
+class RunState:
+    options: RunOptions
+    sources: SourceCache
+    predictor: Predictor
+    collector: OutcomeCollector
+    started: float
+    summary_lines: list[str]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("absa-checks", "behavioural tests for aspect-based sentiment models")
+    group.addoption("--model", default=None, metavar="NAME",
+                    help="model to test: a name from models.yaml, replay:<path>#<column>, "
+                         "python:<module>:<function> (default: lexicon)")
+    group.addoption("--absa-models", default=None, metavar="PATH",
+                    help="models file (default: models.yaml in the rootdir)")
+    group.addoption("--absa-data", default=None, metavar="DIR",
+                    help="data directory laid out like shared/data (default: $ABSA_DATA_DIR)")
+    group.addoption("--absa-sources", default=None, metavar="A,B", help="only run these sources")
+    group.addoption("--absa-sample", default=None, type=int, metavar="N", help="sample N units per source")
+    group.addoption("--absa-seed", default=0, type=int, metavar="S", help="seed for sampling (default 0)")
+    group.addoption("--absa-report", default=None, metavar="PATH", help="write the JSON report here")
+    group.addoption("--absa-markdown", default=None, metavar="PATH", help="write a Markdown summary here")
+    group.addoption("--absa-strict", action="store_true", help="every failed case fails the run, not only gates")
+    group.addoption("--absa-gate-basis", default="interval", choices=gates_module.BASES,
+                    help="decide gates on the 95%% interval (default) or on the point estimate")
+    group.addoption("--absa-batch-size", default=64, type=int, metavar="N", help="queries per model call")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    opt = config.getoption
+    models_file = Path(opt("--absa-models")) if opt("--absa-models") else config.rootpath / "models.yaml"
+    if opt("--absa-models") and not models_file.is_file():
+        raise pytest.UsageError(f"--absa-models: {models_file} not found")
+    if opt("--absa-sample") is not None and opt("--absa-sample") < 1:
+        raise pytest.UsageError("--absa-sample must be at least 1")
+    if opt("--absa-batch-size") < 1:
+        raise pytest.UsageError("--absa-batch-size must be at least 1")
+    sources = opt("--absa-sources")
+    options = RunOptions(
+        model=opt("--model") or registry.DEFAULT_MODEL, models_file=models_file,
+        data_dir=resolve_data_dir(opt("--absa-data")),
+        sources=tuple(s.strip() for s in sources.split(",") if s.strip()) if sources else None,
+        sample=opt("--absa-sample"), seed=opt("--absa-seed"),
+        report=Path(opt("--absa-report")) if opt("--absa-report") else None,
+        markdown=Path(opt("--absa-markdown")) if opt("--absa-markdown") else None,
+        strict=opt("--absa-strict"), gate_basis=opt("--absa-gate-basis"), batch_size=opt("--absa-batch-size"))
+    try:
+        spec = registry.resolve(options.model, options.models_file)
+    except AbsaChecksError as err:
+        raise pytest.UsageError(str(err)) from None
+    state = RunState(options, SourceCache(options.data_dir), Predictor(spec, options.batch_size),
+                     OutcomeCollector(), time.time(), [])
+    config.stash[STATE_KEY] = state
+    config.pluginmanager.register(AbsaRun(config, state), "absa-checks-run")
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector):
+    if is_suite_file(file_path):
+        return SuiteFile.from_parent(parent, path=file_path)
+    return None
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+SuiteItemTypes = (CaseItem, MissingDataItem)
+
+
+class AbsaRun:
+    """Per-run hooks: plan predictions after collection, gather outcomes, aggregate once at the end."""
+
+    def __init__(self, config: pytest.Config, state: RunState):
+        self.config = config
+        self.state = state
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.state.predictor.register(item.case for item in session.items if isinstance(item, CaseItem))
+        wanted = self.state.options.sources
+        if wanted and not _is_worker(self.config):
+            seen = {item.source for item in session.items if isinstance(item, SuiteItemTypes)}
+            unknown = [s for s in wanted if s not in seen]
+            if unknown:
+                raise pytest.UsageError(f"--absa-sources: no collected test uses {', '.join(unknown)}; "
+                                        "check the spelling against the 'sources:' of your suites")
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        records = [value for key, value in report.user_properties if key == PROPERTY_KEY]
+        if records:
+            self.state.collector.add(CaseOutcome.from_dict(records[-1]))
+        elif report.failed:
+            self.state.collector.other_failures += 1
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if _is_worker(self.config):
+            return
+        outcomes = self.state.collector.outcomes()
+        if not outcomes:
+            return
+        opts = self.state.options
+        metrics = metrics_module.aggregate(outcomes)
+        gate_results = gates_module.evaluate(metrics, opts.gate_basis)
+        verdict = verdict_module.decide(metrics, gate_results, opts.strict, self.state.collector.other_failures)
+        if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+            session.exitstatus = verdict.exit_status
+        adapter = self.state.predictor.adapter()
+        run = {"model": {"name": self.state.predictor.spec.name, **adapter.describe(),
+                         "fingerprint": adapter.fingerprint()},
+               "seed": opts.seed, "sample": opts.sample, "sources": list(opts.sources) if opts.sources else None,
+               "gate_basis": opts.gate_basis, "strict": opts.strict}
+        issues = self.state.sources.issues(o.source for o in outcomes)
+        table = summary_table.rows(metrics, gate_results)
+        lines = [f"model {run['model']['name']} (fingerprint {run['model']['fingerprint']}), seed {opts.seed}; "
+                 "rates in %, 95% intervals", *summary_table.render_text(table)]
+        if issues:
+            lines.append(f"{len(issues)} data issues repaired or reported while loading (see the JSON report)")
+        lines.append(f"absa-checks {'PASSED' if verdict.passed else 'FAILED'}: {verdict.reason}")
+        self.state.summary_lines = lines
+        if opts.report:
+            timing = {"wall_seconds": round(time.time() - self.state.started, 3)}
+            report = report_json.build(metrics, gate_results, verdict, outcomes, issues, run, timing)
+            report_json.write(report, opts.report)
+            lines.insert(-1, f"JSON report: {opts.report}")
+        if opts.markdown:
+            report_markdown.write(report_markdown.render(metrics, gate_results, verdict, outcomes, run, len(issues)),
+                                  opts.markdown)
+            lines.insert(-1, f"Markdown summary: {opts.markdown}")
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        if not self.state.summary_lines:
+            return
+        terminalreporter.section("absa-checks")
+        for line in self.state.summary_lines:
+            terminalreporter.write_line(line)

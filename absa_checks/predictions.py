@@ -1,0 +1,81 @@
+"""Predict once, assert many: collect unique queries, batch them, normalise the adapter's answers."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+from model_adapters.protocol import Adapter, Query, QueryError
+
+from .errors import AdapterError
+from .examples import Example
+from .expectations import label_of
+from .labels import POLARITIES, canonical_label
+
+
+@dataclass(frozen=True)
+class Prediction:
+    probs: tuple[float, float, float]  # in POLARITIES order: negative, neutral, positive
+
+    @property
+    def label(self) -> str:
+        return label_of(self.probs)
+
+    def as_dict(self) -> dict[str, float]:
+        return dict(zip(POLARITIES, self.probs))
+
+
+def query_for(example: Example) -> Query:
+    t = example.target
+    return Query(example.sentence, t.term, t.start, t.end, example.record_id)
+
+
+def plan(queries: Iterable[Query]) -> list[Query]:
+    """Unique queries, longest first, so each batch pads to similar lengths."""
+    unique = dict.fromkeys(queries)
+    return sorted(unique, key=lambda q: (-len(q.sentence) - len(q.aspect), q.sentence, q.aspect, q.start, q.record_id or ""))
+
+
+def normalise(answer: object, adapter_name: str) -> Prediction | QueryError:
+    """An adapter's answer -> Prediction over (negative, neutral, positive), mapping labels by name."""
+    if isinstance(answer, QueryError):
+        return answer
+    if isinstance(answer, str):
+        label = canonical_label(answer)
+        if label is None:
+            raise AdapterError(f"model '{adapter_name}' answered the label {answer!r}, which is not a polarity "
+                               "(negative, neutral, positive); map its labels by name in models.yaml")
+        return Prediction(tuple(1.0 if p == label else 0.0 for p in POLARITIES))  # type: ignore[arg-type]
+    if not isinstance(answer, Mapping):
+        raise AdapterError(f"model '{adapter_name}' answered {answer!r}; expected a mapping of label names "
+                           "to probabilities, a label name, or a QueryError")
+    probs = dict.fromkeys(POLARITIES, 0.0)
+    for name, value in answer.items():
+        label = canonical_label(name)
+        if label is None:
+            raise AdapterError(f"model '{adapter_name}' answered the label {name!r}, which is not a polarity "
+                               "(negative, neutral, positive); map its labels by name in models.yaml")
+        try:
+            probs[label] += float(value)
+        except (TypeError, ValueError):
+            raise AdapterError(f"model '{adapter_name}' gave {value!r} as the probability of {name!r}") from None
+    total = sum(probs.values())
+    if not math.isfinite(total) or total <= 0 or any(v < 0 for v in probs.values()):
+        raise AdapterError(f"model '{adapter_name}' gave probabilities {answer!r}; they must be non-negative "
+                           "and not all zero")
+    return Prediction(tuple(probs[p] / total for p in POLARITIES))  # type: ignore[arg-type]
+
+
+def predict_all(adapter: Adapter, queries: Sequence[Query], batch_size: int) -> dict[Query, Prediction | QueryError]:
+    """Ask the adapter about every query once, `batch_size` at a time."""
+    results: dict[Query, Prediction | QueryError] = {}
+    for first in range(0, len(queries), batch_size):
+        batch = list(queries[first:first + batch_size])
+        answers = adapter.predict(batch)
+        if len(answers) != len(batch):
+            raise AdapterError(f"model '{adapter.name}' answered {len(answers)} predictions for a batch of "
+                               f"{len(batch)} queries; an adapter must answer each query once, in order")
+        for query, answer in zip(batch, answers):
+            results[query] = normalise(answer, adapter.name)
+    return results

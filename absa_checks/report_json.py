@@ -1,0 +1,82 @@
+"""The JSON report: schema-versioned, every rate a fraction in [0, 1] with k, n and a 95% interval."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+from dataclasses import asdict
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from .examples import DataIssue
+from .gates import GateResult
+from .metrics import RunMetrics
+from .outcomes import CaseOutcome
+from .verdict import Verdict
+
+SCHEMA = "absa-checks/report"
+SCHEMA_VERSION = 1
+VERSIONED_PACKAGES = ("absa-checks", "pytest", "pytest-xdist", "vaderSentiment", "transformers", "torch", "nltk")
+
+
+def versions() -> dict[str, str]:
+    found = {"python": platform.python_version()}
+    for package in VERSIONED_PACKAGES:
+        try:
+            found[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            continue
+    return found
+
+
+def suite_hashes(outcomes: list[CaseOutcome]) -> tuple[dict[str, str], str]:
+    suites = {o.test.split("::")[0]: o.suite_sha256 for o in outcomes}
+    combined = hashlib.sha256(json.dumps(sorted(suites.items())).encode()).hexdigest()
+    return dict(sorted(suites.items())), combined
+
+
+def build(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outcomes: list[CaseOutcome],
+          issues: list[DataIssue], run: dict[str, Any], timing: dict[str, Any]) -> dict[str, Any]:
+    suites, combined = suite_hashes(outcomes)
+    return {
+        "schema": SCHEMA,
+        "schema_version": SCHEMA_VERSION,
+        "rates_are": "fractions in [0, 1]",
+        "run": {**run, "suites": suites, "suite_sha256": combined, "versions": versions()},
+        "verdict": asdict(verdict),
+        "summary": {"cases": metrics.cases, "passed": metrics.passed, "failed": metrics.failed,
+                    "errors": metrics.errors},
+        "sources": {name: _source(source) for name, source in metrics.sources.items()},
+        "tests": [_test(test) for test in metrics.tests],
+        "gates": [gate.to_dict() for gate in gates],
+        "data_issues": [asdict(issue) for issue in issues],
+        "cases": [outcome.to_dict() for outcome in outcomes],
+        "timing": timing,
+    }
+
+
+def _source(source) -> dict[str, Any]:
+    return {
+        "units": source.units,
+        "units_with_errors": source.units_with_errors,
+        "original_accuracy": source.original_accuracy.to_dict(),
+        "ars": source.ars.to_dict(),
+        "strategies": {name: {"n": s.n, "units": s.units, "original_accuracy": s.original_accuracy.to_dict(),
+                              "variant_accuracy": s.variant_accuracy.to_dict(), "fail_rate": s.fail_rate.to_dict()}
+                       for name, s in source.strategies.items()},
+    }
+
+
+def _test(test) -> dict[str, Any]:
+    return {"test": test.test, "source": test.source, "strategy": test.strategy, "expect": test.expect,
+            "n": test.n, "failed": test.failed, "errors": test.errors, "fail_rate": test.fail_rate.to_dict(),
+            "variant_accuracy": test.variant_accuracy.to_dict(), "gates": test.gates}
+
+
+def write(report: dict[str, Any], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(path)  # never leave a half-written report behind

@@ -1,0 +1,48 @@
+"""A Markdown summary fit for a pull-request comment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from . import summary_table
+from .gates import GateResult
+from .metrics import RunMetrics
+from .outcomes import CaseOutcome
+from .verdict import Verdict
+
+MAX_CASES_SHOWN = 20
+
+
+def render(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outcomes: list[CaseOutcome],
+           run: dict[str, Any], issue_count: int) -> str:
+    model = run["model"]
+    status = "PASSED" if verdict.passed else "FAILED"
+    lines = [f"## absa-checks: {status}", "",
+             f"{verdict.reason}.", "",
+             f"Model `{model['name']}` (fingerprint `{model['fingerprint']}`), seed {run['seed']}, "
+             f"{metrics.cases} cases: {metrics.passed} passed, {metrics.failed} failed, {metrics.errors} errors. "
+             "Rates in percent with 95% intervals (Wilson for rates, exact bootstrap over units for ARS).", ""]
+    lines += summary_table.render_markdown(summary_table.rows(metrics, gates))
+    if gates:
+        lines += ["", "### Gates", "", "| verdict | gate | source | test | detail |", "|---|---|---|---|---|"]
+        for gate in sorted(gates, key=lambda g: (g.verdict != "fail", g.source, g.test, g.name)):
+            lines.append(f"| {gate.verdict} | {gate.name} {gate.threshold:.2%} | {gate.source} | "
+                         f"{gate.test.split('::')[-1]} | {gate.reason} |")
+    failing = [o for o in outcomes if o.status != "passed"]
+    if failing:
+        lines += ["", f"<details><summary>{len(failing)} failing or errored cases "
+                      f"(first {min(MAX_CASES_SHOWN, len(failing))})</summary>", ""]
+        for o in failing[:MAX_CASES_SHOWN]:
+            predicted = o.variant_prediction["label"] if o.variant_prediction else "error"
+            lines.append(f"- `{o.nodeid}`: {o.reason}  \n  variant: {o.variant['sentence']} "
+                         f"(term *{o.variant['term']}*, predicted {predicted})")
+        lines += ["", "</details>"]
+    if issue_count:
+        lines += ["", f"{issue_count} data issues were repaired or reported while loading; see the JSON report."]
+    return "\n".join(lines) + "\n"
+
+
+def write(text: str, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")

@@ -1,0 +1,142 @@
+"""What one pytest run knows: its options, loaded sources, predictions and collected outcomes.
+
+Each piece is a small object with one job; the plugin keeps them in `config.stash`, never in
+module globals, so two runs in one process (pytester) cannot see each other.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from model_adapters import registry
+from model_adapters.protocol import Adapter, Query, QueryError
+
+from .cases import Case
+from .errors import AbsaChecksError, AdapterError
+from .examples import DataIssue
+from .outcomes import CaseOutcome
+from .predictions import Prediction, plan, predict_all, query_for
+from .sources import BUILTIN_SOURCES, DataMissing, LoadedSource, load_dataset
+from .sources.inline import load_inline
+from .spec import SuiteSpec
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    model: str
+    models_file: Path | None
+    data_dir: Path | None
+    sources: tuple[str, ...] | None
+    sample: int | None
+    seed: int
+    report: Path | None
+    markdown: Path | None
+    strict: bool
+    gate_basis: str
+    batch_size: int
+
+
+class SourceCache:
+    """Loads each source once per run (three suites over ARTS read its file once)."""
+
+    def __init__(self, data_dir: Path | None):
+        self.data_dir = data_dir
+        self._loaded: dict[tuple[str, str], LoadedSource | DataMissing] = {}
+
+    def load(self, name: str, suite: SuiteSpec) -> LoadedSource:
+        """The source `name` as seen from `suite`; raises DataMissing when its data is absent."""
+        key = (suite.inline_sources[name].path, name) if name in suite.inline_sources else ("", name)
+        if key not in self._loaded:
+            try:
+                if name in suite.inline_sources:
+                    self._loaded[key] = load_inline(suite.inline_sources[name])
+                else:
+                    self._loaded[key] = load_dataset(name, self.data_dir)
+            except DataMissing as missing:
+                self._loaded[key] = missing
+        found = self._loaded[key]
+        if isinstance(found, DataMissing):
+            raise found
+        return found
+
+    def issues(self, names: Iterable[str]) -> list[DataIssue]:
+        """Data issues of the named built-in sources (loading them here if this process has not)."""
+        issues: list[DataIssue] = []
+        for name in sorted(set(names)):
+            if name not in BUILTIN_SOURCES:
+                continue
+            if ("", name) not in self._loaded:
+                try:
+                    self._loaded[("", name)] = load_dataset(name, self.data_dir)
+                except (DataMissing, AbsaChecksError) as missing:
+                    self._loaded[("", name)] = DataMissing(str(missing))
+            found = self._loaded[("", name)]
+            if isinstance(found, LoadedSource):
+                issues.extend(found.issues)
+        return issues
+
+
+class Predictor:
+    """Predicts every selected case's queries once, in batches, on first use."""
+
+    def __init__(self, spec: registry.ModelSpec, batch_size: int):
+        self.spec = spec
+        self.batch_size = batch_size
+        self._cases: list[Case] = []
+        self._adapter: Adapter | None = None
+        self._results: dict[Query, Prediction | QueryError] | None = None
+        self._failure: str | None = None
+        self.failure_shown = False
+
+    def adapter(self) -> Adapter:
+        if self._adapter is None:
+            self._adapter = registry.build(self.spec)
+        return self._adapter
+
+    def register(self, cases: Iterable[Case]) -> None:
+        self._cases = list(cases)
+        self._results = None
+
+    def queries(self) -> list[Query]:
+        return plan(q for case in self._cases for q in (query_for(case.original), query_for(case.variant.example)))
+
+    def predictions(self, case: Case) -> tuple[Prediction, Prediction]:
+        """The original's and the variant's predictions; AdapterError when there are none."""
+        if self._failure is not None:
+            raise AdapterError(self._failure)
+        if self._results is None:
+            try:
+                self._results = predict_all(self.adapter(), self.queries(), self.batch_size)
+            except AbsaChecksError as err:
+                self._failure = str(err)
+                raise
+            except Exception as err:  # a bug in the model or its adapter: an error, never a pass
+                self._failure = (f"model '{self.spec.name}' raised {type(err).__name__}: {err}\n"
+                                 + "".join(traceback.format_exception(err)))
+                raise AdapterError(self._failure) from None
+        answers = []
+        for example in (case.original, case.variant.example):
+            answer = self._results.get(query_for(example))
+            if answer is None:  # a case added after planning (should not happen): say so plainly
+                raise AdapterError(f"no prediction was planned for {example.record_id or example.sentence!r}")
+            if isinstance(answer, QueryError):
+                raise AdapterError(f"model '{self.spec.name}': {answer.message}")
+            answers.append(answer)
+        return answers[0], answers[1]
+
+
+class OutcomeCollector:
+    """Gathers case outcomes from test reports (on the xdist controller, or in-process)."""
+
+    def __init__(self) -> None:
+        self._by_nodeid: dict[str, CaseOutcome] = {}
+        self.other_failures = 0
+
+    def add(self, outcome: CaseOutcome) -> None:
+        self._by_nodeid[outcome.nodeid] = outcome
+
+    def outcomes(self) -> list[CaseOutcome]:
+        return [self._by_nodeid[nodeid] for nodeid in sorted(self._by_nodeid)]

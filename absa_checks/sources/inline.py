@@ -1,0 +1,38 @@
+"""Examples written in a suite's YAML (or an examples file) turned into units."""
+
+from __future__ import annotations
+
+import hashlib
+
+from ..examples import Aspect, Example, Unit, Variant
+from ..labels import opposite
+from ..spec import InlineExampleSpec, InlineSourceSpec
+from .. import strategies
+from . import LoadedSource
+
+
+def load_inline(spec: InlineSourceSpec) -> LoadedSource:
+    return LoadedSource(spec.name, tuple(_unit(spec.name, example) for example in spec.examples))
+
+
+def _unit(source: str, spec: InlineExampleSpec) -> Unit:
+    unit_id = spec.example_id or hashlib.sha1(f"{spec.sentence}\0{spec.aspect}".encode()).hexdigest()[:10]
+    start = spec.span[0] if spec.span else spec.sentence.index(spec.aspect)
+    target = Aspect(spec.aspect, start, start + len(spec.aspect), spec.polarity)
+    others = tuple(_aspect(spec.sentence, term, polarity, span) for term, polarity, span in spec.others)
+    original = Example(spec.sentence, target, others, record_id=unit_id)
+    given: dict[str, list[Variant]] = {}
+    for variant in spec.variants:
+        v_start = variant.span[0] if variant.span else variant.sentence.index(spec.aspect)
+        flips = strategies.default_expectation(variant.strategy) == "flip"
+        polarity = variant.polarity or (opposite(spec.polarity) if flips else spec.polarity)
+        index = len(given.get(variant.strategy, []))
+        v_target = Aspect(spec.aspect, v_start, v_start + len(spec.aspect), polarity)
+        example = Example(variant.sentence, v_target, record_id=f"{unit_id}:{variant.strategy}:{index}")
+        given.setdefault(variant.strategy, []).append(Variant(variant.strategy, example, origin="given"))
+    return Unit(source, unit_id, original, {k: tuple(v) for k, v in given.items()})
+
+
+def _aspect(sentence: str, term: str, polarity: str | None, span: tuple[int, int] | None) -> Aspect:
+    start = span[0] if span else sentence.index(term)
+    return Aspect(term, start, start + len(term), polarity)

@@ -1,0 +1,370 @@
+"""Suite files: parse and validate YAML into typed specs (pure; no pytest, no I/O but reading files).
+
+Every error names the file, the line and the key, and says how to fix it.
+The format is documented with examples in docs/suites.md.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import strategies
+from .errors import SpecError
+from .expectations import EXPECTATIONS, Expectation
+from .labels import POLARITIES
+from .yaml_lines import LocatedYaml, load_located
+
+GATE_BASES = ("interval", "point")
+
+
+@dataclass(frozen=True)
+class GateSpec:
+    """Release thresholds, as fractions in [0, 1]. `basis` None means the run's default."""
+
+    max_fail_rate: float | None = None
+    min_ars: float | None = None
+    min_variant_accuracy: float | None = None
+    basis: str | None = None
+
+    def is_empty(self) -> bool:
+        return self.max_fail_rate is None and self.min_ars is None and self.min_variant_accuracy is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+@dataclass(frozen=True)
+class InlineVariantSpec:
+    strategy: str
+    sentence: str
+    polarity: str | None
+    span: tuple[int, int] | None
+    line: int
+
+
+@dataclass(frozen=True)
+class InlineExampleSpec:
+    example_id: str | None
+    sentence: str
+    aspect: str
+    span: tuple[int, int] | None
+    polarity: str
+    others: tuple[tuple[str, str | None, tuple[int, int] | None], ...]  # (term, polarity, span)
+    variants: tuple[InlineVariantSpec, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class InlineSourceSpec:
+    name: str
+    path: str  # the file the examples were written in
+    examples: tuple[InlineExampleSpec, ...]
+
+
+@dataclass(frozen=True)
+class TestSpec:
+    suite_path: str
+    line: int
+    name: str
+    description: str
+    strategy: str
+    expectation: Expectation
+    sources: tuple[str, ...]
+    sample: int | None
+    tags: tuple[str, ...]
+    gates: GateSpec
+
+    @property
+    def key(self) -> str:
+        return f"{self.suite_path}::{self.name}"
+
+
+@dataclass(frozen=True)
+class SuiteSpec:
+    path: str
+    name: str
+    description: str
+    tests: tuple[TestSpec, ...]
+    inline_sources: dict[str, InlineSourceSpec]
+    sha256: str
+
+
+SUITE_KEYS = ("suite", "description", "defaults", "sources", "tests")
+DEFAULT_KEYS = ("expect", "tolerance", "sources", "sample", "tags", "gates")
+TEST_KEYS = ("name", "description", "strategy") + DEFAULT_KEYS
+GATE_KEYS = ("max_fail_rate", "min_ars", "min_variant_accuracy", "basis")
+SOURCE_KEYS = ("examples", "file")
+EXAMPLE_KEYS = ("id", "sentence", "aspect", "span", "polarity", "aspects", "variants")
+OTHER_ASPECT_KEYS = ("term", "polarity", "span")
+VARIANT_KEYS = ("sentence", "polarity", "span")
+
+
+class _Checker:
+    """Validation helpers bound to one file, so every error can name file and line."""
+
+    def __init__(self, path: str, located: LocatedYaml):
+        self.path = path
+        self.located = located
+
+    def fail(self, at: tuple, message: str) -> SpecError:
+        return SpecError(self.path, self.located.line(at), message)
+
+    def name(self, at: tuple) -> str:
+        return ".".join(str(p) for p in at) or "the file"
+
+    def mapping(self, value: Any, at: tuple, allowed: tuple[str, ...]) -> dict:
+        if not isinstance(value, dict):
+            raise self.fail(at, f"'{self.name(at)}' must be a mapping (key: value lines), got {_kind(value)}")
+        for key in value:
+            if key not in allowed:
+                hint = difflib.get_close_matches(str(key), allowed, n=1)
+                fix = f"did you mean '{hint[0]}'?" if hint else f"allowed keys: {', '.join(allowed)}"
+                raise self.fail(at + (key,), f"unknown key '{key}' in '{self.name(at)}'; {fix}")
+        return value
+
+    def string(self, value: Any, at: tuple) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(at, f"'{self.name(at)}' must be a non-empty string, got {_kind(value)}")
+        return value
+
+    def fraction(self, value: Any, at: tuple) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            raise self.fail(at, f"'{self.name(at)}' must be a fraction between 0 and 1 "
+                                f"(e.g. 0.25 for 25%), got {value!r}")
+        return float(value)
+
+    def positive_int(self, value: Any, at: tuple) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise self.fail(at, f"'{self.name(at)}' must be a whole number of at least 1, got {value!r}")
+        return value
+
+    def choice(self, value: Any, at: tuple, options: tuple[str, ...]) -> str:
+        if value not in options:
+            hint = difflib.get_close_matches(str(value), options, n=1)
+            fix = f"did you mean '{hint[0]}'?" if hint else f"use one of: {', '.join(options)}"
+            raise self.fail(at, f"'{self.name(at)}' is {value!r}; {fix}")
+        return value
+
+    def string_list(self, value: Any, at: tuple) -> tuple[str, ...]:
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not value:
+            raise self.fail(at, f"'{self.name(at)}' must be a list of names, got {_kind(value)}")
+        return tuple(self.string(item, at + (i,)) for i, item in enumerate(value))
+
+    def span(self, value: Any, at: tuple, sentence: str) -> tuple[int, int]:
+        ok = (isinstance(value, list) and len(value) == 2
+              and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+              and 0 <= value[0] < value[1] <= len(sentence))
+        if not ok:
+            raise self.fail(at, f"'{self.name(at)}' must be [from, to], character offsets inside the "
+                                f"sentence (0 <= from < to <= {len(sentence)}), got {value!r}")
+        return (value[0], value[1])
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    return {dict: "a mapping", list: "a list", str: f"the string {value!r}"}.get(type(value), repr(value))
+
+
+def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: str | None = None) -> SuiteSpec:
+    """Read and validate one suite file. `known_sources` are the source names defined outside it."""
+    path = Path(path)
+    shown = display_path or str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise SpecError(shown, None, f"cannot read the suite file: {err.strerror}") from None
+    located = load_located(raw.decode("utf-8", errors="replace"), shown)
+    check = _Checker(shown, located)
+    top = check.mapping(located.data if located.data is not None else {}, (), SUITE_KEYS)
+    if "tests" not in top:
+        raise check.fail((), "a suite file needs a 'tests:' list (see docs/suites.md)")
+    name = check.string(top.get("suite", path.stem), ("suite",))
+    description = str(top.get("description", ""))
+
+    inline = _parse_inline_sources(check, top.get("sources", {}), path.parent, shown)
+    defaults = check.mapping(top.get("defaults", {}), ("defaults",), DEFAULT_KEYS)
+    all_sources = tuple(known_sources) + tuple(inline)
+
+    tests_raw = top["tests"]
+    if not isinstance(tests_raw, list) or not tests_raw:
+        raise check.fail(("tests",), "'tests' must be a non-empty list of tests (each starting with '- name:')")
+    tests = []
+    seen: set[str] = set()
+    for i, raw_test in enumerate(tests_raw):
+        test = _parse_test(check, raw_test, ("tests", i), defaults, all_sources, shown)
+        if test.name in seen:
+            raise check.fail(("tests", i, "name"), f"two tests are named '{test.name}'; names must be unique in a suite")
+        seen.add(test.name)
+        tests.append(test)
+    return SuiteSpec(shown, name, description, tuple(tests), inline, hashlib.sha256(raw).hexdigest())
+
+
+def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_sources: tuple[str, ...],
+                shown: str) -> TestSpec:
+    test = check.mapping(raw, at, TEST_KEYS)
+    merged = {**defaults, **test}
+
+    def where(key: str) -> tuple:
+        return at + (key,) if key in test else ("defaults", key)
+
+    if "name" not in test:
+        raise check.fail(at, "every test needs a 'name'")
+    name = check.string(test["name"], at + ("name",))
+    if not name.replace("-", "_").replace(".", "_").isidentifier():
+        raise check.fail(at + ("name",), f"test name {name!r} may only use letters, digits, '_', '-' and '.'")
+    if "strategy" not in test:
+        raise check.fail(at, f"test '{name}' needs a 'strategy' ({', '.join(strategies.STRATEGIES)}, "
+                             "or a chain such as revnon+adddiff)")
+    strategy = check.string(test["strategy"], at + ("strategy",)).strip()
+    for part in strategies.split_chain(strategy):
+        check.choice(part, at + ("strategy",), tuple(strategies.STRATEGIES))
+
+    kind = merged.get("expect", strategies.default_expectation(strategy))
+    kind = check.choice(kind, where("expect"), EXPECTATIONS)
+    tolerance = 0.0
+    if "tolerance" in merged:
+        tolerance = check.fraction(merged["tolerance"], where("tolerance"))
+        if kind != "unchanged":
+            raise check.fail(where("tolerance"), f"'tolerance' only applies to expect: unchanged (this test expects {kind})")
+
+    if "sources" not in merged:
+        raise check.fail(at, f"test '{name}' needs 'sources' (here or under 'defaults'); "
+                             f"known sources: {', '.join(all_sources)}")
+    sources = check.string_list(merged["sources"], where("sources"))
+    for i, source in enumerate(sources):
+        if source not in all_sources:
+            hint = difflib.get_close_matches(source, all_sources, n=1)
+            fix = f"did you mean '{hint[0]}'?" if hint else f"known sources: {', '.join(all_sources)}"
+            raise check.fail(where("sources") + (i,), f"unknown source '{source}'; {fix}")
+
+    sample = None
+    if merged.get("sample") is not None:
+        sample = check.positive_int(merged["sample"], where("sample"))
+    tags = check.string_list(merged["tags"], where("tags")) if "tags" in merged else ()
+    default_gates = _parse_gates(check, defaults.get("gates"), ("defaults", "gates"))
+    own_gates = _parse_gates(check, test.get("gates"), at + ("gates",))
+    gates = GateSpec(**{**default_gates.to_dict(), **own_gates.to_dict()})
+    line = check.located.line(at) or 0
+    return TestSpec(shown, line, name, str(test.get("description", "")), strategy,
+                    Expectation(kind, tolerance), sources, sample, tags, gates)
+
+
+def _parse_gates(check: _Checker, raw: Any, at: tuple) -> GateSpec:
+    gates = check.mapping(raw if raw is not None else {}, at, GATE_KEYS)
+    values = {key: check.fraction(gates[key], at + (key,)) for key in GATE_KEYS[:3] if key in gates}
+    basis = check.choice(gates["basis"], at + ("basis",), GATE_BASES) if "basis" in gates else None
+    return GateSpec(basis=basis, **values)
+
+
+def _parse_inline_sources(check: _Checker, raw: Any, base_dir: Path, shown: str) -> dict[str, InlineSourceSpec]:
+    sources = check.mapping(raw, ("sources",), tuple(raw) if isinstance(raw, dict) else ())
+    result = {}
+    for name, body in sources.items():
+        at = ("sources", name)
+        body = check.mapping(body, at, SOURCE_KEYS)
+        if ("examples" in body) == ("file" in body):
+            raise check.fail(at, f"source '{name}' needs exactly one of 'examples' (a list written here) "
+                                 "or 'file' (a path to an examples file)")
+        if "file" in body:
+            result[name] = parse_examples_file(base_dir / check.string(body["file"], at + ("file",)), name,
+                                               shown, check.located.line(at + ("file",)))
+        else:
+            result[name] = InlineSourceSpec(name, shown, _parse_examples(check, body["examples"], at + ("examples",)))
+    return result
+
+
+def parse_examples_file(path: Path, source_name: str, referenced_from: str = "", line: int | None = None) -> InlineSourceSpec:
+    """An examples file holds `examples: [...]` in the same form as inline examples."""
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except OSError:
+        raise SpecError(referenced_from or str(path), line,
+                        f"examples file '{path}' not found; the path is relative to the suite file") from None
+    located = load_located(raw, str(path))
+    check = _Checker(str(path), located)
+    top = check.mapping(located.data if located.data is not None else {}, (), ("examples",))
+    if "examples" not in top:
+        raise check.fail((), "an examples file needs an 'examples:' list")
+    return InlineSourceSpec(source_name, str(path), _parse_examples(check, top["examples"], ("examples",)))
+
+
+def _parse_examples(check: _Checker, raw: Any, at: tuple) -> tuple[InlineExampleSpec, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise check.fail(at, "'examples' must be a non-empty list")
+    examples = []
+    ids: set[str] = set()
+    for i, item in enumerate(raw):
+        example = _parse_example(check, item, at + (i,))
+        if example.example_id is not None:
+            if example.example_id in ids:
+                raise check.fail(at + (i, "id"), f"example id '{example.example_id}' is used twice")
+            ids.add(example.example_id)
+        examples.append(example)
+    return tuple(examples)
+
+
+def _parse_example(check: _Checker, raw: Any, at: tuple) -> InlineExampleSpec:
+    item = check.mapping(raw, at, EXAMPLE_KEYS)
+    for key in ("sentence", "aspect", "polarity"):
+        if key not in item:
+            raise check.fail(at, f"an example needs '{key}'")
+    sentence = check.string(item["sentence"], at + ("sentence",))
+    aspect = check.string(item["aspect"], at + ("aspect",))
+    polarity = check.choice(item["polarity"], at + ("polarity",), POLARITIES)
+    span = check.span(item["span"], at + ("span",), sentence) if "span" in item else None
+    _check_term(check, sentence, aspect, span, at)
+    others = []
+    for j, other in enumerate(item.get("aspects") or []):
+        o_at = at + ("aspects", j)
+        other = check.mapping(other, o_at, OTHER_ASPECT_KEYS)
+        if "term" not in other:
+            raise check.fail(o_at, "an aspect needs 'term'")
+        term = check.string(other["term"], o_at + ("term",))
+        o_pol = check.choice(other["polarity"], o_at + ("polarity",), POLARITIES) if "polarity" in other else None
+        o_span = check.span(other["span"], o_at + ("span",), sentence) if "span" in other else None
+        _check_term(check, sentence, term, o_span, o_at)
+        others.append((term, o_pol, o_span))
+    variants = []
+    raw_variants = check.mapping(item.get("variants") or {}, at + ("variants",),
+                                 tuple(item["variants"]) if isinstance(item.get("variants"), dict) else ())
+    for strategy, body in raw_variants.items():
+        v_at = at + ("variants", strategy)
+        if not strategies.is_known(str(strategy)):
+            hint = difflib.get_close_matches(str(strategy), tuple(strategies.STRATEGIES), n=1)
+            fix = f"did you mean '{hint[0]}'?" if hint else f"use one of: {', '.join(strategies.STRATEGIES)}"
+            raise check.fail(v_at, f"unknown strategy '{strategy}' under 'variants'; {fix}")
+        for k, one in enumerate(body if isinstance(body, list) else [body]):
+            one_at = v_at + (k,) if isinstance(body, list) else v_at
+            if isinstance(one, str):
+                one = {"sentence": one}
+            one = check.mapping(one, one_at, VARIANT_KEYS)
+            if "sentence" not in one:
+                raise check.fail(one_at, "a variant needs 'sentence'")
+            v_sentence = check.string(one["sentence"], one_at + ("sentence",))
+            v_span = check.span(one["span"], one_at + ("span",), v_sentence) if "span" in one else None
+            _check_term(check, v_sentence, aspect, v_span, one_at)
+            v_pol = check.choice(one["polarity"], one_at + ("polarity",), POLARITIES) if "polarity" in one else None
+            variants.append(InlineVariantSpec(str(strategy), v_sentence, v_pol, v_span, check.located.line(one_at) or 0))
+    example_id = str(item["id"]) if "id" in item else None
+    return InlineExampleSpec(example_id, sentence, aspect, span, polarity, tuple(others), tuple(variants),
+                             check.located.line(at) or 0)
+
+
+def _check_term(check: _Checker, sentence: str, term: str, span: tuple[int, int] | None, at: tuple) -> None:
+    if span is not None:
+        if sentence[span[0]:span[1]] != term:
+            raise check.fail(at + ("span",), f"span {list(span)} covers {sentence[span[0]:span[1]]!r}, "
+                                             f"not {term!r}; fix the offsets (end-exclusive)")
+        return
+    count = sentence.count(term)
+    if count == 0:
+        raise check.fail(at, f"{term!r} does not occur in {sentence!r}; the aspect must appear verbatim")
+    if count > 1:
+        raise check.fail(at, f"{term!r} occurs {count} times in {sentence!r}; add 'span: [from, to]' to say which")

@@ -1,0 +1,44 @@
+"""The run's verdict and exit status: when the run has gates, the gates decide.
+
+- an errored case (no prediction, the model raised) or a failed non-suite test -> exit 1;
+- `--absa-strict`: any case that failed its expectation -> exit 1;
+- otherwise, with gates: exit 1 iff a gate fails (failing cases show as failed items, but exit 0);
+- without gates: exit 1 iff a case failed (plain pytest behaviour).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .gates import GateResult
+from .metrics import RunMetrics
+
+
+@dataclass(frozen=True)
+class Verdict:
+    exit_status: int
+    passed: bool
+    reason: str
+
+
+def decide(metrics: RunMetrics, gates: list[GateResult], strict: bool, other_failures: int) -> Verdict:
+    failed_gates = [g for g in gates if g.verdict == "fail"]
+    decided = [g for g in gates if g.verdict != "no-data"]
+    case_note = f"{metrics.failed} of {metrics.cases} cases failed their expectation"
+    if metrics.errors:
+        return Verdict(1, False, f"{metrics.errors} cases had no prediction (model or adapter error); "
+                                 "fix the model and run again")
+    if other_failures:
+        return Verdict(1, False, f"{other_failures} other tests failed")
+    if strict and metrics.failed:
+        return Verdict(1, False, f"{case_note} and --absa-strict counts every case")
+    if failed_gates:
+        names = "; ".join(f"{g.name} {g.source} ({g.test.split('::')[-1]}): {g.reason}" for g in failed_gates[:3])
+        more = f" and {len(failed_gates) - 3} more" if len(failed_gates) > 3 else ""
+        return Verdict(1, False, f"{len(failed_gates)} of {len(decided)} gates failed: {names}{more}")
+    if decided:
+        return Verdict(0, True, f"all {len(decided)} gates passed ({case_note}; cases are not counted "
+                                "without --absa-strict)")
+    if metrics.failed:
+        return Verdict(1, False, f"{case_note} and the run has no gates")
+    return Verdict(0, True, f"all {metrics.cases} cases met their expectation (no gates)")

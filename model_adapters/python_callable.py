@@ -1,0 +1,51 @@
+"""Any Python function as a model: `python:<module>:<function>`, called with a list of Query objects."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import inspect
+import sys
+from pathlib import Path
+from typing import Callable, Sequence
+
+from absa_checks.errors import AdapterError
+
+from .protocol import Answer, Query
+
+
+class PythonCallableAdapter:
+    def __init__(self, target: str):
+        module_name, _, function_name = target.partition(":")
+        if not module_name or not function_name:
+            raise AdapterError(f"python adapter target {target!r} must look like <module>:<function>, "
+                               "e.g. --model python:my_models:predict")
+        if str(Path.cwd()) not in sys.path:  # let users name modules in the directory they run pytest from
+            sys.path.insert(0, str(Path.cwd()))
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as err:
+            raise AdapterError(f"cannot import module '{module_name}' for --model python:{target} ({err})") from None
+        function = getattr(module, function_name, None)
+        if not callable(function):
+            raise AdapterError(f"module '{module_name}' has no function '{function_name}' for --model python:{target}")
+        self.target = target
+        self.name = f"python:{target}"
+        self._function: Callable[[list[Query]], list[Answer]] = function
+        self._source = _source_bytes(module)
+
+    def describe(self) -> dict[str, object]:
+        return {"kind": "python", "target": self.target}
+
+    def fingerprint(self) -> str:
+        return hashlib.sha256(self._source + b"\0" + self.target.encode()).hexdigest()[:16]
+
+    def predict(self, queries: Sequence[Query]) -> list[Answer]:
+        return list(self._function(list(queries)))
+
+
+def _source_bytes(module: object) -> bytes:
+    try:
+        return inspect.getsource(module).encode()  # type: ignore[arg-type]
+    except (OSError, TypeError):
+        return repr(module).encode()

@@ -1,0 +1,152 @@
+"""Resolve `--model NAME` to an adapter: a name from the models file, or a `kind:spec` form.
+
+Models file (models.yaml at the repository root by default, `--absa-models PATH` to override):
+
+    models:
+      lexicon-sentence: {kind: lexicon, scope: sentence}
+      mine: {kind: replay, path: preds.csv, column: my_model}
+
+`kind:spec` forms: `replay:<path>#<column>`, `python:<module>:<function>`, `lexicon:<scope>`.
+`lexicon` and `lexicon-sentence` are always known, even without a models file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from absa_checks.errors import AbsaChecksError
+
+from .protocol import Adapter
+
+BUILTIN_MODELS: dict[str, dict[str, Any]] = {
+    "lexicon": {"kind": "lexicon", "scope": "target"},
+    "lexicon-sentence": {"kind": "lexicon", "scope": "sentence"},
+}
+DEFAULT_MODEL = "lexicon"
+KIND_KEYS: dict[str, tuple[str, ...]] = {
+    "lexicon": ("scope",),
+    "replay": ("path", "column"),
+    "python": ("target",),
+}
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    name: str
+    kind: str
+    settings: dict[str, Any] = field(default_factory=dict)
+    base_dir: Path = Path(".")  # relative paths in the settings are relative to this
+    origin: str = "built-in"
+
+
+def resolve(name: str, models_file: Path | None) -> ModelSpec:
+    """The spec for `name`; raises AbsaChecksError with the fix when it is unknown."""
+    kind, _, rest = name.partition(":")
+    if rest and kind in KIND_KEYS:
+        return _inline_spec(name, kind, rest)
+    entries, origin = _read_models_file(models_file)
+    if name in entries:
+        return _entry_spec(name, entries[name], models_file.parent if models_file else Path("."), origin)
+    if name in BUILTIN_MODELS:
+        return ModelSpec(name, BUILTIN_MODELS[name]["kind"], dict(BUILTIN_MODELS[name]))
+    known = sorted(set(entries) | set(BUILTIN_MODELS))
+    hint = difflib.get_close_matches(name, known, n=1)
+    suggestion = f"did you mean '{hint[0]}'? " if hint else ""
+    where = f"in {models_file}" if models_file and models_file.is_file() else "(no models file found)"
+    raise AbsaChecksError(f"--model: unknown model '{name}' {where}. {suggestion}Known models: {', '.join(known)}; "
+                          "or give one as replay:<path>#<column>, python:<module>:<function>, or add it to models.yaml")
+
+
+def _inline_spec(name: str, kind: str, rest: str) -> ModelSpec:
+    if kind == "replay":
+        path, sep, column = rest.rpartition("#")
+        if not sep or not path or not column:
+            raise AbsaChecksError(f"--model {name}: write replay:<path>#<column>, e.g. "
+                                  "replay:output/laptop_results.csv#bert_pt")
+        return ModelSpec(name, kind, {"path": path, "column": column}, Path.cwd(), "command line")
+    if kind == "python":
+        return ModelSpec(name, kind, {"target": rest}, Path.cwd(), "command line")
+    return ModelSpec(name, kind, {"scope": rest}, Path.cwd(), "command line")
+
+
+def _read_models_file(models_file: Path | None) -> tuple[dict[str, Any], str]:
+    if models_file is None or not models_file.is_file():
+        return {}, "built-in"
+    try:
+        data = yaml.safe_load(models_file.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark else ""
+        raise AbsaChecksError(f"{models_file}{line}: invalid YAML ({getattr(err, 'problem', err)}); fix the syntax") from None
+    models = data.get("models") if isinstance(data, dict) else None
+    if not isinstance(models, dict):
+        raise AbsaChecksError(f"{models_file}: expected a top-level 'models:' mapping of model names to settings")
+    return models, str(models_file)
+
+
+def _entry_spec(name: str, entry: Any, base_dir: Path, origin: str) -> ModelSpec:
+    if not isinstance(entry, dict) or "kind" not in entry:
+        raise AbsaChecksError(f"{origin}: model '{name}' needs a mapping with 'kind' ({', '.join(KIND_KEYS)})")
+    kind = entry["kind"]
+    if kind not in KIND_KEYS:
+        raise AbsaChecksError(f"{origin}: model '{name}' has unknown kind '{kind}'; use one of {', '.join(KIND_KEYS)}")
+    settings = {key: _expand_env(value, name, key, origin) for key, value in entry.items()}
+    return ModelSpec(name, kind, settings, base_dir, origin)
+
+
+_ENV = re.compile(r"\$\{(\w+)\}")
+
+
+def _expand_env(value: Any, model: str, key: str, origin: str) -> Any:
+    """`${VAR}` in a string setting comes from the environment; an unset variable is a clear error."""
+    if not isinstance(value, str):
+        return value
+
+    def substitute(match: re.Match) -> str:
+        variable = match.group(1)
+        if variable not in os.environ:
+            raise AbsaChecksError(f"model '{model}' ({origin}) takes its {key} from the environment variable "
+                                  f"{variable}, which is not set; export {variable}=... before running")
+        return os.environ[variable]
+
+    return _ENV.sub(substitute, value)
+
+
+def build(spec: ModelSpec) -> Adapter:
+    """Construct the adapter (cheap: heavy models load lazily on first prediction)."""
+    factory = _FACTORIES[spec.kind]
+    return factory(spec)
+
+
+def _lexicon(spec: ModelSpec) -> Adapter:
+    from .lexicon import LexiconAdapter
+
+    try:
+        return LexiconAdapter(scope=spec.settings.get("scope", "target"))
+    except ValueError as err:
+        raise AbsaChecksError(f"model '{spec.name}': {err}") from None
+
+
+def _replay(spec: ModelSpec) -> Adapter:
+    from .replay import ReplayAdapter
+
+    for key in ("path", "column"):
+        if key not in spec.settings:
+            raise AbsaChecksError(f"model '{spec.name}' ({spec.origin}) needs '{key}'")
+    return ReplayAdapter(spec.base_dir / str(spec.settings["path"]), str(spec.settings["column"]))
+
+
+def _python(spec: ModelSpec) -> Adapter:
+    from .python_callable import PythonCallableAdapter
+
+    return PythonCallableAdapter(str(spec.settings.get("target", "")))
+
+
+_FACTORIES: dict[str, Callable[[ModelSpec], Adapter]] = {"lexicon": _lexicon, "replay": _replay, "python": _python}

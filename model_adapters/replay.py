@@ -1,0 +1,91 @@
+"""Replay predictions stored in a file (ARTS output layout: id,sentence,term,gold_label,<model columns>).
+
+Matched by record id when the query has one that the file knows (ARTS's old `_adv4` suffix means
+`_adv3`), else by sentence and aspect term. A query with no stored prediction gets a QueryError:
+an error for that case, never a silent pass.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+from pathlib import Path
+from typing import Sequence
+
+from absa_checks.errors import AdapterError
+
+from .protocol import Answer, Query, QueryError
+
+ID_ALIASES = (("_adv4", "_adv3"),)
+_CONFLICT = object()  # marks a (sentence, term) whose rows disagree
+
+
+def normalise_id(record_id: str) -> str:
+    for old, new in ID_ALIASES:
+        if record_id.endswith(old):
+            return record_id[: -len(old)] + new
+    return record_id
+
+
+class ReplayAdapter:
+    def __init__(self, path: str | Path, column: str):
+        self.path = Path(path)
+        self.column = column
+        self.name = f"replay:{self.path.name}#{column}"
+        try:
+            self._bytes = self.path.read_bytes()
+        except OSError as err:
+            raise AdapterError(f"replay file '{path}' cannot be read ({err.strerror}); check the path in "
+                               f"--model replay:<path>#<column> (relative to the directory you run pytest in)") from None
+        rows = self._rows()
+        self._by_id: dict[str, object] = {}
+        self._by_text: dict[tuple[str, str], object] = {}
+        for row in rows:
+            value = row[column]
+            if row.get("id") not in (None, ""):
+                self._by_id[normalise_id(str(row["id"]))] = value
+            key = (str(row.get("sentence", "")), str(row.get("term", "")))
+            previous = self._by_text.get(key)
+            self._by_text[key] = value if previous is None or previous == value else _CONFLICT
+
+    def _rows(self) -> list[dict]:
+        text = self._bytes.decode("utf-8-sig")
+        if self.path.suffix.lower() in (".jsonl", ".ndjson"):
+            rows = []
+            for number, line in enumerate(text.splitlines(), 1):
+                if line.strip():
+                    try:
+                        rows.append(json.loads(line))
+                    except ValueError as err:
+                        raise AdapterError(f"{self.path}:{number}: not a JSON object ({err.msg})") from None
+        else:
+            rows = list(csv.DictReader(text.splitlines()))
+        columns = sorted({key for row in rows for key in row})
+        if not rows or self.column not in columns:
+            raise AdapterError(f"replay file '{self.path}' has no column '{self.column}'; "
+                               f"its columns are: {', '.join(columns) or 'none'}")
+        return rows
+
+    def describe(self) -> dict[str, object]:
+        return {"kind": "replay", "path": str(self.path), "column": self.column}
+
+    def fingerprint(self) -> str:
+        return hashlib.sha256(self._bytes + b"\0" + self.column.encode()).hexdigest()[:16]
+
+    def predict(self, queries: Sequence[Query]) -> list[Answer]:
+        return [self._answer(query) for query in queries]
+
+    def _answer(self, query: Query) -> Answer:
+        if query.record_id is not None:
+            found = self._by_id.get(normalise_id(query.record_id))
+            if found is not None:
+                return found  # type: ignore[return-value]
+        found = self._by_text.get((query.sentence, query.aspect))
+        if found is _CONFLICT:
+            return QueryError(f"{self.path.name} holds different '{self.column}' predictions for the same sentence "
+                              f"and term {query.aspect!r}, and no row has the id {query.record_id!r}")
+        if found is None:
+            return QueryError(f"no '{self.column}' prediction in {self.path.name} for record {query.record_id!r} "
+                              f"(term {query.aspect!r} in {query.sentence!r})")
+        return found  # type: ignore[return-value]
