@@ -101,11 +101,13 @@ def _test_metrics(outcomes: list[CaseOutcome]) -> list[TestMetrics]:
     groups: dict[tuple[str, str], list[CaseOutcome]] = defaultdict(list)
     for outcome in outcomes:
         groups[(outcome.test, outcome.source)].append(outcome)
+    # as in the source metrics, a unit with an errored case (in any test) is left out of every rate
+    errored_units = {(o.source, o.unit) for o in outcomes if o.status == "error"}
     result = []
     for (test, source), found in sorted(groups.items()):
-        scored = [c for c in found if c.status != "error"]
+        scored = [c for c in found if (c.source, c.unit) not in errored_units]
         failed = sum(c.status == "failed" for c in scored)
         result.append(TestMetrics(test, source, found[0].strategy, found[0].expect, len(scored), failed,
-                                  len(found) - len(scored), wilson(failed, len(scored)),
+                                  sum(c.status == "error" for c in found), wilson(failed, len(scored)),
                                   wilson(sum(c.variant_correct for c in scored), len(scored)), found[0].gates))
     return result

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -116,14 +118,18 @@ class _Checker:
     def name(self, at: tuple) -> str:
         return ".".join(str(p) for p in at) or "the file"
 
+    def label(self, at: tuple) -> str:
+        """`'tests.0.gates'` quoted, or `the file` for the top level."""
+        return f"'{self.name(at)}'" if at else "the file"
+
     def mapping(self, value: Any, at: tuple, allowed: tuple[str, ...]) -> dict:
         if not isinstance(value, dict):
-            raise self.fail(at, f"'{self.name(at)}' must be a mapping (key: value lines), got {_kind(value)}")
+            raise self.fail(at, f"{self.label(at)} must be a mapping (key: value lines), got {_kind(value)}")
         for key in value:
             if key not in allowed:
                 hint = difflib.get_close_matches(str(key), allowed, n=1)
                 fix = f"did you mean '{hint[0]}'?" if hint else f"allowed keys: {', '.join(allowed)}"
-                raise self.fail(at + (key,), f"unknown key '{key}' in '{self.name(at)}'; {fix}")
+                raise self.fail(at + (key,), f"unknown key '{key}' in {self.label(at)}; {fix}")
         return value
 
     def string(self, value: Any, at: tuple) -> str:
@@ -181,12 +187,14 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
     except OSError as err:
         raise SpecError(shown, None, f"cannot read the suite file: {err.strerror}") from None
     located = load_located(raw.decode("utf-8", errors="replace"), shown)
+    if located.data is None:
+        raise SpecError(shown, 1, "the suite file is empty; it needs at least a 'tests:' list (see docs/suites.md)")
     check = _Checker(shown, located)
-    top = check.mapping(located.data if located.data is not None else {}, (), SUITE_KEYS)
+    top = check.mapping(located.data, (), SUITE_KEYS)
     if "tests" not in top:
         raise check.fail((), "a suite file needs a 'tests:' list (see docs/suites.md)")
     name = check.string(top.get("suite", path.stem), ("suite",))
-    description = str(top.get("description", ""))
+    description = _text(top.get("description"))
 
     inline = _parse_inline_sources(check, top.get("sources", {}), path.parent, shown)
     defaults = check.mapping(top.get("defaults", {}), ("defaults",), DEFAULT_KEYS)
@@ -217,14 +225,12 @@ def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_source
     if "name" not in test:
         raise check.fail(at, "every test needs a 'name'")
     name = check.string(test["name"], at + ("name",))
-    if not name.replace("-", "_").replace(".", "_").isidentifier():
+    if not _NAME.fullmatch(name):
         raise check.fail(at + ("name",), f"test name {name!r} may only use letters, digits, '_', '-' and '.'")
     if "strategy" not in test:
         raise check.fail(at, f"test '{name}' needs a 'strategy' ({', '.join(strategies.STRATEGIES)}, "
                              "or a chain such as revnon+adddiff)")
-    strategy = check.string(test["strategy"], at + ("strategy",)).strip()
-    for part in strategies.split_chain(strategy):
-        check.choice(part, at + ("strategy",), tuple(strategies.STRATEGIES))
+    strategy = _strategy(check, check.string(test["strategy"], at + ("strategy",)), at + ("strategy",))
 
     kind = merged.get("expect", strategies.default_expectation(strategy))
     kind = check.choice(kind, where("expect"), EXPECTATIONS)
@@ -232,7 +238,8 @@ def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_source
     if "tolerance" in merged:
         tolerance = check.fraction(merged["tolerance"], where("tolerance"))
         if kind != "unchanged":
-            raise check.fail(where("tolerance"), f"'tolerance' only applies to expect: unchanged (this test expects {kind})")
+            raise check.fail(where("tolerance"), f"'tolerance' only applies to expect: unchanged "
+                                                 f"(test '{name}' expects {kind}); remove it or change 'expect'")
 
     if "sources" not in merged:
         raise check.fail(at, f"test '{name}' needs 'sources' (here or under 'defaults'); "
@@ -252,8 +259,29 @@ def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_source
     own_gates = _parse_gates(check, test.get("gates"), at + ("gates",))
     gates = GateSpec(**{**default_gates.to_dict(), **own_gates.to_dict()})
     line = check.located.line(at) or 0
-    return TestSpec(shown, line, name, str(test.get("description", "")), strategy,
+    return TestSpec(shown, line, name, _text(test.get("description")), strategy,
                     Expectation(kind, tolerance), sources, sample, tags, gates)
+
+
+_NAME = re.compile(r"[\w.-]+")
+
+
+def _text(value: Any) -> str:
+    """A free-text field; an empty `description:` is no description, not the word 'None'."""
+    return "" if value is None else str(value)
+
+
+def _strategy(check: _Checker, value: str, at: tuple) -> str:
+    """A strategy or chain, written without spaces around '+' (`revnon + adddiff` -> `revnon+adddiff`)."""
+    parts = strategies.split_chain(value)
+    for part in parts:
+        if part not in strategies.STRATEGIES:
+            hint = difflib.get_close_matches(part, tuple(strategies.STRATEGIES), n=1)
+            fix = (f"did you mean '{hint[0]}'?" if hint else
+                   f"use one of: {', '.join(strategies.STRATEGIES)}, or a chain such as revnon+adddiff")
+            step = f", whose step {part!r} is not a strategy" if len(parts) > 1 else ""
+            raise check.fail(at, f"'{check.name(at)}' is {value.strip()!r}{step}; {fix}")
+    return "+".join(parts)
 
 
 def _parse_gates(check: _Checker, raw: Any, at: tuple) -> GateSpec:
@@ -264,6 +292,10 @@ def _parse_gates(check: _Checker, raw: Any, at: tuple) -> GateSpec:
 
 
 def _parse_inline_sources(check: _Checker, raw: Any, base_dir: Path, shown: str) -> dict[str, InlineSourceSpec]:
+    if isinstance(raw, list):
+        raise check.fail(("sources",), "the top-level 'sources' names this file's own example sources "
+                                       "(name: {examples: [...]} or name: {file: ...}); to run every test "
+                                       "over the same sources, put the list under 'defaults:' instead")
     sources = check.mapping(raw, ("sources",), tuple(raw) if isinstance(raw, dict) else ())
     result = {}
     for name, body in sources.items():
@@ -273,23 +305,35 @@ def _parse_inline_sources(check: _Checker, raw: Any, base_dir: Path, shown: str)
             raise check.fail(at, f"source '{name}' needs exactly one of 'examples' (a list written here) "
                                  "or 'file' (a path to an examples file)")
         if "file" in body:
-            result[name] = parse_examples_file(base_dir / check.string(body["file"], at + ("file",)), name,
-                                               shown, check.located.line(at + ("file",)))
+            file = check.string(body["file"], at + ("file",))
+            result[name] = parse_examples_file(base_dir / file, name, shown, check.located.line(at + ("file",)),
+                                               display_path=os.path.normpath(os.path.join(os.path.dirname(shown), file)))
         else:
             result[name] = InlineSourceSpec(name, shown, _parse_examples(check, body["examples"], at + ("examples",)))
     return result
 
 
-def parse_examples_file(path: Path, source_name: str, referenced_from: str = "", line: int | None = None) -> InlineSourceSpec:
-    """An examples file holds `examples: [...]` in the same form as inline examples."""
+def parse_examples_file(path: Path, source_name: str, referenced_from: str = "", line: int | None = None,
+                        display_path: str | None = None) -> InlineSourceSpec:
+    """An examples file holds `examples: [...]` in the same form as inline examples.
+
+    Errors name the file as `display_path` (default: `path`); `referenced_from` and `line` are the
+    suite file and line that name it, blamed when the file cannot be read.
+    """
+    path = Path(path)
+    shown = display_path or str(path)
     try:
         raw = path.read_text(encoding="utf-8")
-    except OSError:
-        raise SpecError(referenced_from or str(path), line,
-                        f"examples file '{path}' not found; the path is relative to the suite file") from None
-    located = load_located(raw, str(path))
-    check = _Checker(str(path), located)
-    top = check.mapping(located.data if located.data is not None else {}, (), ("examples",))
+    except OSError as err:
+        problem = "not found" if isinstance(err, FileNotFoundError) else f"cannot be read ({err.strerror})"
+        raise SpecError(referenced_from or shown, line if referenced_from else None,
+                        f"examples file '{shown}' {problem}; the path in 'file:' is relative to the "
+                        "suite file") from None
+    located = load_located(raw, shown)
+    if located.data is None:
+        raise SpecError(shown, 1, "the examples file is empty; it needs an 'examples:' list")
+    check = _Checker(shown, located)
+    top = check.mapping(located.data, (), ("examples",))
     if "examples" not in top:
         raise check.fail((), "an examples file needs an 'examples:' list")
     return InlineSourceSpec(source_name, str(path), _parse_examples(check, top["examples"], ("examples",)))
@@ -319,9 +363,14 @@ def _parse_example(check: _Checker, raw: Any, at: tuple) -> InlineExampleSpec:
     aspect = check.string(item["aspect"], at + ("aspect",))
     polarity = check.choice(item["polarity"], at + ("polarity",), POLARITIES)
     span = check.span(item["span"], at + ("span",), sentence) if "span" in item else None
-    _check_term(check, sentence, aspect, span, at)
+    _check_term(check, sentence, aspect, span, at, at + ("aspect",))
     others = []
-    for j, other in enumerate(item.get("aspects") or []):
+    raw_others = item.get("aspects") or []
+    if not isinstance(raw_others, list):
+        raise check.fail(at + ("aspects",), f"'{check.name(at + ('aspects',))}' must be a list of the other "
+                                            "aspects, e.g. [{term: fries, polarity: negative}], "
+                                            f"got {_kind(raw_others)}")
+    for j, other in enumerate(raw_others):
         o_at = at + ("aspects", j)
         other = check.mapping(other, o_at, OTHER_ASPECT_KEYS)
         if "term" not in other:
@@ -329,7 +378,7 @@ def _parse_example(check: _Checker, raw: Any, at: tuple) -> InlineExampleSpec:
         term = check.string(other["term"], o_at + ("term",))
         o_pol = check.choice(other["polarity"], o_at + ("polarity",), POLARITIES) if "polarity" in other else None
         o_span = check.span(other["span"], o_at + ("span",), sentence) if "span" in other else None
-        _check_term(check, sentence, term, o_span, o_at)
+        _check_term(check, sentence, term, o_span, o_at, o_at + ("term",))
         others.append((term, o_pol, o_span))
     variants = []
     raw_variants = check.mapping(item.get("variants") or {}, at + ("variants",),
@@ -349,22 +398,38 @@ def _parse_example(check: _Checker, raw: Any, at: tuple) -> InlineExampleSpec:
                 raise check.fail(one_at, "a variant needs 'sentence'")
             v_sentence = check.string(one["sentence"], one_at + ("sentence",))
             v_span = check.span(one["span"], one_at + ("span",), v_sentence) if "span" in one else None
-            _check_term(check, v_sentence, aspect, v_span, one_at)
+            _check_term(check, v_sentence, aspect, v_span, one_at, one_at, variant=True)
             v_pol = check.choice(one["polarity"], one_at + ("polarity",), POLARITIES) if "polarity" in one else None
-            variants.append(InlineVariantSpec(str(strategy), v_sentence, v_pol, v_span, check.located.line(one_at) or 0))
-    example_id = str(item["id"]) if "id" in item else None
+            variants.append(InlineVariantSpec(_strategy(check, str(strategy), v_at), v_sentence, v_pol, v_span,
+                                              check.located.line(one_at) or 0))
+    example_id = None
+    if "id" in item:
+        if isinstance(item["id"], bool) or not isinstance(item["id"], (str, int)) or not str(item["id"]).strip():
+            raise check.fail(at + ("id",), f"'{check.name(at + ('id',))}' must be a non-empty name or number, "
+                                           f"got {_kind(item['id'])}")
+        example_id = str(item["id"])
     return InlineExampleSpec(example_id, sentence, aspect, span, polarity, tuple(others), tuple(variants),
                              check.located.line(at) or 0)
 
 
-def _check_term(check: _Checker, sentence: str, term: str, span: tuple[int, int] | None, at: tuple) -> None:
+def _check_term(check: _Checker, sentence: str, term: str, span: tuple[int, int] | None, at: tuple,
+                term_at: tuple, variant: bool = False) -> None:
+    """`term` must be at `span` (under `at`), or occur exactly once in `sentence` (blamed on `term_at`)."""
+    starts = [i for i in range(len(sentence)) if sentence.startswith(term, i)]
+    found = " and ".join(f"[{i}, {i + len(term)}]" for i in starts)
     if span is not None:
         if sentence[span[0]:span[1]] != term:
-            raise check.fail(at + ("span",), f"span {list(span)} covers {sentence[span[0]:span[1]]!r}, "
-                                             f"not {term!r}; fix the offsets (end-exclusive)")
+            where = f"{term!r} is at {found}" if starts else f"{term!r} does not occur in the sentence"
+            raise check.fail(at + ("span",), f"'{check.name(at + ('span',))}' {list(span)} covers "
+                                             f"{sentence[span[0]:span[1]]!r}, not {term!r}; {where} "
+                                             "(offsets count characters from 0, end excluded)")
         return
-    count = sentence.count(term)
-    if count == 0:
-        raise check.fail(at, f"{term!r} does not occur in {sentence!r}; the aspect must appear verbatim")
-    if count > 1:
-        raise check.fail(at, f"{term!r} occurs {count} times in {sentence!r}; add 'span: [from, to]' to say which")
+    if not starts:
+        fix = (f"a variant must keep the aspect {term!r} verbatim" if variant
+               else "the aspect must appear verbatim (same spelling and case)")
+        raise check.fail(term_at, f"'{check.name(term_at)}': {term!r} does not occur in {sentence!r}; {fix}")
+    if len(starts) > 1:
+        how = ("write the variant as a mapping with 'sentence:' and 'span: [from, to]'" if variant
+               else "add 'span: [from, to]'")
+        raise check.fail(term_at, f"'{check.name(term_at)}': {term!r} occurs {len(starts)} times in {sentence!r} "
+                                  f"(at {found}); {how} to say which")

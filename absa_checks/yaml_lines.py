@@ -34,21 +34,35 @@ class LocatedYaml:
 def load_located(text: str, filename: str) -> LocatedYaml:
     loader = yaml.SafeLoader(text)
     try:
+        lines: dict[tuple, int] = {}
         try:
             node = loader.get_single_node()
-        except yaml.MarkedYAMLError as err:
-            mark = err.problem_mark or err.context_mark
-            line = mark.line + 1 if mark else None
-            problem = err.problem or err.context or "invalid YAML"
-            raise SpecError(filename, line, f"invalid YAML: {problem}; fix the syntax there "
-                            "(indentation, a missing ':' or an unclosed quote are the usual causes)") from None
+            data = None if node is None else _build(node, (), loader, lines, filename)
+        except yaml.MarkedYAMLError as err:  # syntax, or a value PyYAML cannot build (`!tag`, bad date)
+            raise _syntax_error(err, text, filename) from None
         except yaml.YAMLError as err:
             raise SpecError(filename, None, f"invalid YAML: {err}") from None
-        lines: dict[tuple, int] = {}
-        data = None if node is None else _build(node, (), loader, lines, filename)
         return LocatedYaml(data, lines)
     finally:
         loader.dispose()
+
+
+def _syntax_error(err: yaml.MarkedYAMLError, text: str, filename: str) -> SpecError:
+    """Name the line to fix: where the problem is, or where the unfinished thing began.
+
+    An unclosed quote or bracket is only noticed at the end of the file, past the last line;
+    the line where it was opened (PyYAML's context mark) is the one to fix.
+    """
+    problem, context = err.problem_mark, err.context_mark
+    at_end = problem is None or problem.index >= len(text.rstrip())
+    mark = context if at_end and context is not None else problem or context
+    line = mark.line + 1 if mark else None
+    message = err.problem or err.context or "not YAML"
+    if err.problem and err.context:
+        started = f" on line {context.line + 1}" if context is not None and context is not mark else ""
+        message += f" ({err.context}{started})"
+    return SpecError(filename, line, f"invalid YAML: {message}; fix the syntax there "
+                     "(indentation, a missing ':' or an unclosed quote are the usual causes)")
 
 
 def _build(node: yaml.Node, path: tuple, loader: yaml.SafeLoader, lines: dict, filename: str) -> Any:
@@ -56,15 +70,24 @@ def _build(node: yaml.Node, path: tuple, loader: yaml.SafeLoader, lines: dict, f
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = loader.construct_object(key_node, deep=True)
+            key = _construct(key_node, loader, filename)
             if not isinstance(key, (str, int, float, bool)):
                 raise SpecError(filename, key_node.start_mark.line + 1, "mapping keys must be plain words")
             if key in result:
                 raise SpecError(filename, key_node.start_mark.line + 1,
-                                f"key '{key}' appears twice in the same mapping; keep one")
+                                f"key '{key}' appears twice in the same mapping (first on line "
+                                f"{lines[path + (key,)]}); keep one")
             result[key] = _build(value_node, path + (key,), loader, lines, filename)
             lines[path + (key,)] = key_node.start_mark.line + 1
         return result
     if isinstance(node, yaml.SequenceNode):
         return [_build(item, path + (i,), loader, lines, filename) for i, item in enumerate(node.value)]
-    return loader.construct_object(node, deep=True)
+    return _construct(node, loader, filename)
+
+
+def _construct(node: yaml.Node, loader: yaml.SafeLoader, filename: str) -> Any:
+    try:
+        return loader.construct_object(node, deep=True)
+    except (ValueError, TypeError, OverflowError) as err:  # e.g. a date such as 2024-13-45
+        raise SpecError(filename, node.start_mark.line + 1,
+                        f"cannot read the value {node.value!r} ({err}); put it in quotes") from None

@@ -1,0 +1,66 @@
+"""Shared helpers: where the public data lives, and running pytest as a user would (a subprocess)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("ABSA_SHARED_DIR", REPO.parent / "shared"))
+SHARED_DATA = SHARED / "data"
+ARTS_OUTPUT = SHARED_DATA / "arts" / "output"
+
+needs_shared_data = pytest.mark.skipif(
+    not (SHARED_DATA / "arts" / "arts_testset" / "laptop_test_enriched.json").is_file(),
+    reason=f"the public ABSA data is not at {SHARED_DATA}; put the project's shared/ folder beside the "
+           "checkout or set ABSA_SHARED_DIR")
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    report: dict | None
+
+    @property
+    def summary(self) -> str:
+        """The absa-checks section of the terminal output."""
+        marker = "absa-checks ="
+        return self.out[self.out.find(marker):] if marker in self.out else ""
+
+
+def _plugin_args() -> list[str]:
+    installed = any(ep.value == "absa_checks.plugin" for ep in entry_points(group="pytest11"))
+    return [] if installed else ["-p", "absa_checks.plugin"]
+
+
+def run_pytest(args: list[str], cwd: Path = REPO, report: Path | None = None, env: dict | None = None,
+               timeout: int = 600) -> Run:
+    """`python -m pytest ARGS` in a subprocess; reads the JSON report when `report` is given."""
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *_plugin_args(), *args]
+    if report is not None:
+        command += ["--absa-report", str(report)]
+    full_env = {**os.environ, "PYTHONPATH": str(REPO), **(env or {})}
+    full_env.pop("PYTEST_XDIST_WORKER", None)
+    full_env.pop("PYTEST_ADDOPTS", None)
+    done = subprocess.run(command, cwd=cwd, env=full_env, capture_output=True, text=True, timeout=timeout)
+    data = json.loads(report.read_text()) if report is not None and report.is_file() else None
+    return Run(done.returncode, done.stdout + done.stderr, data)
+
+
+@pytest.fixture
+def run(tmp_path):
+    """run(args, cwd=...) -> Run, with the JSON report written into tmp_path."""
+    counter = iter(range(1000))
+
+    def _run(args: list[str], cwd: Path = REPO, env: dict | None = None) -> Run:
+        return run_pytest(args, cwd=cwd, report=tmp_path / f"report-{next(counter)}.json", env=env)
+
+    return _run

@@ -1,0 +1,166 @@
+"""The exit-status contract (../shared/DESIGN.md): when the run has gates, the gates decide.
+
+Each test writes a tiny suite and a Python model into tmp_path and runs pytest there as a user would.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+SUITE = """
+sources:
+  tiny:
+    examples:
+      - id: a
+        sentence: "The food was great."
+        aspect: food
+        polarity: positive
+        variants:
+          adddiff: "The food was great, but the service was slow."
+      - id: b
+        sentence: "The staff was rude."
+        aspect: staff
+        polarity: negative
+        variants:
+          adddiff: "The staff was rude, but the pasta was lovely."
+      - id: c
+        sentence: "The room is quiet."
+        aspect: room
+        polarity: positive
+        variants:
+          adddiff: "The room is quiet, but the wine is awful."
+tests:
+  - name: adddiff
+    strategy: adddiff
+    sources: [tiny]
+{gates}
+"""
+
+MODEL = '''
+def by_first_clause(queries):
+    """Positive unless the target's sentence mentions rude; flips on the appended clause for 'room'."""
+    answers = []
+    for q in queries:
+        if "rude" in q.sentence and q.aspect == "staff":
+            answers.append("negative")
+        elif q.aspect == "room" and "awful" in q.sentence:
+            answers.append("negative")  # the one case that breaks invariance
+        else:
+            answers.append({"positive": 0.9, "neutral": 0.05, "negative": 0.05})
+    return answers
+
+
+def boom(queries):
+    raise RuntimeError("the model exploded")
+
+
+def strange_labels(queries):
+    return ["LABEL_0" for _ in queries]
+'''
+
+
+def setup_project(tmp_path, gates: str = "") -> None:
+    (tmp_path / "suite.yaml").write_text(SUITE.format(gates=textwrap.indent(gates, "    ")))
+    (tmp_path / "mymodel.py").write_text(MODEL)
+
+
+def test_gates_pass_while_a_case_fails_exits_0(tmp_path, run):
+    setup_project(tmp_path, "gates: {max_fail_rate: 0.5}")
+    result = run(["suite.yaml", "--model", "python:mymodel:by_first_clause"], cwd=tmp_path)
+    assert result.code == 0, result.out
+    assert "1 failed, 2 passed" in result.out
+    assert "absa-checks PASSED: all 1 gates passed" in result.out
+    assert result.report["verdict"]["exit_status"] == 0
+
+
+def test_failing_gate_exits_1_and_says_why(tmp_path, run):
+    setup_project(tmp_path, "gates: {max_fail_rate: 0.05, basis: point}")
+    result = run(["suite.yaml", "--model", "python:mymodel:by_first_clause"], cwd=tmp_path)
+    assert result.code == 1, result.out
+    assert "absa-checks FAILED: 1 of 1 gates failed: max_fail_rate tiny (adddiff)" in result.out
+    assert result.report["gates"][0]["verdict"] == "fail"
+
+
+def test_interval_basis_does_not_fail_on_three_cases(tmp_path, run):
+    setup_project(tmp_path, "gates: {max_fail_rate: 0.10}")
+    result = run(["suite.yaml", "--model", "python:mymodel:by_first_clause"], cwd=tmp_path)
+    # 1 of 3 failed: the Wilson interval [6.1%, 79.2%] straddles 10%, so the interval basis passes ...
+    assert result.code == 0, result.out
+    # ... while the point estimate, 33.3%, is above it
+    point = run(["suite.yaml", "--model", "python:mymodel:by_first_clause", "--absa-gate-basis", "point"],
+                cwd=tmp_path)
+    assert point.code == 1, point.out
+
+
+def test_strict_counts_every_case(tmp_path, run):
+    setup_project(tmp_path, "gates: {max_fail_rate: 0.5}")
+    result = run(["suite.yaml", "--model", "python:mymodel:by_first_clause", "--absa-strict"], cwd=tmp_path)
+    assert result.code == 1
+    assert "--absa-strict counts every case" in result.out
+
+
+def test_no_gates_and_a_failed_case_exits_1(tmp_path, run):
+    setup_project(tmp_path)
+    result = run(["suite.yaml", "--model", "python:mymodel:by_first_clause"], cwd=tmp_path)
+    assert result.code == 1
+    assert "the run has no gates" in result.out
+
+
+def test_adapter_that_raises_is_an_error_with_the_error_shown(tmp_path, run):
+    setup_project(tmp_path, "gates: {max_fail_rate: 1.0}")
+    result = run(["suite.yaml", "--model", "python:mymodel:boom"], cwd=tmp_path)
+    assert result.code == 1
+    assert "3 errors" in result.out
+    assert "raised RuntimeError: the model exploded" in result.out
+    assert result.out.count("Traceback") <= 1  # the model's traceback once, not once per case
+    assert result.report["summary"]["errors"] == 3
+    assert "cases had no prediction" in result.report["verdict"]["reason"]
+
+
+def test_labels_that_are_not_polarities_are_an_error(tmp_path, run):
+    setup_project(tmp_path, "gates: {max_fail_rate: 1.0}")
+    result = run(["suite.yaml", "--model", "python:mymodel:strange_labels"], cwd=tmp_path)
+    assert result.code == 1
+    assert "answered the label 'LABEL_0', which is not a polarity" in result.out
+
+
+def test_unknown_model_is_one_short_message(tmp_path, run):
+    setup_project(tmp_path)
+    result = run(["suite.yaml", "--model", "lexicn"], cwd=tmp_path)
+    assert result.code == 4
+    assert "unknown model 'lexicn'" in result.out and "did you mean 'lexicon'?" in result.out
+    assert "Traceback" not in result.out
+
+
+def test_malformed_yaml_is_one_short_message(tmp_path, run):
+    (tmp_path / "suite.yaml").write_text("tests:\n  - name: x\n    strategy: [revtgt\n")
+    result = run(["suite.yaml"], cwd=tmp_path)
+    assert result.code == 2
+    assert "suite.yaml:" in result.out and "invalid YAML" in result.out
+    assert "Traceback" not in result.out and "yaml/" not in result.out
+
+
+def test_invalid_suite_names_file_line_and_key(tmp_path, run):
+    (tmp_path / "suite.yaml").write_text("tests:\n  - name: x\n    strategy: revtgt\n    sorces: [arts-laptop]\n")
+    result = run(["suite.yaml"], cwd=tmp_path)
+    assert result.code == 2
+    assert "suite.yaml:4: unknown key 'sorces'" in result.out and "did you mean 'sources'?" in result.out
+    assert "Traceback" not in result.out
+
+
+def test_unknown_source_option_is_one_short_message(tmp_path, run):
+    setup_project(tmp_path)
+    result = run(["suite.yaml", "--absa-sources", "tinny"], cwd=tmp_path)
+    assert result.code == 4
+    assert "--absa-sources: no collected test uses tinny" in result.out
+    assert "Traceback" not in result.out
+
+
+def test_missing_replay_prediction_is_an_error_not_a_pass(tmp_path, run):
+    setup_project(tmp_path, "gates: {max_fail_rate: 1.0}")
+    (tmp_path / "preds.csv").write_text("id,sentence,term,gold_label,m\n"
+                                        "a,The food was great.,food,positive,positive\n")
+    result = run(["suite.yaml", "--model", "replay:preds.csv#m"], cwd=tmp_path)
+    assert result.code == 1
+    assert "no 'm' prediction in preds.csv for record 'a:adddiff:0'" in result.out
+    assert result.report["summary"]["errors"] == 3

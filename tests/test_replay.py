@@ -1,0 +1,83 @@
+"""Replay matching: by record id (with ARTS's `_adv4` alias), else by sentence and term; missing -> error."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from absa_checks.errors import AdapterError
+from model_adapters.protocol import Query, QueryError
+from model_adapters.replay import ReplayAdapter, normalise_id
+
+CSV = """id,sentence,term,gold_label,m,other
+1:1_0,The food is good.,food,positive,positive,negative
+1:1_0_adv1,The food is bad.,food,negative,positive,negative
+1:1_0_adv4,"The food is good, but service is slow.",food,positive,neutral,negative
+9:9_0,Same text.,x,neutral,neutral,neutral
+9:9_1,Same text.,x,neutral,positive,neutral
+"""
+
+
+@pytest.fixture
+def replay(tmp_path):
+    path = tmp_path / "preds.csv"
+    path.write_text(CSV)
+    return ReplayAdapter(path, "m")
+
+
+def q(sentence: str, term: str, record_id: str | None = None) -> Query:
+    start = sentence.index(term)
+    return Query(sentence, term, start, start + len(term), record_id)
+
+
+def test_matches_by_id_first(replay):
+    # the id wins even where the text points elsewhere
+    assert replay.predict([q("The food is good.", "food", "1:1_0_adv1")]) == ["positive"]
+
+
+def test_adv4_in_the_file_answers_adv3_queries(replay):
+    assert replay.predict([q("other food text", "food", "1:1_0_adv3")]) == ["neutral"]
+    assert normalise_id("5:2_1_adv4") == "5:2_1_adv3"
+    assert normalise_id("5:2_1_adv1") == "5:2_1_adv1"
+
+
+def test_falls_back_to_sentence_and_term(replay):
+    assert replay.predict([q("The food is bad.", "food")]) == ["positive"]
+    assert replay.predict([q("The food is bad.", "food", "unknown-id")]) == ["positive"]
+
+
+def test_missing_prediction_is_a_query_error(replay):
+    [answer] = replay.predict([q("Never seen.", "seen", "7:7_0")])
+    assert isinstance(answer, QueryError)
+    assert "no 'm' prediction in preds.csv for record '7:7_0'" in answer.message
+
+
+def test_conflicting_rows_for_one_text_are_not_guessed(replay):
+    [answer] = replay.predict([q("Same text.", "x")])
+    assert isinstance(answer, QueryError) and "different 'm' predictions" in answer.message
+    assert replay.predict([q("Same text.", "x", "9:9_1")]) == ["positive"]
+
+
+def test_unknown_column_lists_the_columns(tmp_path):
+    path = tmp_path / "preds.csv"
+    path.write_text(CSV)
+    with pytest.raises(AdapterError, match="has no column 'bert'; its columns are: gold_label, id, m, other"):
+        ReplayAdapter(path, "bert")
+
+
+def test_missing_file_says_which_path(tmp_path):
+    with pytest.raises(AdapterError, match="nope.csv' cannot be read"):
+        ReplayAdapter(tmp_path / "nope.csv", "m")
+
+
+def test_jsonl_with_probabilities(tmp_path):
+    path = tmp_path / "preds.jsonl"
+    rows = [{"id": "a", "sentence": "Good.", "term": "Good", "m": {"positive": 0.7, "negative": 0.3}}]
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    assert ReplayAdapter(path, "m").predict([q("Good.", "Good", "a")]) == [{"positive": 0.7, "negative": 0.3}]
+
+
+def test_fingerprint_depends_on_file_and_column(tmp_path, replay):
+    assert replay.fingerprint() == ReplayAdapter(replay.path, "m").fingerprint()
+    assert replay.fingerprint() != ReplayAdapter(replay.path, "other").fingerprint()
