@@ -51,7 +51,7 @@ def resolve(name: str, models_file: Path | None) -> ModelSpec:
     kind, _, rest = name.partition(":")
     if rest and kind in KIND_KEYS:
         return _inline_spec(name, kind, rest)
-    entries, origin = _read_models_file(models_file)
+    entries, origin = read_models_file(models_file)
     if name in entries:
         return _entry_spec(name, entries[name], models_file.parent if models_file else Path("."), origin)
     if name in BUILTIN_MODELS:
@@ -76,7 +76,7 @@ def _inline_spec(name: str, kind: str, rest: str) -> ModelSpec:
     return ModelSpec(name, kind, {"scope": rest}, Path.cwd(), "command line")
 
 
-def _read_models_file(models_file: Path | None) -> tuple[dict[str, Any], str]:
+def read_models_file(models_file: Path | None) -> tuple[dict[str, Any], str]:
     if models_file is None or not models_file.is_file():
         return {}, "built-in"
     try:
