@@ -341,7 +341,8 @@ def parse_examples_file(path: Path, source_name: str, referenced_from: str = "",
 
 def _parse_examples(check: _Checker, raw: Any, at: tuple) -> tuple[InlineExampleSpec, ...]:
     if not isinstance(raw, list) or not raw:
-        raise check.fail(at, "'examples' must be a non-empty list")
+        raise check.fail(at, f"'{check.name(at)}' must be a non-empty list of examples (each starting with "
+                             f"'- sentence:'), got {_kind(raw)}")
     examples = []
     ids: set[str] = set()
     for i, item in enumerate(raw):

@@ -524,7 +524,7 @@ def test_inline_examples_are_parsed(tmp_path):
     assert (fries.example_id, fries.aspect, fries.span, fries.polarity, fries.line) == ("fries", "fries", None, "negative", 4)
     assert fries.others == (("beer", "positive", (29, 33)),)
     assert [(v.strategy, v.polarity, v.span, v.line) for v in fries.variants] == [
-        ("revtgt", None, None, 10), ("revnon", "negative", None, 12),
+        ("revtgt", None, None, 10), ("revnon", "negative", None, 11),
         ("adddiff", None, None, 15), ("adddiff", None, (4, 9), 16)]
     assert (wait.example_id, wait.span) == ("7", (23, 27))
 
@@ -664,11 +664,12 @@ def test_inline_example_error_names_file_line_and_key(tmp_path, examples, fragme
 
 
 @pytest.mark.parametrize("body, line, fragments", [
-    ("    examples: []\n", 3, ["'examples' must be a non-empty list"]),
+    ("    examples: []\n", 3, ["'sources.mine.examples' must be a non-empty list"]),
     ("    file: a.examples.yaml\n    examples: []\n", 2, ["source 'mine' needs exactly one of 'examples'"]),
     ("    {}\n", 2, ["source 'mine' needs exactly one of 'examples'"]),
-    ("    path: a.examples.yaml\n", 3, ["unknown key 'path' in 'sources.mine'", "did you mean 'file'?"]),
-])
+    ("    path: a.examples.yaml\n", 3, ["unknown key 'path' in 'sources.mine'; allowed keys: examples, file"]),
+    ("    fil: a.examples.yaml\n", 3, ["unknown key 'fil' in 'sources.mine'; did you mean 'file'?"]),
+], ids=["empty-examples", "both", "neither", "unknown-key", "misspelt-file"])
 def test_inline_source_body_errors(tmp_path, body, line, fragments):
     path = write(tmp_path, "sources:\n  mine:\n" + body + "tests:\n  - {name: a, strategy: revtgt, sources: [mine]}\n")
     assert_names(parse_error(path), path, line, *fragments)
