@@ -73,9 +73,10 @@ def pytest_configure(config: pytest.Config) -> None:
         strict=opt("--absa-strict"), gate_basis=opt("--absa-gate-basis"), batch_size=opt("--absa-batch-size"))
     try:
         spec = registry.resolve(options.model, options.models_file)
+        adapter = registry.build(spec)
     except AbsaChecksError as err:
         raise pytest.UsageError(str(err)) from None
-    state = RunState(options, SourceCache(options.data_dir), Predictor(spec, options.batch_size),
+    state = RunState(options, SourceCache(options.data_dir), Predictor(spec, adapter, options.batch_size),
                      OutcomeCollector(), time.time(), [])
     config.stash[STATE_KEY] = state
     config.pluginmanager.register(AbsaRun(config, state), "absa-checks-run")
@@ -130,9 +131,13 @@ class AbsaRun:
         metrics = metrics_module.aggregate(outcomes)
         gate_results = gates_module.evaluate(metrics, opts.gate_basis)
         verdict = verdict_module.decide(metrics, gate_results, opts.strict, self.state.collector.other_failures)
+        if session.shouldstop or session.shouldfail:  # -x / --maxfail: gates on part of the cases mean nothing
+            verdict = verdict_module.Verdict(int(exitstatus) or 1, False,
+                                             f"the run stopped early ({session.shouldstop or session.shouldfail}); "
+                                             "gates are not decided on a partial run")
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             session.exitstatus = verdict.exit_status
-        adapter = self.state.predictor.adapter()
+        adapter = self.state.predictor.adapter
         run = {"model": {"name": self.state.predictor.spec.name, **adapter.describe(),
                          "fingerprint": adapter.fingerprint()},
                "seed": opts.seed, "sample": opts.sample, "sources": list(opts.sources) if opts.sources else None,

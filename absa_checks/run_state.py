@@ -82,19 +82,14 @@ class SourceCache:
 class Predictor:
     """Predicts every selected case's queries once, in batches, on first use."""
 
-    def __init__(self, spec: registry.ModelSpec, batch_size: int):
+    def __init__(self, spec: registry.ModelSpec, adapter: Adapter, batch_size: int):
         self.spec = spec
+        self.adapter = adapter  # built cheaply at configure time; heavy models load on first predict
         self.batch_size = batch_size
         self._cases: list[Case] = []
-        self._adapter: Adapter | None = None
         self._results: dict[Query, Prediction | QueryError] | None = None
         self._failure: str | None = None
         self.failure_shown = False
-
-    def adapter(self) -> Adapter:
-        if self._adapter is None:
-            self._adapter = registry.build(self.spec)
-        return self._adapter
 
     def register(self, cases: Iterable[Case]) -> None:
         self._cases = list(cases)
@@ -109,7 +104,7 @@ class Predictor:
             raise AdapterError(self._failure)
         if self._results is None:
             try:
-                self._results = predict_all(self.adapter(), self.queries(), self.batch_size)
+                self._results = predict_all(self.adapter, self.queries(), self.batch_size)
             except AbsaChecksError as err:
                 self._failure = str(err)
                 raise

@@ -164,3 +164,17 @@ def test_missing_replay_prediction_is_an_error_not_a_pass(tmp_path, run):
     assert result.code == 1
     assert "no 'm' prediction in preds.csv for record 'a:adddiff:0'" in result.out
     assert result.report["summary"]["errors"] == 3
+
+
+def test_missing_replay_file_is_one_short_message(tmp_path, run):
+    setup_project(tmp_path)
+    result = run(["suite.yaml", "--model", "replay:nope.csv#m"], cwd=tmp_path)
+    assert result.code == 4
+    assert "nope.csv' cannot be read" in result.out and "Traceback" not in result.out
+
+
+def test_a_run_stopped_early_does_not_pass_its_gates(tmp_path, run):
+    setup_project(tmp_path, "gates: {max_fail_rate: 1.0}")
+    result = run(["suite.yaml", "--model", "python:mymodel:by_first_clause", "-x"], cwd=tmp_path)
+    assert result.code == 1
+    assert "the run stopped early" in result.out
