@@ -48,8 +48,9 @@ def run_pytest(args: list[str], cwd: Path = REPO, report: Path | None = None, en
     if report is not None:
         command += ["--absa-report", str(report)]
     full_env = {**os.environ, "PYTHONPATH": str(REPO), **(env or {})}
-    full_env.pop("PYTEST_XDIST_WORKER", None)
-    full_env.pop("PYTEST_ADDOPTS", None)
+    # the same output locally and in CI (pytest prints untruncated summaries when CI is set)
+    for name in ("PYTEST_XDIST_WORKER", "PYTEST_ADDOPTS", "CI", "BUILD_NUMBER"):
+        full_env.pop(name, None)
     done = subprocess.run(command, cwd=cwd, env=full_env, capture_output=True, text=True, timeout=timeout)
     data = json.loads(report.read_text()) if report is not None and report.is_file() else None
     return Run(done.returncode, done.stdout + done.stderr, data)
