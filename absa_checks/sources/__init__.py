@@ -1,42 +1,42 @@
-"""Sources: named collections of examples, loaded into units (an original + its given variants)."""
+"""Sources: named collections of examples, loaded into units (an original + any variants it ships).
+
+Dataset sources read files under a data directory laid out like the project's shared data
+(`--absa-data DIR` or $ABSA_DATA_DIR); inline sources come from suite YAML (see inline.py).
+"""
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
-from ..errors import AbsaChecksError
-from ..examples import DataIssue, Unit
+from .arts import load_arts
+from .base import DataMissing, LoadedSource
 
 DATA_ENV = "ABSA_DATA_DIR"
-
-
-@dataclass(frozen=True)
-class LoadedSource:
-    name: str
-    units: tuple[Unit, ...]
-    issues: tuple[DataIssue, ...] = ()
-
-
-class DataMissing(AbsaChecksError):
-    """A source's data is not on this machine; tests over it are skipped with this message."""
+ARTS_HOW = "the ARTS test set from github.com/zhijing-jin/ARTS_TestSet (data/arts_testset/)"
 
 
 @dataclass(frozen=True)
 class DatasetSource:
-    """A source read from a file under the data directory (laid out like the project's shared data)."""
+    """A source read from files under the data directory. `load` gets the data dir and the source name."""
 
     name: str
-    relative_path: str
+    relative_path: str  # the file whose presence means the source is available
     how_to_get: str
+    load: Callable[[Path, str], LoadedSource]
 
 
-BUILTIN_SOURCES = {
-    "arts-laptop": DatasetSource("arts-laptop", "arts/arts_testset/laptop_test_enriched.json",
-                                 "the ARTS test set from github.com/zhijing-jin/ARTS_TestSet (data/arts_testset/)"),
-    "arts-restaurant": DatasetSource("arts-restaurant", "arts/arts_testset/rest_test_enriched.json",
-                                     "the ARTS test set from github.com/zhijing-jin/ARTS_TestSet (data/arts_testset/)"),
+def _arts(relative_path: str) -> Callable[[Path, str], LoadedSource]:
+    return lambda data_dir, name: load_arts(data_dir / relative_path, name)
+
+
+BUILTIN_SOURCES: dict[str, DatasetSource] = {
+    "arts-laptop": DatasetSource("arts-laptop", "arts/arts_testset/laptop_test_enriched.json", ARTS_HOW,
+                                 _arts("arts/arts_testset/laptop_test_enriched.json")),
+    "arts-restaurant": DatasetSource("arts-restaurant", "arts/arts_testset/rest_test_enriched.json", ARTS_HOW,
+                                     _arts("arts/arts_testset/rest_test_enriched.json")),
 }
 
 
@@ -58,7 +58,11 @@ def dataset_path(source: DatasetSource, data_dir: Path | None) -> Path:
 
 
 def load_dataset(name: str, data_dir: Path | None) -> LoadedSource:
-    from .arts import load_arts  # the only dataset format so far
-
     source = BUILTIN_SOURCES[name]
-    return load_arts(dataset_path(source, data_dir), name)
+    dataset_path(source, data_dir)
+    assert data_dir is not None  # dataset_path raised otherwise
+    return source.load(data_dir, name)
+
+
+__all__ = ["BUILTIN_SOURCES", "DATA_ENV", "DataMissing", "DatasetSource", "LoadedSource", "dataset_path",
+           "load_dataset", "resolve_data_dir"]

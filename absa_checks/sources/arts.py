@@ -17,7 +17,7 @@ from pathlib import Path
 from ..errors import DataError
 from ..examples import Aspect, DataIssue, Example, Unit, Variant
 from ..labels import canonical_label
-from . import LoadedSource
+from .base import LoadedSource
 from .spans import repair_span
 
 SUFFIX_STRATEGY = {"_adv1": "revtgt", "_adv2": "revnon", "_adv3": "adddiff", "_adv4": "adddiff"}

@@ -8,7 +8,7 @@ from ..examples import Aspect, Example, Unit, Variant
 from ..labels import opposite
 from ..spec import InlineExampleSpec, InlineSourceSpec
 from .. import strategies
-from . import LoadedSource
+from .base import LoadedSource
 
 
 def load_inline(spec: InlineSourceSpec) -> LoadedSource:
