@@ -6,6 +6,7 @@ import hashlib
 import json
 import random
 from dataclasses import dataclass
+from typing import Mapping
 
 from .examples import Example, Unit, Variant
 from .expectations import Expectation
@@ -34,11 +35,12 @@ def sample_units(units: tuple[Unit, ...], size: int | None, seed: int, source: s
     return tuple(ordered[i] for i in sorted(chosen))
 
 
-def expand(test: TestSpec, source: str, units: tuple[Unit, ...]) -> list[Case]:
-    """One case per (unit, variant of the test's strategy); units without such a variant give none."""
+def expand(test: TestSpec, source: str, units: tuple[Unit, ...],
+           variants_of: Mapping[str, tuple[Variant, ...]]) -> list[Case]:
+    """One case per (unit, variant); units without a variant give none."""
     cases = []
     for unit in units:
-        variants = unit.given.get(test.strategy, ())
+        variants = variants_of.get(unit.unit_id, ())
         for index, variant in enumerate(variants):
             name = f"{source}:{unit.unit_id}" + (f":{index}" if len(variants) > 1 else "")
             cases.append(Case(case_id(source, test, unit.original, variant), name, test, source,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .errors import AbsaChecksError
 from .items import is_suite_file
-from .sources import BUILTIN_SOURCES
+from .sources.catalog import known_source_names
 from .spec import parse_suite
 
 
@@ -48,7 +48,7 @@ def _validate(paths: list[str]) -> int:
     problems = 0
     for path in files:
         try:
-            suite = parse_suite(path, tuple(BUILTIN_SOURCES))
+            suite = parse_suite(path, known_source_names())
             print(f"ok    {path}: {len(suite.tests)} tests")
         except AbsaChecksError as err:
             problems += 1

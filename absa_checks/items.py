@@ -11,8 +11,9 @@ from . import strategies
 from .cases import Case, expand, sample_units
 from .errors import AbsaChecksError, AdapterError
 from .expectations import check
-from .outcomes import PROPERTY_KEY, outcome_for
-from .sources import BUILTIN_SOURCES, DataMissing
+from .outcomes import PROPERTY_KEY, QUARANTINE_KEY, outcome_for
+from .sources import DataMissing
+from .sources.catalog import known_source_names
 from .spec import SuiteSpec, TestSpec, parse_suite
 
 STATE_KEY: pytest.StashKey = pytest.StashKey()  # the RunState-like bundle set up in plugin.pytest_configure
@@ -43,7 +44,7 @@ class SuiteFile(pytest.File):
         run = self.config.stash[STATE_KEY]
         shown = self.path.relative_to(self.config.rootpath).as_posix() \
             if self.path.is_relative_to(self.config.rootpath) else str(self.path)
-        suite = parse_suite(self.path, tuple(BUILTIN_SOURCES), display_path=shown)
+        suite = parse_suite(self.path, known_source_names(), display_path=shown)
         for test in suite.tests:
             for source in test.sources:
                 if run.options.sources is not None and source not in run.options.sources:
@@ -59,8 +60,17 @@ class SuiteFile(pytest.File):
             return
         sample = run.options.sample if run.options.sample is not None else test.sample
         units = sample_units(loaded.units, sample, run.options.seed, source)
-        for case in expand(test, source, units):
+        try:
+            variants = run.variants.variants(test, loaded, units)
+        except AbsaChecksError as missing:  # e.g. WordNet absent: these tests cannot run here
+            yield MissingDataItem.from_parent(self, name=f"{test.name}[{source}]", test=test,
+                                             source=source, reason=str(missing))
+            return
+        for case in expand(test, source, units, variants.by_unit):
             yield CaseItem.from_parent(self, name=f"{test.name}[{case.name}]", case=case, suite_sha256=suite.sha256)
+        for rejected in variants.quarantined:
+            yield QuarantinedItem.from_parent(self, name=f"{test.name}[{source}:{rejected.unit_id}]", test=test,
+                                              source=source, rejected=rejected)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, AbsaChecksError):
@@ -90,6 +100,24 @@ class MissingDataItem(_SuiteItem):
 
     def runtest(self) -> None:
         pytest.skip(self.reason)
+
+    def reportinfo(self):
+        return self.path, self.test.line - 1, self.name
+
+
+class QuarantinedItem(_SuiteItem):
+    """A variant our own checks rejected: shown as skipped with the reason, counted in the report."""
+
+    def __init__(self, *, test: TestSpec, source: str, rejected, **kwargs):
+        super().__init__(**kwargs)
+        self.test = test
+        self.source = source
+        self.rejected = rejected
+        self._mark(test, source, test.strategy)
+
+    def runtest(self) -> None:
+        self.user_properties.append((QUARANTINE_KEY, {**self.rejected.to_dict(), "test": self.test.key}))
+        pytest.skip(f"quarantined: {self.rejected.reason}")
 
     def reportinfo(self):
         return self.path, self.test.line - 1, self.name

@@ -10,6 +10,7 @@ from .examples import Example
 from .predictions import Prediction
 
 PROPERTY_KEY = "absa_case"  # the name under which the outcome travels in report.user_properties
+QUARANTINE_KEY = "absa_quarantined"  # a generated variant that failed our own checks
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from . import gates as gates_module
 from . import metrics as metrics_module
 from . import report_json, report_markdown, summary_table, verdict as verdict_module
 from .errors import AbsaChecksError
-from .items import STATE_KEY, CaseItem, MissingDataItem, SuiteFile, is_suite_file
-from .outcomes import PROPERTY_KEY, CaseOutcome
-from .run_state import OutcomeCollector, Predictor, RunOptions, SourceCache
+from .items import STATE_KEY, CaseItem, MissingDataItem, QuarantinedItem, SuiteFile, is_suite_file
+from .outcomes import PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
+from .run_state import OutcomeCollector, Predictor, RunOptions, SourceCache, VariantCache
 from .sources import resolve_data_dir
 
 
@@ -27,6 +27,7 @@ from .sources import resolve_data_dir
 class RunState:
     options: RunOptions
     sources: SourceCache
+    variants: VariantCache
     predictor: Predictor
     collector: OutcomeCollector
     started: float
@@ -76,7 +77,8 @@ def pytest_configure(config: pytest.Config) -> None:
         adapter = registry.build(spec)
     except AbsaChecksError as err:
         raise pytest.UsageError(str(err)) from None
-    state = RunState(options, SourceCache(options.data_dir), Predictor(spec, adapter, options.batch_size),
+    state = RunState(options, SourceCache(options.data_dir), VariantCache(options.seed),
+                     Predictor(spec, adapter, options.batch_size),
                      OutcomeCollector(), time.time(), [])
     config.stash[STATE_KEY] = state
     config.pluginmanager.register(AbsaRun(config, state), "absa-checks-run")
@@ -92,7 +94,7 @@ def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
-SuiteItemTypes = (CaseItem, MissingDataItem)
+SuiteItemTypes = (CaseItem, MissingDataItem, QuarantinedItem)
 
 
 class AbsaRun:
@@ -115,8 +117,11 @@ class AbsaRun:
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         records = [value for key, value in report.user_properties if key == PROPERTY_KEY]
+        quarantined = [value for key, value in report.user_properties if key == QUARANTINE_KEY]
         if records:
             self.state.collector.add(CaseOutcome.from_dict(records[-1]))
+        elif quarantined:
+            self.state.collector.quarantine(report.nodeid, quarantined[-1])
         elif report.failed:
             self.state.collector.other_failures += 1
 
@@ -148,11 +153,16 @@ class AbsaRun:
                  "rates in %, 95% intervals", *summary_table.render_text(table)]
         if issues:
             lines.append(f"{len(issues)} data issues repaired or reported while loading (see the JSON report)")
+        quarantined = self.state.collector.quarantined()
+        if quarantined:
+            reasons = sorted({q["reason"] for q in quarantined})
+            lines.append(f"{len(quarantined)} generated variants quarantined by our checks "
+                         f"({'; '.join(reasons[:3])}{'; ...' if len(reasons) > 3 else ''})")
         lines.append(f"absa-checks {'PASSED' if verdict.passed else 'FAILED'}: {verdict.reason}")
         self.state.summary_lines = lines
         if opts.report:
             timing = {"wall_seconds": round(time.time() - self.state.started, 3)}
-            report = report_json.build(metrics, gate_results, verdict, outcomes, issues, run, timing)
+            report = report_json.build(metrics, gate_results, verdict, outcomes, issues, run, timing, quarantined)
             report_json.write(report, opts.report)
             lines.insert(-1, f"JSON report: {opts.report}")
         if opts.markdown:

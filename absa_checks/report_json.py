@@ -37,8 +37,18 @@ def suite_hashes(outcomes: list[CaseOutcome]) -> tuple[dict[str, str], str]:
     return dict(sorted(suites.items())), combined
 
 
+def quarantine_counts(quarantined: list[dict]) -> dict[str, dict[str, dict[str, int]]]:
+    """source -> strategy -> reason -> how many generated variants our checks rejected."""
+    counts: dict[str, dict[str, dict[str, int]]] = {}
+    for record in quarantined:
+        by_reason = counts.setdefault(record["source"], {}).setdefault(record["strategy"], {})
+        by_reason[record["reason"]] = by_reason.get(record["reason"], 0) + 1
+    return counts
+
+
 def build(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outcomes: list[CaseOutcome],
-          issues: list[DataIssue], run: dict[str, Any], timing: dict[str, Any]) -> dict[str, Any]:
+          issues: list[DataIssue], run: dict[str, Any], timing: dict[str, Any],
+          quarantined: list[dict] | None = None) -> dict[str, Any]:
     suites, combined = suite_hashes(outcomes)
     return {
         "schema": SCHEMA,
@@ -52,6 +62,7 @@ def build(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outcom
         "tests": [_test(test) for test in metrics.tests],
         "gates": [gate.to_dict() for gate in gates],
         "data_issues": [asdict(issue) for issue in issues],
+        "quarantine": {"counts": quarantine_counts(quarantined or []), "variants": quarantined or []},
         "cases": [outcome.to_dict() for outcome in outcomes],
         "timing": timing,
     }

@@ -20,8 +20,11 @@ from .examples import DataIssue
 from .outcomes import CaseOutcome
 from .predictions import Prediction, plan, predict_all, query_for
 from .sources import BUILTIN_SOURCES, DataMissing, LoadedSource, load_dataset
+from .sources.catalog import load_named
 from .sources.inline import load_inline
-from .spec import SuiteSpec
+from .perturb.resources import Resources, load_resources
+from .spec import SuiteSpec, TestSpec
+from .variants import VariantSet, variant_set
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,7 @@ class SourceCache:
                 if name in suite.inline_sources:
                     self._loaded[key] = load_inline(suite.inline_sources[name])
                 else:
-                    self._loaded[key] = load_dataset(name, self.data_dir)
+                    self._loaded[key] = load_named(name, self.data_dir)
             except DataMissing as missing:
                 self._loaded[key] = missing
         found = self._loaded[key]
@@ -77,6 +80,23 @@ class SourceCache:
             if isinstance(found, LoadedSource):
                 issues.extend(found.issues)
         return issues
+
+
+class VariantCache:
+    """Generated variants and the resources behind them (WordNet loads once, only if needed)."""
+
+    def __init__(self, seed: int):
+        self.seed = seed
+        self._resources: dict[str, Resources] = {}
+        self._memo: dict = {}
+
+    def resources(self, domain: str) -> Resources:
+        if domain not in self._resources:
+            self._resources[domain] = load_resources(domain)
+        return self._resources[domain]
+
+    def variants(self, test: TestSpec, loaded: LoadedSource, units: tuple) -> VariantSet:
+        return variant_set(test, loaded, units, self.seed, self.resources, self._memo)
 
 
 class Predictor:
@@ -128,10 +148,17 @@ class OutcomeCollector:
 
     def __init__(self) -> None:
         self._by_nodeid: dict[str, CaseOutcome] = {}
+        self._quarantined: dict[str, dict] = {}
         self.other_failures = 0
 
     def add(self, outcome: CaseOutcome) -> None:
         self._by_nodeid[outcome.nodeid] = outcome
+
+    def quarantine(self, nodeid: str, record: dict) -> None:
+        self._quarantined[nodeid] = record
+
+    def quarantined(self) -> list[dict]:
+        return [self._quarantined[nodeid] for nodeid in sorted(self._quarantined)]
 
     def outcomes(self) -> list[CaseOutcome]:
         return [self._by_nodeid[nodeid] for nodeid in sorted(self._by_nodeid)]

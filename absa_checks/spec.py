@@ -79,6 +79,9 @@ class TestSpec:
     sample: int | None
     tags: tuple[str, ...]
     gates: GateSpec
+    variants: str = "auto"      # "given" by the source, "generated" by absa-checks, or "auto" (given if any)
+    k: int | None = None        # ADDDIFF: aspects appended; None draws 1-3 per unit, as ARTS did
+    neutral: str = "keep"       # REVTGT on neutral targets: "keep" (ARTS: reverse, gold stays) or "skip"
 
     @property
     def key(self) -> str:
@@ -96,7 +99,10 @@ class SuiteSpec:
 
 
 SUITE_KEYS = ("suite", "description", "defaults", "sources", "tests")
-DEFAULT_KEYS = ("expect", "tolerance", "sources", "sample", "tags", "gates")
+DEFAULT_KEYS = ("expect", "tolerance", "sources", "sample", "tags", "gates", "variants", "k", "neutral")
+VARIANT_MODES = ("auto", "given", "generated")
+NEUTRAL_MODES = ("keep", "skip")
+MAX_K = 10
 TEST_KEYS = ("name", "description", "strategy") + DEFAULT_KEYS
 GATE_KEYS = ("max_fail_rate", "min_ars", "min_variant_accuracy", "basis")
 SOURCE_KEYS = ("examples", "file")
@@ -258,9 +264,18 @@ def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_source
     default_gates = _parse_gates(check, defaults.get("gates"), ("defaults", "gates"))
     own_gates = _parse_gates(check, test.get("gates"), at + ("gates",))
     gates = GateSpec(**{**default_gates.to_dict(), **own_gates.to_dict()})
+    variants = check.choice(merged.get("variants", "auto"), where("variants"), VARIANT_MODES)
+    neutral = check.choice(merged.get("neutral", "keep"), where("neutral"), NEUTRAL_MODES)
+    k = None
+    if merged.get("k") is not None:
+        k = check.positive_int(merged["k"], where("k"))
+        if "adddiff" not in strategies.split_chain(strategy):
+            raise check.fail(where("k"), f"'k' (aspects appended) only applies to adddiff; test '{name}' is {strategy}")
+        if k > MAX_K:
+            raise check.fail(where("k"), f"'k' is {k}; at most {MAX_K} aspects can be appended")
     line = check.located.line(at) or 0
     return TestSpec(shown, line, name, _text(test.get("description")), strategy,
-                    Expectation(kind, tolerance), sources, sample, tags, gates)
+                    Expectation(kind, tolerance), sources, sample, tags, gates, variants, k, neutral)
 
 
 _NAME = re.compile(r"[\w.-]+")

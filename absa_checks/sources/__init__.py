@@ -13,9 +13,15 @@ from typing import Callable
 
 from .arts import load_arts
 from .base import DataMissing, LoadedSource
+from .mams import MAMS_TEST, load_mams
+from .semeval import TEST_FILES, load_semeval
 
 DATA_ENV = "ABSA_DATA_DIR"
 ARTS_HOW = "the ARTS test set from github.com/zhijing-jin/ARTS_TestSet (data/arts_testset/)"
+SEMEVAL_HOW = ("the SemEval-2014 Task 4 (aspect-based sentiment analysis) gold test data, {file} "
+               "(opinion spans are read from arts/src_data/{arts}/test_sent_towe.json of ARTS_TestSet when present, "
+               "else from towe/{towe}/test.tsv of github.com/NJUNLP/TOWE, else inferred)")
+MAMS_HOW = "the MAMS aspect-term test set from github.com/siat-nlp/MAMS-for-ABSA (data/MAMS-ATSA/raw/test.xml)"
 
 
 @dataclass(frozen=True)
@@ -32,11 +38,20 @@ def _arts(relative_path: str) -> Callable[[Path, str], LoadedSource]:
     return lambda data_dir, name: load_arts(data_dir / relative_path, name)
 
 
+def _semeval(name: str, domain: str, file: str, arts: str, towe: str) -> DatasetSource:
+    return DatasetSource(name, TEST_FILES[domain].xml, SEMEVAL_HOW.format(file=file, arts=arts, towe=towe),
+                         lambda data_dir, source: load_semeval(data_dir, source, domain))
+
+
 BUILTIN_SOURCES: dict[str, DatasetSource] = {
     "arts-laptop": DatasetSource("arts-laptop", "arts/arts_testset/laptop_test_enriched.json", ARTS_HOW,
                                  _arts("arts/arts_testset/laptop_test_enriched.json")),
     "arts-restaurant": DatasetSource("arts-restaurant", "arts/arts_testset/rest_test_enriched.json", ARTS_HOW,
                                      _arts("arts/arts_testset/rest_test_enriched.json")),
+    "semeval14-laptop": _semeval("semeval14-laptop", "laptop", "Laptops_Test_Gold.xml", "laptop", "14lap"),
+    "semeval14-restaurant": _semeval("semeval14-restaurant", "restaurant", "Restaurants_Test_Gold.xml", "rest",
+                                     "14res"),
+    "mams-restaurant": DatasetSource("mams-restaurant", MAMS_TEST, MAMS_HOW, load_mams),
 }
 
 

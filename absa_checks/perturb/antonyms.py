@@ -1,0 +1,103 @@
+"""Antonyms in context: WordNet's, of the same part of speech, preferring words of the domain.
+
+Order of preference for a word tagged in its sentence:
+Senses are tried most frequent first (WordNet's order), so "fresh" gives "stale", not "preserved".
+Order: WordNet's direct antonyms (for verbs and nouns only words the domain's reviews use); the
+project's curated list (fixtures/antonyms.tsv) of review words WordNet cannot flip; then, for
+adjective satellites ("rude" ~ "discourteous"), the head adjective's antonyms when the domain uses
+them. Among one sense's candidates, domain words come first, then WordNet's usage counts.
+When nothing fits, the caller negates instead. Only single words; the antonym is inflected like the original
+("loved" -> "hated", "faster" -> "slower").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .inflect import adjective_form, verb_form
+
+TAG_TO_WORDNET = {"J": "a", "V": "v", "R": "r", "N": "n"}
+SATELLITE_SENSES = 2  # a satellite's head is a fair stand-in only for the word's main senses
+
+
+def wordnet_pos(tag: str) -> str | None:
+    return TAG_TO_WORDNET.get(tag[:1]) if tag else None
+
+
+@dataclass(frozen=True)
+class Antonym:
+    word: str     # inflected like the original
+    lemma: str
+    source: str   # "wordnet", "wordnet-satellite" or "curated"
+
+
+class AntonymFinder:
+    """Looks antonyms up once per (lemma, pos); an instance per run, no global cache."""
+
+    def __init__(self, wordnet: Any, curated: Mapping[tuple[str, str], str], domain_vocabulary: frozenset[str]):
+        self.wordnet = wordnet
+        self.curated = curated
+        self.domain_vocabulary = domain_vocabulary  # lower-case words of the domain's reviews
+        self._cache: dict[tuple[str, str], tuple[str, str] | None] = {}
+
+    def lemma(self, word: str, pos: str) -> str:
+        base = self.wordnet.morphy(word.lower(), pos)
+        return base or word.lower()
+
+    def is_verb(self, word: str) -> bool:
+        return bool(self.wordnet.morphy(word.lower(), "v"))
+
+    def find(self, word: str, tag: str) -> Antonym | None:
+        pos = wordnet_pos(tag)
+        if pos is None:
+            return None
+        lemma = self.lemma(word, pos)
+        key = (lemma, pos)
+        if key not in self._cache:
+            self._cache[key] = self._lookup(lemma, pos)
+        found = self._cache[key]
+        if found is None:
+            return None
+        antonym, source = found
+        if pos == "v":
+            return Antonym(verb_form(antonym, tag), antonym, source)
+        if pos == "a" and tag in ("JJR", "JJS") and lemma != word.lower():
+            return Antonym(adjective_form(antonym, tag), antonym, source)
+        if pos == "n" and tag in ("NNS", "NNPS") and word.lower() != lemma:
+            return Antonym(antonym + ("es" if antonym.endswith(("s", "x", "ch", "sh")) else "s"), antonym, source)
+        return Antonym(antonym, antonym, source)
+
+    def _lookup(self, lemma: str, pos: str) -> tuple[str, str] | None:
+        # WordNet lists a word's senses most frequent first: take the first sense that has an antonym.
+        # Verb and noun antonyms are semantic opposites more often than fluent swaps ("enjoy" ->
+        # "suffer"), so those must be words the domain's reviews use; otherwise we negate instead.
+        synsets = self.wordnet.synsets(lemma, pos)
+        for rank, synset in enumerate(synsets):
+            direct = {a.name() for l in synset.lemmas() if l.name().lower() == lemma for a in l.antonyms()}
+            # a rarer sense's antonym ("flat" -> "contrasty") only when the domain uses it
+            best = self._best(direct, pos, domain_only=pos in ("v", "n") or rank > 0)
+            if best:
+                return best, "wordnet"
+        curated = self.curated.get((lemma, pos))
+        if curated:
+            return curated, "curated"
+        for synset in synsets[:SATELLITE_SENSES]:
+            if synset.pos() != "s":
+                continue
+            via_head = {a.name() for head in synset.similar_tos() for l in head.lemmas() for a in l.antonyms()}
+            best = self._best(via_head, pos, domain_only=True)  # a head's antonym is a loose fit
+            if best:
+                return best, "wordnet-satellite"
+        return None
+
+    def _best(self, candidates: set[str], pos: str, domain_only: bool = False) -> str | None:
+        single = [c for c in candidates if "_" not in c
+                  and (not domain_only or c.lower() in self.domain_vocabulary)]
+        if not single:
+            return None
+
+        def usage(word: str) -> int:
+            return sum(l.count() for s in self.wordnet.synsets(word, pos) for l in s.lemmas() if l.name() == word)
+
+        return min(single, key=lambda w: (w.lower() not in self.domain_vocabulary, -usage(w), w))

@@ -1,0 +1,250 @@
+"""Reversing and exaggerating one opinion expression; the edits, never the sentence, are returned.
+
+reverse_opinion, in order:
+1. an existing negation is removed, never doubled: "is not good" -> "is good",
+   "doesn't work" -> "works", "never disappoints" -> "disappoints", "no problems" -> "problems";
+2. else the head word is replaced by its antonym in context (adjective, then verb, adverb, noun);
+3. else a negation is added: after a form of "be" or a modal ("is not good", "will not last",
+   "cannot handle"), with do-support for other verbs ("slows it down" -> "does not slow it down",
+   "looks great" -> "does not look great"), or "not" before a bare adjective ("not great food").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..examples import Edit, Opinion
+from .antonyms import AntonymFinder
+from .inflect import article_for, match_case, verb_form
+from .sentence import TaggedSentence
+from .text import BE_FORMS, COPULAS, DO_FORMS, HAVE_FORMS, MODALS, Token
+
+NEGATION_PARTICLES = frozenset({"not", "n't", "never"})
+CLITIC_NEGATED_MODALS = {"ca": "can", "wo": "will", "sha": "shall"}
+DO_FOR_TAG = {"VBZ": "does", "VBD": "did", "VBP": "do", "VB": "do"}
+TAG_FOR_DO = {"does": "VBZ", "did": "VBD", "do": "VBP"}
+AUXILIARIES = BE_FORMS | HAVE_FORMS | MODALS | frozenset({"'ll"})
+LIGHT_VERBS = frozenset({"make", "made", "makes", "making", "take", "took", "taken", "takes", "give", "gave", "given",
+                         "gives", "get", "gets", "got", "gotten", "go", "goes", "went", "gone", "come", "came",
+                         "comes", "put", "puts", "set", "sets", "keep", "keeps", "kept"})
+NOT_LEXICAL = AUXILIARIES | DO_FORMS | LIGHT_VERBS  # their antonyms ("unmake") are not opinions
+HEAD_ORDER = ("J", "V", "R", "N")
+
+
+@dataclass(frozen=True)
+class Change:
+    edits: tuple[Edit, ...]
+    how: str  # "negation removed", "antonym", "negation added", "exaggerated"
+
+
+def reverse_opinion(sentence: TaggedSentence, opinion: Opinion, finder: AntonymFinder) -> Change | str:
+    """The edits that reverse `opinion`, or the reason it cannot be reversed."""
+    indices = [i for i in sentence.covering(opinion.start, opinion.end)
+               if not sentence.is_protected(sentence.tokens[i])]
+    if not indices:
+        return "the opinion words are part of an aspect term"
+    removal = _remove_negation(sentence, indices)
+    if removal is not None:
+        return Change(removal, "negation removed")
+    head = _antonym_edit(sentence, indices, finder)
+    if head is not None:
+        return Change(head, "antonym")
+    added = _add_negation(sentence, indices, finder)
+    if isinstance(added, str):
+        return added
+    return Change(added, "negation added")
+
+
+def exaggerate_opinion(sentence: TaggedSentence, opinion: Opinion, adverb: str,
+                       intensifiers: frozenset[str], weakeners: frozenset[str]) -> Change | str:
+    """Put a degree adverb before the opinion's head adjective or adverb ("extremely poor").
+
+    A plain lexical verb takes "really" only ("I really love the keyboard"; "remarkably tasted" is
+    not English); a head that already has an adverb is left alone ("oddly bland").
+    """
+    indices = [i for i in sentence.covering(opinion.start, opinion.end)
+               if not sentence.is_protected(sentence.tokens[i])]
+    heads = [i for i in indices if sentence.tokens[i].tag[:1] in "JR"
+             and sentence.tokens[i].lower not in NOT_LEXICAL | NEGATION_PARTICLES | intensifiers | weakeners]
+    if not heads:
+        verbs = [i for i in indices if sentence.tokens[i].tag in ("VB", "VBP", "VBZ", "VBD")
+                 and sentence.tokens[i].lower not in NOT_LEXICAL]
+        before = [sentence.tokens[j] for j in sentence.left(verbs[0], 1)] if verbs else []
+        if verbs and not any(t.tag.startswith(("RB", "MD")) or t.lower in NOT_LEXICAL | NEGATION_PARTICLES
+                             for t in before):
+            return Change(_insert_before(sentence, verbs[0], "really ", "exaggerate verb"), "exaggerated")
+        return "no adjective, adverb or plain verb to intensify"
+    head = heads[0]
+    before = [sentence.tokens[j] for j in sentence.left(head, 2)]
+    if before and (before[0].tag.startswith("RB") or before[0].lower in intensifiers | weakeners) or any(
+            t.lower in weakeners for t in before):
+        return "already intensified or weakened"
+    if any(t.lower in NEGATION_PARTICLES or t.lower == "no" for t in before) or any(
+            sentence.tokens[i].lower in NEGATION_PARTICLES for i in indices):
+        return "negated: an intensifier would read as a double negative"
+    return Change(_insert_before(sentence, head, f"{adverb} ", "exaggerate"), "exaggerated")
+
+
+# ---------------------------------------------------------------- 1. removing a negation
+
+def _remove_negation(sentence: TaggedSentence, indices: list[int]) -> tuple[Edit, ...] | None:
+    tokens = sentence.tokens
+    window = sorted(set(indices) | set(sentence.left(indices[0], 4)))
+    negators = [j for j in window if tokens[j].lower in NEGATION_PARTICLES or tokens[j].lower == "cannot"
+                or (tokens[j].lower == "no" and j + 1 < len(tokens) and tokens[j + 1].tag[:1] in "NJ")]
+    if not negators:
+        return None
+    j = negators[-1]
+    negator = tokens[j]
+    if negator.lower == "cannot":
+        return (Edit(negator.start, negator.end, negator.text, match_case(negator.text, "can"), "remove negation"),)
+    aux = tokens[j - 1] if j > 0 else None
+    if aux is not None and negator.lower in ("not", "n't") and aux.lower in DO_FORMS:
+        verb = _next_verb(sentence, j)
+        if verb is None:
+            return None
+        tense = TAG_FOR_DO[aux.lower]
+        lemma = tokens[verb].lower
+        middle = sentence.text[tokens[j].end:tokens[verb].start].strip()
+        new = (middle + " " if middle else "") + verb_form(lemma, tense)
+        return (Edit(aux.start, tokens[verb].end, sentence.text[aux.start:tokens[verb].end],
+                     match_case(aux.text, new), "remove do-support negation"),)
+    if negator.lower == "n't":
+        if aux is not None and aux.lower in CLITIC_NEGATED_MODALS:  # can't -> can, won't -> will
+            full = match_case(aux.text, CLITIC_NEGATED_MODALS[aux.lower])
+            return (Edit(aux.start, negator.end, sentence.text[aux.start:negator.end], full, "remove negation"),)
+        return (Edit(negator.start, negator.end, negator.text, "", "remove negation"),)
+    return (_delete_word(sentence, j, "remove negation"),)
+
+
+def _next_verb(sentence: TaggedSentence, after: int) -> int | None:
+    for k in range(after + 1, min(after + 4, len(sentence.tokens))):
+        token = sentence.tokens[k]
+        if token.tag.startswith("VB"):
+            return k
+        if not token.tag.startswith("RB"):
+            return None
+    return None
+
+
+def _delete_word(sentence: TaggedSentence, index: int, why: str) -> Edit:
+    """Delete a word with the space after it (or before it, at the end of a clause)."""
+    token = sentence.tokens[index]
+    text = sentence.text
+    end = token.end
+    while end < len(text) and text[end] == " ":
+        end += 1
+    start = token.start
+    if end == token.end:  # nothing after: eat the space before instead
+        while start > 0 and text[start - 1] == " ":
+            start -= 1
+    new = ""
+    if sentence.is_sentence_start(index) and end < len(text):  # "Not bad" -> "Bad"
+        new_first = text[end]
+        return Edit(start, end + 1, text[start:end + 1], new_first.upper(), why)
+    return Edit(start, end, text[start:end], new, why)
+
+
+# ---------------------------------------------------------------- 2. antonyms
+
+def _antonym_edit(sentence: TaggedSentence, indices: list[int], finder: AntonymFinder) -> tuple[Edit, ...] | None:
+    for group in HEAD_ORDER:
+        for i in indices:
+            token = sentence.tokens[i]
+            if token.tag[:1] != group or token.lower in NOT_LEXICAL or len(token.text) < 2:
+                continue
+            antonym = finder.find(token.text, token.tag)
+            if antonym is None:
+                continue
+            return (_replace_with_article(sentence, i, match_case(token.text, antonym.word), "antonym"),)
+    return None
+
+
+def _replace_with_article(sentence: TaggedSentence, index: int, new: str, why: str) -> Edit:
+    """Replace token `index` by `new`, fixing a directly preceding a/an ("a friendly" -> "an unfriendly")."""
+    token = sentence.tokens[index]
+    if index > 0 and sentence.tokens[index - 1].lower in ("a", "an") and \
+            sentence.text[sentence.tokens[index - 1].end:token.start] == " ":
+        article = sentence.tokens[index - 1]
+        fixed = match_case(article.text, article_for(new))
+        return Edit(article.start, token.end, sentence.text[article.start:token.end], f"{fixed} {new}", why)
+    return Edit(token.start, token.end, token.text, new, why)
+
+
+def _insert_before(sentence: TaggedSentence, index: int, words: str, why: str) -> tuple[Edit, ...]:
+    """Insert `words` before token `index`, fixing a/an before it and sentence-initial capitals."""
+    token = sentence.tokens[index]
+    if index > 0 and sentence.tokens[index - 1].lower in ("a", "an") and \
+            sentence.text[sentence.tokens[index - 1].end:token.start] == " ":
+        article = sentence.tokens[index - 1]
+        fixed = match_case(article.text, article_for(words))
+        return (Edit(article.start, article.end, article.text, fixed, why), Edit(token.start, token.start, "", words, why))
+    if sentence.is_sentence_start(index) and token.text[:1].isupper():
+        lowered = token.text[:1].lower() + token.text[1:] if not token.text.isupper() else token.text
+        return (Edit(token.start, token.end, token.text, match_case(token.text, words) + lowered, why),)
+    return (Edit(token.start, token.start, "", words, why),)
+
+
+# ---------------------------------------------------------------- 3. adding a negation
+
+def _add_negation(sentence: TaggedSentence, indices: list[int], finder: AntonymFinder) -> tuple[Edit, ...] | str:
+    tokens = sentence.tokens
+    verbs = [i for i in indices if tokens[i].tag.startswith("VB") and tokens[i].lower not in NOT_LEXICAL]
+    heads = verbs or [i for i in indices if tokens[i].tag[:1] in "JRN" and tokens[i].lower not in NOT_LEXICAL]
+    if not heads:
+        return "no adjective, verb, adverb or noun in the opinion words"
+    head = heads[0]
+    if tokens[head].tag.startswith("VB"):
+        return _negate_verb(sentence, head, finder)
+    # a predicate: find its copula to the left ("is really good", "looks great", "was a joy")
+    for j in sentence.left(head, 5):
+        word = tokens[j].lower
+        if word in BE_FORMS:
+            return (Edit(tokens[j].end, tokens[j].end, "", " not", "negate copula"),)
+        if word in COPULAS:
+            return _negate_verb(sentence, j, finder)
+        if word in MODALS:
+            return _negate_after_auxiliary(sentence, j)
+        if not (tokens[j].tag[:1] in "RJD" or tokens[j].tag in ("PRP$", "CD")):
+            break
+    if tokens[head].tag[:1] == "N":
+        return "a noun opinion without a copula cannot be negated fluently"
+    start = head
+    for j in sentence.left(head, 3):  # "very good food" -> "not very good food"
+        if tokens[j].tag.startswith("RB"):
+            start = j
+        else:
+            break
+    if start > 0 and tokens[start - 1].lower in ("a", "an", "the", "this", "that", "my", "our", "their", "its"):
+        return "an attributive adjective after a determiner cannot be negated fluently"
+    return _insert_before(sentence, start, "not ", "negate adjective")
+
+
+def _negate_verb(sentence: TaggedSentence, verb: int, finder: AntonymFinder) -> tuple[Edit, ...] | str:
+    tokens = sentence.tokens
+    first = verb
+    for j in sentence.left(verb, 3):  # adverbs stay between the negation and the verb
+        if tokens[j].tag.startswith("RB") and tokens[j].lower not in NEGATION_PARTICLES:
+            first = j
+            continue
+        if tokens[j].lower in AUXILIARIES:
+            return _negate_after_auxiliary(sentence, j)
+        break
+    tag = tokens[verb].tag
+    if tag in ("VBN", "VBG"):
+        return _insert_before(sentence, first, "not ", "negate participle")
+    lemma = finder.lemma(tokens[verb].text, "v")
+    do = DO_FOR_TAG.get(tag, "do")
+    middle = sentence.text[tokens[first].start:tokens[verb].start]
+    new = f"{do} not {middle}{lemma}"
+    if sentence.is_sentence_start(first):
+        new = new[0].upper() + new[1:]
+    return (Edit(tokens[first].start, tokens[verb].end, sentence.text[tokens[first].start:tokens[verb].end],
+                 new, "negate verb with do-support"),)
+
+
+def _negate_after_auxiliary(sentence: TaggedSentence, aux: int) -> tuple[Edit, ...]:
+    token = sentence.tokens[aux]
+    if token.lower == "can":
+        return (Edit(token.start, token.end, token.text, match_case(token.text, "cannot"), "negate modal"),)
+    return (Edit(token.end, token.end, "", " not", "negate auxiliary"),)

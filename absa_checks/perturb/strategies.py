@@ -1,0 +1,181 @@
+"""The three ARTS perturbations as pure functions: example in, variant (or a reason) out.
+
+Each returns a `Step`: the edits in the input's coordinates, the new polarities of the aspects
+it changed, and aspects it appended (ADDDIFF). `apply_step` turns that into the variant example.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+from ..examples import Aspect, Edit, Example
+from ..labels import opposite
+from . import conjunctions
+from .resources import Resources
+from .reverse import Change, exaggerate_opinion, reverse_opinion
+from .sentence import TaggedSentence
+from .text import apply_edits, tag_tokens
+
+POLAR = ("positive", "negative")
+
+
+@dataclass(frozen=True)
+class Step:
+    strategy: str
+    edits: tuple[Edit, ...]
+    polarities: dict[int, str] = field(default_factory=dict)  # aspect index -> new polarity
+    appended: tuple[Aspect, ...] = ()
+
+
+@dataclass(frozen=True)
+class NotApplicable:
+    reason: str  # e.g. the target has no opinion words: no variant to make, nothing wrong
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A variant was attempted but could not be made well."""
+
+    reason: str       # a fixed category, counted in reports ("cannot reverse the opinion: ...")
+    detail: str = ""  # the particulars (which words)
+
+
+def tagged(example: Example, resources: Resources) -> TaggedSentence:
+    spans = tuple((a.start, a.end) for a in (example.target, *example.others))
+    tokens = tag_tokens(example.sentence, resources.tagger, resources.finder.is_verb, [end for _, end in spans])
+    return TaggedSentence(example.sentence, tuple(tokens), spans)
+
+
+def apply_step(example: Example, step: Step) -> Example:
+    return apply_edits(example, step.edits, step.polarities, extra_aspects=step.appended)
+
+
+def _overlaps(edit: Edit, start: int, end: int) -> bool:
+    return edit.start < end and edit.end > start or (edit.start == edit.end and start < edit.start < end)
+
+
+def revtgt(example: Example, resources: Resources, neutral: str = "keep") -> Step | NotApplicable | Rejected:
+    """Reverse every opinion of the target; fix the conjunctions; the gold flips (neutral stays)."""
+    mine = [o for o in example.opinions if o.aspect == 0]
+    if not mine:
+        return NotApplicable("the target has no opinion words")
+    if example.polarity == "neutral" and neutral == "skip":
+        return NotApplicable("neutral target (neutral: skip)")
+    sentence = tagged(example, resources)
+    edits: list[Edit] = []
+    for opinion in mine:
+        change = reverse_opinion(sentence, opinion, resources.finder)
+        if isinstance(change, str):
+            return Rejected(f"cannot reverse an opinion: {change}", opinion.text)
+        edits.extend(change.edits)
+    new_polarity = opposite(example.polarity)
+    changed = {0: new_polarity}
+    for index, other in enumerate(example.others, 1):  # an opinion shared with another aspect flips it too
+        theirs = [o for o in example.opinions if o.aspect == index]
+        if theirs and all(any(_overlaps(e, o.start, o.end) for e in edits) for o in theirs) and other.polarity in POLAR:
+            changed[index] = opposite(other.polarity)
+    fixes = conjunctions.adjust(example, sentence, changed)
+    if isinstance(fixes, str):
+        return Rejected("a contrastive conjunction no longer fits", fixes)
+    return Step("revtgt", tuple(edits) + tuple(fixes), changed)
+
+
+def revnon(example: Example, resources: Resources, rng: random.Random) -> Step | NotApplicable | Rejected:
+    """Reverse the other aspects that share the target's polarity; exaggerate the opposite ones."""
+    if example.polarity not in POLAR:
+        return NotApplicable("a neutral target has no sentiment to share or oppose")
+    candidates = [i for i, a in enumerate(example.others, 1) if a.polarity in POLAR
+                  and any(o.aspect == i for o in example.opinions)]
+    if not candidates:
+        return NotApplicable("no other aspect with sentiment and opinion words")
+    sentence = tagged(example, resources)
+    target_spans = [(example.target.start, example.target.end)] + [
+        (o.start, o.end) for o in example.opinions if o.aspect == 0]
+    edits: list[Edit] = []
+    changed: dict[int, str] = {}
+    skipped: list[str] = []
+    intensifiers, weakeners = resources.intensifiers, resources.weakeners
+    for index in candidates:
+        other = example.others[index - 1]
+        same = other.polarity == example.polarity
+        steps: list[Edit] = []
+        for opinion in (o for o in example.opinions if o.aspect == index):
+            if any(opinion.start < e and opinion.end > s for s, e in target_spans):
+                steps = []
+                skipped.append(f"'{other.term}' shares the target's opinion words")
+                break
+            change: Change | str = (reverse_opinion(sentence, opinion, resources.finder) if same else
+                                    exaggerate_opinion(sentence, opinion, rng.choice(resources.degree_adverbs),
+                                                       intensifiers, weakeners))
+            if isinstance(change, str):
+                skipped.append(f"'{other.term}': {change}")
+                continue
+            steps.extend(change.edits)
+        if steps and not _clashes(steps, edits):
+            edits.extend(steps)
+            if same:
+                changed[index] = opposite(other.polarity)
+    if not edits:
+        return Rejected("no other aspect could be reversed or exaggerated", "; ".join(skipped))
+    fixes = conjunctions.adjust(example, sentence, changed)
+    if isinstance(fixes, str):
+        return Rejected("a contrastive conjunction no longer fits", fixes)
+    return Step("revnon", tuple(edits) + tuple(fixes), changed)
+
+
+def _clashes(new: list[Edit], existing: list[Edit]) -> bool:
+    return any(a.start < b.end and b.start < a.end or (a.start == b.start) for a in new for b in existing)
+
+
+_FINAL = re.compile(r"\s*([.!?]*)\s*$")
+
+
+def adddiff(example: Example, resources: Resources, domain: str, k: int, rng: random.Random
+            ) -> Step | NotApplicable | Rejected:
+    """Append k clauses about aspects not in the sentence, of the opposite polarity to the target's."""
+    bank = resources.bank(domain)
+    present = example.sentence.lower()
+    mentioned = {a.term.lower() for a in (example.target, *example.others)}
+
+    def usable(entry) -> bool:
+        term = entry.aspect.lower()
+        return term not in mentioned and not re.search(rf"\b{re.escape(term)}\b", present)
+
+    chosen, used_aspects = [], set()
+    for _ in range(k):
+        polarity = opposite(example.polarity) if example.polarity in POLAR else rng.choice(POLAR)
+        pool = [e for e in bank if e.polarity == polarity and usable(e) and e.aspect.lower() not in used_aspects]
+        if not pool:
+            return Rejected("the aspect bank has too few unused aspects", f"{domain}, {polarity}, k={k}")
+        entry = rng.choice(pool)
+        chosen.append(entry)
+        used_aspects.add(entry.aspect.lower())
+    phrases = [e.expression for e in chosen]
+    joined = phrases[0] if k == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
+    final = _FINAL.search(example.sentence)
+    body_end = final.start()
+    if example.polarity not in POLAR:
+        link = "; "
+    elif re.search(r"\b(but|though|although|while|whereas|yet)\b", example.sentence, re.IGNORECASE):
+        # a second contrast ("..., though X, but Y") would stutter
+        link = "; however, "
+    else:
+        link = ", but "
+    addition = link + joined + (final.group(1) or "")
+    insert = Edit(body_end, len(example.sentence), example.sentence[body_end:], addition, f"append {k} aspects")
+    appended = _locate(example.sentence[:body_end] + addition, chosen, body_end + len(link))
+    return Step("adddiff", (insert,), {}, tuple(appended))
+
+
+def _locate(sentence: str, entries, from_position: int) -> list[Aspect]:
+    """Spans of the appended aspect terms, searched left to right after `from_position`."""
+    aspects, cursor = [], from_position
+    for entry in entries:
+        start = sentence.lower().index(entry.expression.lower(), cursor)
+        term_start = start + entry.expression.lower().index(entry.aspect.lower())
+        aspects.append(Aspect(sentence[term_start:term_start + len(entry.aspect)], term_start,
+                              term_start + len(entry.aspect), entry.polarity))
+        cursor = start + len(entry.expression)
+    return aspects

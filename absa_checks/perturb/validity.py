@@ -1,0 +1,64 @@
+"""Checks every generated variant must pass; a variant that fails one is quarantined with the reason."""
+
+from __future__ import annotations
+
+import re
+
+from ..examples import Edit, Example
+from .sentence import TaggedSentence
+
+_DOUBLE_NEGATION = re.compile(
+    r"(?i)\b(?:not|never|no)\s+(?:\w+\s+)?(?:not|never)\b|n't\s+(?:\w+\s+)?(?:not|never)\b|\bcannot\s+not\b")
+_DO_SUPPORT = frozenset({"do", "does", "did"})
+
+
+def problems(original: Example, variant: Example, edits: tuple[Edit, ...], strategy: str,
+             tagged_original: TaggedSentence, tagged_variant: TaggedSentence) -> list[tuple[str, str]]:
+    """(reason, detail) for each way the variant is broken; empty when it is fine."""
+    found = []
+    t = variant.target
+    if variant.sentence[t.start:t.end] != t.term:
+        found.append(("target span no longer matches the term", t.term))
+    for other in variant.others:
+        if variant.sentence[other.start:other.end] != other.term:
+            found.append(("an aspect span no longer matches its term", other.term))
+            break
+    if variant.sentence == original.sentence:
+        found.append(("nothing changed", ""))
+    if strategy == "revtgt":
+        mine = [o for o in original.opinions if o.aspect == 0]
+        if not any(_near(e, o.start, o.end) for o in mine for e in edits):
+            found.append(("the target's opinion words did not change", ""))
+    else:
+        if any(_near(e, original.target.start, original.target.end, reach=0) for e in edits) or any(
+                _near(e, o.start, o.end, reach=0) for o in original.opinions if o.aspect == 0 for e in edits):
+            found.append(("the target or its opinion words were edited", ""))
+    if len(_DOUBLE_NEGATION.findall(variant.sentence)) > len(_DOUBLE_NEGATION.findall(original.sentence)):
+        found.append(("double negation", variant.sentence))
+    new_errors = _agreement_errors(tagged_variant) - _agreement_errors(tagged_original)
+    found.extend(("verb agreement", error) for error in sorted(new_errors))
+    return found
+
+
+def _near(edit: Edit, start: int, end: int, reach: int = 12) -> bool:
+    """The edit touches [start, end) or sits within `reach` characters of it (a negation before it)."""
+    return edit.start < end + reach and edit.end > start - reach
+
+
+def _agreement_errors(sentence: TaggedSentence) -> set[str]:
+    """Verb-form errors we can see: "does not slows", "did not liked", "rendering not slows"."""
+    errors = set()
+    tokens = sentence.tokens
+    for i, token in enumerate(tokens):
+        if token.lower not in ("not", "n't"):
+            continue
+        before = tokens[i - 1].lower if i > 0 else ""
+        after = next((t for t in tokens[i + 1:i + 4] if not t.tag.startswith("RB")), None)
+        if after is None:
+            continue
+        if before in _DO_SUPPORT and after.tag in ("VBZ", "VBD", "VBN", "VBG"):
+            errors.add(f"{before} {token.text} {after.text}")
+        elif (token.lower == "not" and i + 1 < len(tokens) and after is tokens[i + 1]
+              and after.tag in ("VBZ", "VBD") and before not in _DO_SUPPORT and tokens[i - 1].tag[:1] in "NP"):
+            errors.add(f"{tokens[i - 1].text} not {after.text}")
+    return errors

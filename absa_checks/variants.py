@@ -1,0 +1,57 @@
+"""Which variants a test gets from a source: the source's own ("given"), or generated here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .examples import Unit, Variant
+from .perturb.engine import Quarantined, Settings, generate
+from .perturb.resources import Resources
+from .perturb.strategies import NotApplicable
+from .sources.base import LoadedSource
+from .spec import TestSpec
+
+
+@dataclass(frozen=True)
+class VariantSet:
+    mode: str                                # "given" or "generated"
+    by_unit: dict[str, tuple[Variant, ...]]
+    quarantined: tuple[Quarantined, ...] = ()
+    not_applicable: int = 0
+
+
+def mode_for(test: TestSpec, loaded: LoadedSource) -> str:
+    if test.variants != "auto":
+        return test.variants
+    has_given = any(test.strategy in unit.given for unit in loaded.units)
+    return "given" if has_given else "generated"
+
+
+def variant_set(test: TestSpec, loaded: LoadedSource, units: tuple[Unit, ...], seed: int,
+                resources: Callable[[str], Resources], memo: dict | None = None) -> VariantSet:
+    """The variants of `test` for `units`; `resources(domain)` is only called when generating.
+
+    `memo` keeps generated outcomes per (source, unit, strategy, k, neutral) across tests of a run.
+    """
+    mode = mode_for(test, loaded)
+    if mode == "given":
+        return VariantSet(mode, {u.unit_id: u.given.get(test.strategy, ()) for u in units})
+    domain = loaded.domain or "restaurant"
+    settings = Settings(seed=seed, k=test.k, neutral=test.neutral)
+    found = resources(domain)
+    by_unit: dict[str, tuple[Variant, ...]] = {}
+    quarantined, not_applicable = [], 0
+    memo = {} if memo is None else memo
+    for unit in units:
+        key = (id(loaded), unit.unit_id, test.strategy, test.k, test.neutral, seed)
+        if key not in memo:
+            memo[key] = generate(unit, test.strategy, settings, found, domain)
+        outcome = memo[key]
+        if isinstance(outcome, Variant):
+            by_unit[unit.unit_id] = (outcome,)
+        elif isinstance(outcome, Quarantined):
+            quarantined.append(outcome)
+        elif isinstance(outcome, NotApplicable):
+            not_applicable += 1
+    return VariantSet(mode, by_unit, tuple(quarantined), not_applicable)
