@@ -2,8 +2,8 @@
 
 Order of preference for a word tagged in its sentence:
 Senses are tried most frequent first (WordNet's order), so "fresh" gives "stale", not "preserved".
-Order: WordNet's direct antonyms (for verbs and nouns only words the domain's reviews use); the
-project's curated list (fixtures/antonyms.tsv) of review words WordNet cannot flip; then, for
+Order: the project's curated list (fixtures/antonyms.tsv: review senses, and words WordNet cannot
+flip); WordNet's direct antonyms (for verbs and nouns only words the domain's reviews use); then, for
 adjective satellites ("rude" ~ "discourteous"), the head adjective's antonyms when the domain uses
 them. Among one sense's candidates, domain words come first, then WordNet's usage counts.
 When nothing fits, the caller negates instead. Only single words; the antonym is inflected like the original
@@ -18,6 +18,8 @@ from typing import Any, Mapping
 from .inflect import adjective_form, verb_form
 
 TAG_TO_WORDNET = {"J": "a", "V": "v", "R": "r", "N": "n"}
+# Review spellings of verbs that WordNet does not know, so "I reccomend the dumplings" still reads as a verb
+MISSPELLED_VERBS = frozenset({"reccomend", "recomend", "recommed", "reccommend", "reccomended", "recomended"})
 SATELLITE_SENSES = 2  # a satellite's head is a fair stand-in only for the word's main senses
 
 
@@ -41,18 +43,24 @@ class AntonymFinder:
         self.domain_vocabulary = domain_vocabulary  # lower-case words of the domain's reviews
         self._cache: dict[tuple[str, str], tuple[str, str] | None] = {}
 
-    def lemma(self, word: str, pos: str) -> str:
-        base = self.wordnet.morphy(word.lower(), pos)
-        return base or word.lower()
+    def lemma(self, word: str, pos: str, tag: str = "") -> str:
+        word = word.lower()
+        if tag in ("JJR", "JJS", "RBR", "RBS"):
+            # WordNet lists some comparatives as lemmas of their own ("smaller"): take the base form
+            bases = [b for b in self.wordnet._morphy(word, pos) if b != word]
+            if bases:
+                return bases[0]
+        return self.wordnet.morphy(word, pos) or word
 
     def is_verb(self, word: str) -> bool:
-        return bool(self.wordnet.morphy(word.lower(), "v"))
+        word = word.lower()
+        return word in MISSPELLED_VERBS or bool(self.wordnet.morphy(word, "v"))
 
     def find(self, word: str, tag: str) -> Antonym | None:
         pos = wordnet_pos(tag)
         if pos is None:
             return None
-        lemma = self.lemma(word, pos)
+        lemma = self.lemma(word, pos, tag)
         key = (lemma, pos)
         if key not in self._cache:
             self._cache[key] = self._lookup(lemma, pos)
@@ -72,6 +80,9 @@ class AntonymFinder:
         # WordNet lists a word's senses most frequent first: take the first sense that has an antonym.
         # Verb and noun antonyms are semantic opposites more often than fluent swaps ("enjoy" ->
         # "suffer"), so those must be words the domain's reviews use; otherwise we negate instead.
+        curated = self.curated.get((lemma, pos))
+        if curated:  # the project's review-sense choice wins ("great" -> "terrible", not "small")
+            return curated, "curated"
         synsets = self.wordnet.synsets(lemma, pos)
         for rank, synset in enumerate(synsets):
             direct = {a.name() for l in synset.lemmas() if l.name().lower() == lemma for a in l.antonyms()}
@@ -79,9 +90,6 @@ class AntonymFinder:
             best = self._best(direct, pos, domain_only=pos in ("v", "n") or rank > 0)
             if best:
                 return best, "wordnet"
-        curated = self.curated.get((lemma, pos))
-        if curated:
-            return curated, "curated"
         for synset in synsets[:SATELLITE_SENSES]:
             if synset.pos() != "s":
                 continue

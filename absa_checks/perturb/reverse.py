@@ -11,7 +11,7 @@ reverse_opinion, in order:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..examples import Edit, Opinion
 from .antonyms import AntonymFinder
@@ -28,7 +28,11 @@ LIGHT_VERBS = frozenset({"make", "made", "makes", "making", "take", "took", "tak
                          "gives", "get", "gets", "got", "gotten", "go", "goes", "went", "gone", "come", "came",
                          "comes", "put", "puts", "set", "sets", "keep", "keeps", "kept"})
 NOT_LEXICAL = AUXILIARIES | DO_FORMS | LIGHT_VERBS  # their antonyms ("unmake") are not opinions
+NOT_NEGATABLE = AUXILIARIES | DO_FORMS  # light verbs take a negation fine ("do not go for")
 HEAD_ORDER = ("J", "V", "R", "N")
+# Last resort for an attributive adjective with no antonym ("an awesome dinner", "a graceless manager"):
+# a plain adjective of the opposite polarity, which fits before any noun.
+PLAIN_OPPOSITE = {"positive": "disappointing", "negative": "excellent"}
 
 
 @dataclass(frozen=True)
@@ -37,12 +41,14 @@ class Change:
     how: str  # "negation removed", "antonym", "negation added", "exaggerated"
 
 
-def reverse_opinion(sentence: TaggedSentence, opinion: Opinion, finder: AntonymFinder) -> Change | str:
-    """The edits that reverse `opinion`, or the reason it cannot be reversed."""
+def reverse_opinion(sentence: TaggedSentence, opinion: Opinion, finder: AntonymFinder,
+                    polarity: str | None = None) -> Change | str:
+    """The edits that reverse `opinion` (whose aspect has `polarity`), or why it cannot be reversed."""
     indices = [i for i in sentence.covering(opinion.start, opinion.end)
                if not sentence.is_protected(sentence.tokens[i])]
     if not indices:
         return "the opinion words are part of an aspect term"
+    sentence = _opinion_adjectives(sentence, indices, finder)
     removal = _remove_negation(sentence, indices)
     if removal is not None:
         return Change(removal, "negation removed")
@@ -51,7 +57,8 @@ def reverse_opinion(sentence: TaggedSentence, opinion: Opinion, finder: AntonymF
         return Change(head, "antonym")
     added = _add_negation(sentence, indices, finder)
     if isinstance(added, str):
-        return added
+        plain = _plain_evaluation(sentence, indices, polarity)
+        return Change(plain, "plain evaluative adjective") if plain else added
     return Change(added, "negation added")
 
 
@@ -85,13 +92,42 @@ def exaggerate_opinion(sentence: TaggedSentence, opinion: Opinion, adverb: str,
     return Change(_insert_before(sentence, head, f"{adverb} ", "exaggerate"), "exaggerated")
 
 
+def _opinion_adjectives(sentence: TaggedSentence, indices: list[int], finder: AntonymFinder) -> TaggedSentence:
+    """Inside an opinion, a word tagged as a noun that WordNet knows as an adjective is one (the
+    tagger reads "fluid" in "fast and fluid" as a noun), and so is a "verb" right before an aspect
+    ("prompt delivery") or an "adverb" right before a noun ("the fast shipment")."""
+    tokens = list(sentence.tokens)
+    for i in indices:
+        token = tokens[i]
+        before_aspect = i + 1 < len(tokens) and sentence.is_protected(tokens[i + 1])  # "prompt delivery"
+        after_subject = i > 0 and (tokens[i - 1].tag in ("PRP", "NN", "NNS", "NNP") or
+                                   sentence.is_protected(tokens[i - 1]))  # "I like iTunes" stays a verb
+        coordinated = i > 1 and tokens[i - 1].lower in ("and", "or") and tokens[i - 2].tag.startswith("JJ")
+        never_a_verb = not finder.wordnet.synsets(token.lower, "v")  # "inconsiderate"
+        before_noun = i + 1 < len(tokens) and (tokens[i + 1].tag.startswith("NN") or before_aspect)
+        misread = token.tag.startswith("NN") or (token.tag == "RB" and before_noun) or (token.tag in ("VB", "VBP") and (
+            (before_aspect and not after_subject) or coordinated or never_a_verb))  # "pleasant and prompt"
+        if misread and token.text.isalpha() and finder.wordnet.synsets(token.lower, "a") \
+                and not (i + 1 < len(tokens) and tokens[i + 1].lower in ("of",)):
+            tokens[i] = replace(token, tag="JJ")
+    return replace(sentence, tokens=tuple(tokens))
+
+
 # ---------------------------------------------------------------- 1. removing a negation
 
 def _remove_negation(sentence: TaggedSentence, indices: list[int]) -> tuple[Edit, ...] | None:
     tokens = sentence.tokens
+    for i in indices:  # "a not-crowded place" -> "a crowded place"
+        if tokens[i].lower.startswith("not-") and len(tokens[i].text) > 4:
+            return (Edit(tokens[i].start, tokens[i].start + 4, tokens[i].text[:4], "", "remove negation"),)
     window = sorted(set(indices) | set(sentence.left(indices[0], 4)))
+    for j in window:  # "no longer includes" -> "still includes"
+        if tokens[j].lower == "no" and j + 1 < len(tokens) and tokens[j + 1].lower == "longer":
+            return (Edit(tokens[j].start, tokens[j + 1].end, sentence.text[tokens[j].start:tokens[j + 1].end],
+                         match_case(tokens[j].text, "still"), "remove negation"),)
     negators = [j for j in window if tokens[j].lower in NEGATION_PARTICLES or tokens[j].lower == "cannot"
-                or (tokens[j].lower == "no" and j + 1 < len(tokens) and tokens[j + 1].tag[:1] in "NJ")]
+                or (tokens[j].lower == "no" and j + 1 < len(tokens)
+                    and (tokens[j + 1].tag[:1] in "NJ" or sentence.is_protected(tokens[j + 1])))]  # "no wait"
     if not negators:
         return None
     j = negators[-1]
@@ -138,11 +174,11 @@ def _delete_word(sentence: TaggedSentence, index: int, why: str) -> Edit:
     if end == token.end:  # nothing after: eat the space before instead
         while start > 0 and text[start - 1] == " ":
             start -= 1
-    new = ""
-    if sentence.is_sentence_start(index) and end < len(text):  # "Not bad" -> "Bad"
-        new_first = text[end]
-        return Edit(start, end + 1, text[start:end + 1], new_first.upper(), why)
-    return Edit(start, end, text[start:end], new, why)
+    following = next((t for t in sentence.tokens if t.start >= end), None)
+    if sentence.is_sentence_start(index) and following is not None and not sentence.is_protected(following):
+        # "Not bad" -> "Bad" (an aspect keeps its own casing: "No green beans" -> "green beans")
+        return Edit(start, end + 1, text[start:end + 1], text[end].upper(), why)
+    return Edit(start, end, text[start:end], "", why)
 
 
 # ---------------------------------------------------------------- 2. antonyms
@@ -185,19 +221,27 @@ def _insert_before(sentence: TaggedSentence, index: int, words: str, why: str) -
     return (Edit(token.start, token.start, "", words, why),)
 
 
+def _plain_evaluation(sentence: TaggedSentence, indices: list[int], polarity: str | None) -> tuple[Edit, ...] | None:
+    if polarity not in PLAIN_OPPOSITE:
+        return None  # a neutral aspect's words must not gain a sentiment
+    adjectives = [i for i in indices if sentence.tokens[i].tag.startswith("JJ")]
+    if not adjectives or sentence.tokens[adjectives[0]].tag != "JJ":
+        return None
+    head = adjectives[0]
+    word = match_case(sentence.tokens[head].text, PLAIN_OPPOSITE[polarity])
+    return (_replace_with_article(sentence, head, word, "plain opposite adjective"),)
+
+
 # ---------------------------------------------------------------- 3. adding a negation
 
 def _add_negation(sentence: TaggedSentence, indices: list[int], finder: AntonymFinder) -> tuple[Edit, ...] | str:
     tokens = sentence.tokens
-    verbs = [i for i in indices if tokens[i].tag.startswith("VB") and tokens[i].lower not in NOT_LEXICAL]
+    verbs = [i for i in indices if tokens[i].tag.startswith("VB") and tokens[i].lower not in NOT_NEGATABLE]
     heads = verbs or [i for i in indices if tokens[i].tag[:1] in "JRN" and tokens[i].lower not in NOT_LEXICAL]
-    if not heads:
-        return "no adjective, verb, adverb or noun in the opinion words"
-    head = heads[0]
-    if tokens[head].tag.startswith("VB"):
-        return _negate_verb(sentence, head, finder)
-    # a predicate: find its copula to the left ("is really good", "looks great", "was a joy")
-    for j in sentence.left(head, 5):
+    if heads and tokens[heads[0]].tag.startswith("VB"):
+        return _negate_verb(sentence, heads[0], finder)
+    # a predicate: find its copula left of the opinion ("is really good", "looks great", "are out of this world")
+    for j in sentence.left(indices[0], 5):
         word = tokens[j].lower
         if word in BE_FORMS:
             return (Edit(tokens[j].end, tokens[j].end, "", " not", "negate copula"),)
@@ -205,10 +249,18 @@ def _add_negation(sentence: TaggedSentence, indices: list[int], finder: AntonymF
             return _negate_verb(sentence, j, finder)
         if word in MODALS:
             return _negate_after_auxiliary(sentence, j)
-        if not (tokens[j].tag[:1] in "RJD" or tokens[j].tag in ("PRP$", "CD")):
+        if not (tokens[j].tag[:1] in "RJD" or tokens[j].tag in ("PRP$", "CD", "IN")):
             break
+    verb_before = _verb_before(sentence, indices[0])  # "works like a charm", "have a problem"
+    if not heads:
+        if verb_before is not None:
+            return _negate_verb(sentence, verb_before, finder)
+        return "no adjective, verb, adverb or noun in the opinion words"
+    head = heads[0]
     if tokens[head].tag[:1] == "N":
-        return "a noun opinion without a copula cannot be negated fluently"
+        return _negate_noun(sentence, head) or (
+            _negate_verb(sentence, verb_before, finder) if verb_before is not None
+            else "a noun opinion without a copula or verb cannot be negated fluently")
     start = head
     for j in sentence.left(head, 3):  # "very good food" -> "not very good food"
         if tokens[j].tag.startswith("RB"):
@@ -220,6 +272,34 @@ def _add_negation(sentence: TaggedSentence, indices: list[int], finder: AntonymF
     return _insert_before(sentence, start, "not ", "negate adjective")
 
 
+def _verb_before(sentence: TaggedSentence, first: int) -> int | None:
+    """A lexical verb just left of the opinion, across determiners and prepositions ("works like a")."""
+    for j in sentence.left(first, 3):
+        token = sentence.tokens[j]
+        if token.tag.startswith("VB") and token.lower not in NOT_NEGATABLE | NEGATION_PARTICLES:
+            return j
+        if not (token.tag in ("DT", "IN", "PDT", "PRP$") or token.lower == "like"):
+            return None
+    return None
+
+
+def _negate_noun(sentence: TaggedSentence, noun: int) -> tuple[Edit, ...] | None:
+    """'a problem' / 'any issues' -> 'no problem' / 'no issues'; a bare plural or mass noun takes 'no'."""
+    tokens = sentence.tokens
+    first = noun
+    for j in sentence.left(noun, 2):  # adjectives in between: "a big problem" -> "no big problem"
+        if tokens[j].tag.startswith("JJ"):
+            first = j
+        else:
+            break
+    before = tokens[first - 1] if first > 0 else None
+    if before is not None and before.lower in ("a", "an", "any", "some"):
+        return (Edit(before.start, before.end, before.text, match_case(before.text, "no"), "negate noun"),)
+    if tokens[noun].tag == "NNS" and (before is None or before.tag[:1] in "VI"):
+        return _insert_before(sentence, first, "no ", "negate noun")
+    return None
+
+
 def _negate_verb(sentence: TaggedSentence, verb: int, finder: AntonymFinder) -> tuple[Edit, ...] | str:
     tokens = sentence.tokens
     first = verb
@@ -227,13 +307,25 @@ def _negate_verb(sentence: TaggedSentence, verb: int, finder: AntonymFinder) -> 
         if tokens[j].tag.startswith("RB") and tokens[j].lower not in NEGATION_PARTICLES:
             first = j
             continue
-        if tokens[j].lower in AUXILIARIES:
+        if tokens[j].lower in AUXILIARIES | DO_FORMS:  # "will last", "do like" (emphatic do)
             return _negate_after_auxiliary(sentence, j)
         break
     tag = tokens[verb].tag
     if tag in ("VBN", "VBG"):
         return _insert_before(sentence, first, "not ", "negate participle")
-    lemma = finder.lemma(tokens[verb].text, "v")
+    before = tokens[first - 1] if first > 0 else None
+    if before is not None and before.lower == "to":  # "be sure to try" -> "be sure not to try"
+        return (Edit(before.start, before.start, "", "not ", "negate infinitive"),)
+    if tag in ("VB", "VBP"):
+        has_subject = before is not None and (before.tag in ("PRP", "NN", "NNS", "NNP", "NNPS")
+                                              or sentence.is_protected(before))
+        after = tokens[verb + 1] if verb + 1 < len(tokens) else None
+        imperative = sentence.is_sentence_start(first) or (
+            after is not None and (after.tag in ("DT", "PRP$", "PRP") or sentence.is_protected(after)))
+        if not (has_subject or imperative):
+            # a bare base form after "and" or a comma is as often a noun the tagger misread ("and ease of use")
+            return "a base-form verb without a visible subject cannot be negated safely"
+    lemma = finder.lemma(tokens[verb].text, "v", tag)
     do = DO_FOR_TAG.get(tag, "do")
     middle = sentence.text[tokens[first].start:tokens[verb].start]
     new = f"{do} not {middle}{lemma}"

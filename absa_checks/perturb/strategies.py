@@ -66,9 +66,13 @@ def revtgt(example: Example, resources: Resources, neutral: str = "keep") -> Ste
     sentence = tagged(example, resources)
     edits: list[Edit] = []
     for opinion in mine:
-        change = reverse_opinion(sentence, opinion, resources.finder)
+        change = reverse_opinion(sentence, opinion, resources.finder, example.polarity)
         if isinstance(change, str):
             return Rejected(f"cannot reverse an opinion: {change}", opinion.text)
+        if all(edit in edits for edit in change.edits):
+            continue  # two opinions negated at one copula: one "not" covers both
+        if _clashes(list(change.edits), edits):
+            return Rejected("two opinions of the target need overlapping edits", opinion.text)
         edits.extend(change.edits)
     new_polarity = opposite(example.polarity)
     changed = {0: new_polarity}
@@ -101,12 +105,13 @@ def revnon(example: Example, resources: Resources, rng: random.Random) -> Step |
         other = example.others[index - 1]
         same = other.polarity == example.polarity
         steps: list[Edit] = []
-        for opinion in (o for o in example.opinions if o.aspect == index):
-            if any(opinion.start < e and opinion.end > s for s, e in target_spans):
-                steps = []
-                skipped.append(f"'{other.term}' shares the target's opinion words")
-                break
-            change: Change | str = (reverse_opinion(sentence, opinion, resources.finder) if same else
+        theirs = [o for o in example.opinions if o.aspect == index]
+        own = [o for o in theirs if not any(o.start < e and o.end > s for s, e in target_spans)]
+        if not own:  # every opinion of theirs is also the target's: touching it would touch the target
+            skipped.append(f"'{other.term}' shares the target's opinion words")
+            continue
+        for opinion in own:
+            change: Change | str = (reverse_opinion(sentence, opinion, resources.finder, other.polarity) if same else
                                     exaggerate_opinion(sentence, opinion, rng.choice(resources.degree_adverbs),
                                                        intensifiers, weakeners))
             if isinstance(change, str):

@@ -71,13 +71,21 @@ def tag_tokens(sentence: str, tagger: Tagger, is_verb: Callable[[str], bool],
       noun-tagged word that can be a verb is one: "The screen flickers", "I love the keyboard".
     """
     tokens = tokenize(sentence)
-    tags = tagger([t.text for t in tokens])
+    tags = tagger([_tagger_form(t.text, i) for i, t in enumerate(tokens)])
     tagged = [replace(t, tag=tag) for t, tag in zip(tokens, tags)]
     ends = set(subject_ends)
+    for i in range(1, len(tagged)):  # right after an article a word is not a verb: "is a bore"
+        if tagged[i - 1].lower in ("a", "an", "the") and tagged[i].tag.startswith("VB"):
+            tagged[i] = replace(tagged[i], tag="NN")
     for i in range(1, len(tagged)):
-        token, previous = tagged[i], tagged[i - 1]
+        token = tagged[i]
+        k = i - 1
+        while k > 0 and tagged[k].tag.startswith("RB"):  # "I really like"
+            k -= 1
+        previous = tagged[k]
         after_subject = previous.lower in SUBJECT_PRONOUNS or previous.end in ends
-        if after_subject and token.tag in ("NN", "NNS") and token.start not in ends and is_verb(token.lower):
+        verb_like = token.tag in ("NN", "NNS") or (token.tag == "IN" and token.lower == "like")
+        if after_subject and verb_like and token.start not in ends and is_verb(token.lower):
             verb_tag = "VBZ" if token.lower.endswith("s") and previous.lower not in ("i", "we", "you", "they") else "VBP"
             tagged[i] = replace(token, tag=verb_tag)
     for i, token in enumerate(tagged):
@@ -87,10 +95,20 @@ def tag_tokens(sentence: str, tagger: Tagger, is_verb: Callable[[str], bool],
         if j < 0:
             continue
         trigger = tagged[j].lower
+        closed_class = token.tag in ("DT", "PRP", "PRP$", "IN", "CC", "CD") and token.lower != "like"
         if (trigger in DO_FORMS or trigger in MODALS or trigger == "to") and not token.tag.startswith("VB") \
-                and token.tag not in ("DT", "PRP", "PRP$", "IN", "CC", "CD") and is_verb(token.lower):
+                and not closed_class and is_verb(token.lower):
             tagged[i] = replace(token, tag="VB")
     return tagged
+
+
+def _tagger_form(word: str, index: int) -> str:
+    """What the tagger sees: "Great food" and "GREAT beer" are adjectives, not proper nouns."""
+    if len(word) > 1 and word.isupper() and word.isalpha():
+        return word.lower()
+    if index == 0 and word[:1].isupper() and word[1:].islower():
+        return word.lower()
+    return word
 
 
 # ---------------------------------------------------------------- edits and span remapping

@@ -27,11 +27,11 @@ def problems(original: Example, variant: Example, edits: tuple[Edit, ...], strat
         found.append(("nothing changed", ""))
     if strategy == "revtgt":
         mine = [o for o in original.opinions if o.aspect == 0]
-        if not any(_near(e, o.start, o.end) for o in mine for e in edits):
+        if not any(_near(e, o.start, o.end, reach_left=NEGATION_REACH) for o in mine for e in edits):
             found.append(("the target's opinion words did not change", ""))
     else:
-        if any(_near(e, original.target.start, original.target.end, reach=0) for e in edits) or any(
-                _near(e, o.start, o.end, reach=0) for o in original.opinions if o.aspect == 0 for e in edits):
+        if any(_touches(e, original.target.start, original.target.end) for e in edits) or any(
+                _touches(e, o.start, o.end) for o in original.opinions if o.aspect == 0 for e in edits):
             found.append(("the target or its opinion words were edited", ""))
     if len(_DOUBLE_NEGATION.findall(variant.sentence)) > len(_DOUBLE_NEGATION.findall(original.sentence)):
         found.append(("double negation", variant.sentence))
@@ -40,9 +40,16 @@ def problems(original: Example, variant: Example, edits: tuple[Edit, ...], strat
     return found
 
 
-def _near(edit: Edit, start: int, end: int, reach: int = 12) -> bool:
-    """The edit touches [start, end) or sits within `reach` characters of it (a negation before it)."""
-    return edit.start < end + reach and edit.end > start - reach
+def _touches(edit: Edit, start: int, end: int) -> bool:
+    return edit.start < end and edit.end > start
+
+
+NEGATION_REACH = 40  # characters: "is not [a truly personal] fave" negates the opinion from its copula
+
+
+def _near(edit: Edit, start: int, end: int, reach_left: int = 0) -> bool:
+    """The edit touches [start, end), or ends at most `reach_left` characters before it."""
+    return edit.start <= end and edit.end >= start - reach_left
 
 
 def _agreement_errors(sentence: TaggedSentence) -> set[str]:
