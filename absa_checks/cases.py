@@ -44,12 +44,17 @@ def expand(test: TestSpec, source: str, units: tuple[Unit, ...],
         for index, variant in enumerate(variants):
             name = f"{source}:{unit.unit_id}" + (f":{index}" if len(variants) > 1 else "")
             cases.append(Case(case_id(source, test, unit.original, variant), name, test, source,
-                              unit.unit_id, test.strategy, test.expectation, unit.original, variant))
+                              unit.unit_id, strategy_label(test), test.expectation, unit.original, variant))
     return cases
 
 
+def strategy_label(test: TestSpec) -> str:
+    """How reports name the strategy: ADDDIFF with a fixed k is its own row ("adddiff(k=3)")."""
+    return f"{test.strategy}(k={test.k})" if test.k is not None else test.strategy
+
+
 def case_id(source: str, test: TestSpec, original: Example, variant: Variant) -> str:
-    content = [source, test.strategy, test.expectation.kind, test.expectation.tolerance,
+    content = [source, strategy_label(test), test.expectation.kind, test.expectation.tolerance,
                _example_content(original), _example_content(variant.example)]
     return hashlib.sha1(json.dumps(content, ensure_ascii=False).encode()).hexdigest()[:16]
 

@@ -19,6 +19,18 @@ def main(argv: list[str] | None = None) -> int:
     validate.add_argument("paths", nargs="*", default=["suites"], help="suite files or folders (default: suites)")
     models = commands.add_parser("models", help="list the models --model can name")
     models.add_argument("--models-file", default="models.yaml")
+    gen = commands.add_parser("generate", help="write REVTGT/REVNON/ADDDIFF variants of an annotated file")
+    gen.add_argument("--input", required=True, help="SemEval/MAMS .xml, ARTS .json, markup .txt, examples .yaml")
+    gen.add_argument("--strategies", default="revtgt,revnon,adddiff",
+                     help="comma-separated; chains with + (default: revtgt,revnon,adddiff)")
+    gen.add_argument("--out", required=True, help="output file (.jsonl, or .json for the ARTS layout)")
+    gen.add_argument("--format", choices=("jsonl", "arts"), default=None, help="default: from --out's suffix")
+    gen.add_argument("--domain", choices=("restaurant", "laptop"), default=None,
+                     help="picks the ADDDIFF aspect bank and the vocabulary (default: guessed from the path)")
+    gen.add_argument("--seed", type=int, default=0)
+    gen.add_argument("--k", type=int, default=None, help="ADDDIFF: aspects appended (default: 1-3 per unit)")
+    gen.add_argument("--neutral", choices=("keep", "skip"), default="keep", help="REVTGT on neutral targets")
+    gen.add_argument("--quarantine", default=None, help="also write the rejected attempts (JSONL) here")
     run = commands.add_parser("run", help="run suites: the same as `pytest PATHS ARGS`")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed on to pytest (default: suites/)")
     args = parser.parse_args(argv)
@@ -27,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
             return _validate(args.paths)
         if args.command == "models":
             return _models(Path(args.models_file))
+        if args.command == "generate":
+            return _generate(args)
         import pytest
 
         return int(pytest.main(args.pytest_args or ["suites/"]))
@@ -55,6 +69,36 @@ def _validate(paths: list[str]) -> int:
             print(f"error {err}")
     print(f"{len(files)} suite files, {problems} with errors")
     return 1 if problems else 0
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from . import generate
+    from . import strategies as names
+    from .perturb.engine import Settings
+    from .sources.files import load_file
+
+    strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    unknown = [s for s in strategies if not names.is_known(s)]
+    if unknown:
+        raise AbsaChecksError(f"--strategies: unknown {', '.join(unknown)}; use {', '.join(names.STRATEGIES)} "
+                              "or chains such as revnon+adddiff")
+    if args.k is not None and not 1 <= args.k <= 10:
+        raise AbsaChecksError("--k: use a whole number from 1 to 10")
+    loaded = load_file(Path(args.input), args.domain)
+    settings = Settings(seed=args.seed, k=args.k, neutral=args.neutral)
+    made, rejected, tally = generate.run(loaded, strategies, settings)
+    out = Path(args.out)
+    fmt = args.format or ("arts" if out.suffix == ".json" else "jsonl")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w", encoding="utf-8") as stream:
+        (generate.write_arts if fmt == "arts" else generate.write_jsonl)(made, stream)
+    if args.quarantine:
+        generate.write_quarantine(rejected, Path(args.quarantine))
+    print(f"{len(loaded.units)} units from {args.input} ({loaded.domain}); wrote {len(made)} variants to {out}",
+          file=sys.stderr)
+    for line in tally.lines():
+        print("  " + line, file=sys.stderr)
+    return 0
 
 
 def _models(models_file: Path) -> int:

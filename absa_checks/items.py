@@ -130,7 +130,7 @@ class CaseItem(_SuiteItem):
         self.source = case.source
         self.suite_sha256 = suite_sha256
         self._predictions = None
-        self._mark(case.test, case.source, case.strategy)
+        self._mark(case.test, case.source, case.test.strategy)
 
     def setup(self) -> None:
         predictor = self.config.stash[STATE_KEY].predictor

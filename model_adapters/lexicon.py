@@ -21,11 +21,28 @@ from absa_checks.clauses import target_clause, target_window
 from model_adapters.protocol import Answer, Query, QueryError
 
 # Bump whenever the scoring below changes, so cached answers are invalidated (see fingerprint()).
-ALGORITHM_VERSION = "1"
+ALGORITHM_VERSION = "2"  # 2: words VADER lacks come from TextBlob's adjective lexicon
 
 SCOPES: dict[str, str] = {"target": "lexicon", "sentence": "lexicon-sentence"}
 THRESHOLD = 0.05  # VADER's own recommended cut-off for the compound score
 TEMPERATURE = 10.0
+
+VADER_SCALE = 4.0
+
+
+def supplementary_lexicon() -> dict[str, float]:
+    """TextBlob's en-sentiment.xml: mean polarity per word form (several senses are averaged)."""
+    import xml.etree.ElementTree as ElementTree
+
+    import textblob
+
+    path = Path(textblob.__file__).with_name("en") / "en-sentiment.xml"
+    sums: dict[str, list[float]] = {}
+    for entry in ElementTree.parse(path).getroot().iter("word"):
+        sums.setdefault(entry.get("form", "").lower(), []).append(float(entry.get("polarity", 0)))
+    return {word: sum(values) / len(values) for word, values in sums.items()
+            if word and " " not in word and sum(values) != 0}
+
 
 def _lexicon_path() -> Path:
     return Path(_vader.__file__).with_name("vader_lexicon.txt")
@@ -59,15 +76,20 @@ class LexiconAdapter:
         self.name = SCOPES[scope]
         self._version = version("vaderSentiment")
         self._analyzer = _vader.SentimentIntensityAnalyzer()  # reads the lexicon: once per instance
+        # VADER lacks common review adjectives ("slow", "bland", "stale"); TextBlob's pattern lexicon
+        # (shipped in the package) has many of them, on a -1..1 scale where VADER uses -4..4.
+        for word, polarity in supplementary_lexicon().items():
+            self._analyzer.lexicon.setdefault(word, VADER_SCALE * polarity)
 
     def describe(self) -> dict[str, object]:
-        return {"kind": "lexicon", "scope": self.scope, "lexicon": f"vaderSentiment {self._version}"}
+        return {"kind": "lexicon", "scope": self.scope,
+                "lexicon": f"vaderSentiment {self._version} + textblob {version('textblob')}"}
 
     def fingerprint(self) -> str:
         h = hashlib.sha256()
         # The package version too: VADER's rules (negation, boosters) live in code, not the lexicon.
         for part in (_lexicon_path().read_bytes(), self.scope.encode(), ALGORITHM_VERSION.encode(),
-                     self._version.encode()):
+                     self._version.encode(), version("textblob").encode()):
             h.update(len(part).to_bytes(8, "big"))  # length prefix keeps the parts unambiguous
             h.update(part)
         return h.hexdigest()[:16]

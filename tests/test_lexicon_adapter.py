@@ -11,6 +11,7 @@ import pytest
 from model_adapters.lexicon import (
     ALGORITHM_VERSION,
     LexiconAdapter,
+    supplementary_lexicon,
     compound_to_label,
     compound_to_probabilities,
     target_clause,
@@ -110,13 +111,23 @@ def test_and_inside_the_aspect_is_not_a_boundary(target: LexiconAdapter) -> None
 
 
 def test_negation_flips_the_label(target: LexiconAdapter) -> None:
-    # VADER has no entry for "slows"/"slow", so the ARTS-style rendering pair is neutral twice ...
-    slows = "3D rendering slows it down considerably."
-    not_slow = "3D rendering does not slow it down considerably."
-    assert label(target, query(slows, "3D rendering")) == label(target, query(not_slow, "3D rendering")) == "neutral"
-    # ... while a pair built on a lexicon word does flip.
+    # VADER has no "slow"; TextBlob's lexicon (the supplement) has it at -0.3, so the adjective now
+    # reads negative and its negation positive (VADER's own negation rule).
+    assert label(target, query("The rendering is slow.", "rendering")) == "negative"
+    assert label(target, query("The rendering is not slow.", "rendering")) == "positive"
+    # ... and ARTS's rendering pair now flips the right way
+    assert label(target, query("3D rendering slows it down considerably.", "3D rendering")) == "negative"
+    assert label(target, query("3D rendering does not slow it down considerably.", "3D rendering")) == "positive"
     assert label(target, query("The screen is good.", "screen")) == "positive"
     assert label(target, query("The screen is not good.", "screen")) == "negative"
+
+
+def test_supplement_fills_only_words_vader_lacks(target: LexiconAdapter) -> None:
+    supplement = supplementary_lexicon()
+    assert supplement["slow"] < 0 and supplement["bland"] < 0 and supplement["quick"] > 0
+    # VADER's own value for a word it has is kept
+    assert target._analyzer.lexicon["good"] == 1.9
+    assert target._analyzer.lexicon["slow"] == pytest.approx(4 * supplement["slow"])
 
 
 def test_adddiff_sentence(target: LexiconAdapter, sentence: LexiconAdapter) -> None:
@@ -204,12 +215,12 @@ def test_fingerprint_stable_and_scope_specific() -> None:
     assert a.fingerprint() == b.fingerprint()
     assert a.fingerprint() != s.fingerprint()
     assert len(a.fingerprint()) == 16 and int(a.fingerprint(), 16) >= 0
-    assert ALGORITHM_VERSION == "1"
+    assert ALGORITHM_VERSION.startswith("2")
 
 
 def test_fingerprint_tracks_algorithm_version(monkeypatch: pytest.MonkeyPatch) -> None:
     before = LexiconAdapter().fingerprint()
-    monkeypatch.setattr("model_adapters.lexicon.ALGORITHM_VERSION", "2")
+    monkeypatch.setattr("model_adapters.lexicon.ALGORITHM_VERSION", "3")
     assert LexiconAdapter().fingerprint() != before
 
 

@@ -17,7 +17,8 @@ from absa_checks.sources.inline import load_inline
 from absa_checks.spec import GateSpec, parse_examples_file, parse_suite
 
 REPO = Path(__file__).resolve().parents[1]
-KNOWN = ("arts-laptop", "arts-restaurant")
+KNOWN = ("builtin-restaurant", "builtin-laptop", "arts-laptop", "arts-restaurant", "semeval14-laptop",
+         "semeval14-restaurant", "mams-restaurant")
 MARK = "# <-"
 
 
@@ -264,12 +265,12 @@ SUITE_ERRORS = [
           sources: [nowhere]  # <-
         tests:
           - {name: a, strategy: revtgt}
-        """, ["unknown source 'nowhere'", "known sources: arts-laptop, arts-restaurant"]),
+        """, ["unknown source 'nowhere'", "known sources: " + ", ".join(KNOWN)]),
     ("missing-sources", """\
         tests:
           - name: a  # <-
             strategy: revtgt
-        """, ["test 'a' needs 'sources' (here or under 'defaults')", "known sources: arts-laptop, arts-restaurant"]),
+        """, ["test 'a' needs 'sources' (here or under 'defaults')", "known sources: " + ", ".join(KNOWN)]),
     ("sample-not-a-number", """\
         tests:
           - name: a

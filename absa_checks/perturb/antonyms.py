@@ -3,7 +3,8 @@
 Order of preference for a word tagged in its sentence:
 Senses are tried most frequent first (WordNet's order), so "fresh" gives "stale", not "preserved".
 Order: the project's curated list (fixtures/antonyms.tsv: review senses, and words WordNet cannot
-flip); WordNet's direct antonyms (for verbs and nouns only words the domain's reviews use); then, for
+flip); WordNet's direct antonyms (for verbs only sentiment words: love -> hate, not ignore -> know;
+none for nouns, which read better negated: "is not a joy"); then, for
 adjective satellites ("rude" ~ "discourteous"), the head adjective's antonyms when the domain uses
 them. Among one sense's candidates, domain words come first, then WordNet's usage counts.
 When nothing fits, the caller negates instead. Only single words; the antonym is inflected like the original
@@ -37,10 +38,12 @@ class Antonym:
 class AntonymFinder:
     """Looks antonyms up once per (lemma, pos); an instance per run, no global cache."""
 
-    def __init__(self, wordnet: Any, curated: Mapping[tuple[str, str], str], domain_vocabulary: frozenset[str]):
+    def __init__(self, wordnet: Any, curated: Mapping[tuple[str, str], str], domain_vocabulary: frozenset[str],
+                 sentiment_words: frozenset[str] = frozenset()):
         self.wordnet = wordnet
         self.curated = curated
         self.domain_vocabulary = domain_vocabulary  # lower-case words of the domain's reviews
+        self.sentiment_words = sentiment_words      # a sentiment lexicon's entries (VADER's)
         self._cache: dict[tuple[str, str], tuple[str, str] | None] = {}
 
     def lemma(self, word: str, pos: str, tag: str = "") -> str:
@@ -86,8 +89,14 @@ class AntonymFinder:
         synsets = self.wordnet.synsets(lemma, pos)
         for rank, synset in enumerate(synsets):
             direct = {a.name() for l in synset.lemmas() if l.name().lower() == lemma for a in l.antonyms()}
+            if pos == "n":
+                return None  # "is a joy" -> "is a sorrow" reads badly: nouns are negated ("is not a joy")
+            if pos == "v":
+                # a verb's opposite swaps the opinion only when it carries sentiment itself:
+                # love -> hate, but not ignore -> know ("Our waiter known us")
+                direct = {d for d in direct if d.lower() in self.sentiment_words}
             # a rarer sense's antonym ("flat" -> "contrasty") only when the domain uses it
-            best = self._best(direct, pos, domain_only=pos in ("v", "n") or rank > 0)
+            best = self._best(direct, pos, domain_only=rank > 0)
             if best:
                 return best, "wordnet"
         for synset in synsets[:SATELLITE_SENSES]:

@@ -49,9 +49,15 @@ def adjust(example: Example, sentence: TaggedSentence, new_polarity: dict[int, s
             continue
         gap = [t for t in sentence.tokens if t.start >= a_end and t.end <= b_start]
         conjunctions = [t for t in gap if t.lower in ADDITIVE | SWAPPABLE_CONTRAST | FIXED_CONTRAST]
+        opener = _opening_contrast(sentence, a_start)
+        if agrees and not conjunctions and opener is not None and any(t.text in (",", ";") for t in gap):
+            # "Although the food was great, the service was slow": the contrast opens the sentence
+            return f"'{opener.text}' opening the sentence before '{aspects[a].term}' and '{aspects[b].term}'"
         if len(conjunctions) != 1:
             continue  # no single conjunction joins them (a list, a new sentence): nothing to fix
         word = conjunctions[0]
+        if not _joins_clauses(sentence, a_start, word, b_end):
+            continue  # "the service and food is", "a rude manager and a rude bartender": not two clauses
         if agrees and word.lower in SUBORDINATE_CONTRAST and _after_comma(sentence, word):
             first = _even_before(sentence, word) or word  # "even though" / "even if" go as a whole
             edits.append(Edit(first.start, word.end, sentence.text[first.start:word.end], "and",
@@ -75,3 +81,23 @@ def _after_comma(sentence: TaggedSentence, word) -> bool:
 def _even_before(sentence: TaggedSentence, word):
     before = [t for t in sentence.tokens if t.end <= word.start]
     return before[-1] if before and before[-1].lower == "even" else None
+
+
+def _joins_clauses(sentence: TaggedSentence, left_start: int, word, right_end: int) -> bool:
+    """A comma before the conjunction, or a verb on each side of it within the two aspects' stretch."""
+    if _after_comma(sentence, word):
+        return True
+    left = [t for t in sentence.tokens if left_start <= t.start and t.end <= word.start]
+    right = [t for t in sentence.tokens if word.end <= t.start and t.end <= right_end]
+    has_verb = lambda tokens: any(t.tag.startswith(("VB", "MD")) for t in tokens)
+    return has_verb(left) and has_verb(right)
+
+
+def _opening_contrast(sentence: TaggedSentence, before: int):
+    """A subordinating contrast ("Although", "Even though") that opens the sentence before `before`."""
+    words = [t for t in sentence.tokens if t.text not in "\"'(["]
+    if words and words[0].lower == "even" and len(words) > 1:
+        words = words[1:]
+    if words and words[0].lower in SUBORDINATE_CONTRAST and words[0].end <= before:
+        return words[0]
+    return None

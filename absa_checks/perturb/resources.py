@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
+from ..sources.infer import vader_lexicon
 from ..wordlists import BankEntry, WordLists, load_aspect_bank, load_wordlists
 from .antonyms import AntonymFinder
 from .text import Tagger, pattern_tagger
@@ -44,7 +45,8 @@ def domain_vocabulary(domain: str, wordlists: WordLists) -> frozenset[str]:
 def load_resources(domain: str) -> Resources:
     """Loads WordNet (a few seconds, once per process) and the word lists for `domain`."""
     wordlists = load_wordlists()
-    finder = AntonymFinder(load_wordnet(), wordlists.antonyms, domain_vocabulary(domain, wordlists))
+    finder = AntonymFinder(load_wordnet(), wordlists.antonyms, domain_vocabulary(domain, wordlists),
+                           frozenset(vader_lexicon()))
     return Resources(finder=finder, tagger=pattern_tagger(), degree_adverbs=tuple(wordlists.degree_adverbs),
                      intensifiers=BASE_INTENSIFIERS | frozenset(wordlists.degree_adverbs),
                      weakeners=frozenset(wordlists.weakeners),

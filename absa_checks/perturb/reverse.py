@@ -30,6 +30,8 @@ LIGHT_VERBS = frozenset({"make", "made", "makes", "making", "take", "took", "tak
 NOT_LEXICAL = AUXILIARIES | DO_FORMS | LIGHT_VERBS  # their antonyms ("unmake") are not opinions
 NOT_NEGATABLE = AUXILIARIES | DO_FORMS  # light verbs take a negation fine ("do not go for")
 HEAD_ORDER = ("J", "V", "R", "N")
+# A phrasal verb's particle is not an opinion head: "slows it down" must not become "slows it up"
+PARTICLES = frozenset({"up", "down", "out", "in", "off", "on", "over", "back", "away", "around", "through"})
 # Last resort for an attributive adjective with no antonym ("an awesome dinner", "a graceless manager"):
 # a plain adjective of the opposite polarity, which fits before any noun.
 PLAIN_OPPOSITE = {"positive": "disappointing", "negative": "excellent"}
@@ -71,7 +73,8 @@ def exaggerate_opinion(sentence: TaggedSentence, opinion: Opinion, adverb: str,
     """
     indices = [i for i in sentence.covering(opinion.start, opinion.end)
                if not sentence.is_protected(sentence.tokens[i])]
-    heads = [i for i in indices if sentence.tokens[i].tag[:1] in "JR"
+    hedges = _phrase_tokens(sentence, indices, weakeners)  # "little" in "a little bit slow" is not the head
+    heads = [i for i in indices if sentence.tokens[i].tag[:1] in "JR" and i not in hedges
              and sentence.tokens[i].lower not in NOT_LEXICAL | NEGATION_PARTICLES | intensifiers | weakeners]
     if not heads:
         verbs = [i for i in indices if sentence.tokens[i].tag in ("VB", "VBP", "VBZ", "VBD")
@@ -86,10 +89,27 @@ def exaggerate_opinion(sentence: TaggedSentence, opinion: Opinion, adverb: str,
     if before and (before[0].tag.startswith("RB") or before[0].lower in intensifiers | weakeners) or any(
             t.lower in weakeners for t in before):
         return "already intensified or weakened"
+    # multi-word weakeners: "a bit slow", "a little bit slow", "kind of slow"
+    preceding = " ".join(sentence.tokens[j].lower for j in reversed(list(sentence.left(head, 3))))
+    if any(" " in w and (preceding == w or preceding.endswith(" " + w)) for w in weakeners):
+        return "already intensified or weakened"
     if any(t.lower in NEGATION_PARTICLES or t.lower == "no" for t in before) or any(
             sentence.tokens[i].lower in NEGATION_PARTICLES for i in indices):
         return "negated: an intensifier would read as a double negative"
     return Change(_insert_before(sentence, head, f"{adverb} ", "exaggerate"), "exaggerated")
+
+
+def _phrase_tokens(sentence: TaggedSentence, indices: list[int], phrases: frozenset[str]) -> set[int]:
+    """Indices of the tokens that belong to a multi-word phrase of `phrases` ("a little bit")."""
+    covered: set[int] = set()
+    for phrase in phrases:
+        words = phrase.split()
+        if len(words) < 2:
+            continue
+        for i in indices:
+            if [t.lower for t in sentence.tokens[i:i + len(words)]] == words:
+                covered.update(range(i, i + len(words)))
+    return covered
 
 
 def _opinion_adjectives(sentence: TaggedSentence, indices: list[int], finder: AntonymFinder) -> TaggedSentence:
@@ -104,12 +124,15 @@ def _opinion_adjectives(sentence: TaggedSentence, indices: list[int], finder: An
                                    sentence.is_protected(tokens[i - 1]))  # "I like iTunes" stays a verb
         coordinated = i > 1 and tokens[i - 1].lower in ("and", "or") and tokens[i - 2].tag.startswith("JJ")
         never_a_verb = not finder.wordnet.synsets(token.lower, "v")  # "inconsiderate"
+        # an inflected comparative right after "be" is an adjective: "is faster than" (tagged RBR)
+        comparative = token.tag in ("RBR", "RBS") and i > 0 and tokens[i - 1].lower in BE_FORMS \
+            and token.lower.endswith(("er", "est"))
         before_noun = i + 1 < len(tokens) and (tokens[i + 1].tag.startswith("NN") or before_aspect)
         misread = token.tag.startswith("NN") or (token.tag == "RB" and before_noun) or (token.tag in ("VB", "VBP") and (
             (before_aspect and not after_subject) or coordinated or never_a_verb))  # "pleasant and prompt"
-        if misread and token.text.isalpha() and finder.wordnet.synsets(token.lower, "a") \
+        if (misread or comparative) and token.text.isalpha() and finder.wordnet.synsets(token.lower, "a") \
                 and not (i + 1 < len(tokens) and tokens[i + 1].lower in ("of",)):
-            tokens[i] = replace(token, tag="JJ")
+            tokens[i] = replace(token, tag="JJ" + token.tag[2:] if comparative else "JJ")
     return replace(sentence, tokens=tuple(tokens))
 
 
@@ -188,6 +211,8 @@ def _antonym_edit(sentence: TaggedSentence, indices: list[int], finder: AntonymF
         for i in indices:
             token = sentence.tokens[i]
             if token.tag[:1] != group or token.lower in NOT_LEXICAL or len(token.text) < 2:
+                continue
+            if group == "R" and token.lower in PARTICLES:
                 continue
             antonym = finder.find(token.text, token.tag)
             if antonym is None:

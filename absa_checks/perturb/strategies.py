@@ -49,7 +49,9 @@ def tagged(example: Example, resources: Resources) -> TaggedSentence:
 
 
 def apply_step(example: Example, step: Step) -> Example:
-    return apply_edits(example, step.edits, step.polarities, extra_aspects=step.appended)
+    # an appended clause never joins the opinion it follows ("... was great" + ", but the wine is sour")
+    return apply_edits(example, step.edits, step.polarities, extra_aspects=step.appended,
+                       grow_opinions=not step.appended)
 
 
 def _overlaps(edit: Edit, start: int, end: int) -> bool:

@@ -68,7 +68,8 @@ def tag_tokens(sentence: str, tagger: Tagger, is_verb: Callable[[str], bool],
     - After do-support, a modal or infinitival "to" (allowing "not"/"n't" and adverbs between),
       a word that can be a verb is a verb: pattern tags "slow" in "doesn't slow it" as JJ.
     - Right after a subject pronoun or an aspect term (`subject_ends`: where aspect spans end), a
-      noun-tagged word that can be a verb is one: "The screen flickers", "I love the keyboard".
+      noun-tagged word that can be a verb is one: "The screen flickers", "I love the keyboard";
+      and a "participle" there is a finite past verb: "Our waiter ignored us".
     """
     tokens = tokenize(sentence)
     tags = tagger([_tagger_form(t.text, i) for i, t in enumerate(tokens)])
@@ -88,6 +89,11 @@ def tag_tokens(sentence: str, tagger: Tagger, is_verb: Callable[[str], bool],
         if after_subject and verb_like and token.start not in ends and is_verb(token.lower):
             verb_tag = "VBZ" if token.lower.endswith("s") and previous.lower not in ("i", "we", "you", "they") else "VBP"
             tagged[i] = replace(token, tag=verb_tag)
+        elif token.tag == "VBN" and k == i - 1 and (after_subject or (
+                previous.tag.startswith("NN") and i + 1 < len(tagged) and tagged[i + 1].tag in ("DT", "PRP$", "PRP"))):
+            # right after its subject with no auxiliary ("Our waiter ignored us"), or after a noun and
+            # before its object ("Apple removed the drive"), a past form is finite, not a participle
+            tagged[i] = replace(token, tag="VBD")
     for i, token in enumerate(tagged):
         j = i - 1
         while j >= 0 and (tagged[j].lower in ("not", "n't", "never") or tagged[j].tag.startswith("RB")):
@@ -98,7 +104,10 @@ def tag_tokens(sentence: str, tagger: Tagger, is_verb: Callable[[str], bool],
         closed_class = token.tag in ("DT", "PRP", "PRP$", "IN", "CC", "CD") and token.lower != "like"
         if (trigger in DO_FORMS or trigger in MODALS or trigger == "to") and not token.tag.startswith("VB") \
                 and not closed_class and is_verb(token.lower):
-            tagged[i] = replace(token, tag="VB")
+            # "does not works": keep the -s form visible, so the agreement check can see the error
+            third_person = trigger in DO_FORMS and token.lower.endswith("s") and not token.lower.endswith("ss") \
+                and is_verb(token.lower[:-1])
+            tagged[i] = replace(token, tag="VBZ" if third_person else "VB")
     return tagged
 
 
@@ -114,12 +123,15 @@ def _tagger_form(word: str, index: int) -> str:
 # ---------------------------------------------------------------- edits and span remapping
 
 def apply_edits(example: Example, edits: Sequence[Edit], polarity_changes: dict[int, str] | None = None,
-                extra_aspects: Sequence[Aspect] = (), extra_opinions: Sequence[Opinion] = ()) -> Example:
+                extra_aspects: Sequence[Aspect] = (), extra_opinions: Sequence[Opinion] = (),
+                grow_opinions: bool = True) -> Example:
     """The example with `edits` applied (in its own coordinates) and every span remapped.
 
     Aspect spans are exact (an edit touching an aspect is a bug the validity check reports);
     opinion spans grow to cover edits inside them and insertions at their edges.
     `polarity_changes` maps aspect index (0 = target, i = others[i-1]) to a new polarity.
+    `grow_opinions=False` keeps insertions at an opinion's edges outside it (ADDDIFF appends a clause
+    right after a sentence's last opinion when there is no final punctuation).
     """
     ordered = sorted(edits, key=lambda e: (e.start, e.end))
     for before, after in zip(ordered, ordered[1:]):
@@ -140,8 +152,8 @@ def apply_edits(example: Example, edits: Sequence[Edit], polarity_changes: dict[
         return replace(aspect, start=start, end=end, polarity=changes.get(index, aspect.polarity))
 
     def move_opinion(opinion: Opinion) -> Opinion:
-        start = map_position(opinion.start, ordered, include_insertions=True, is_end=False)
-        end = map_position(opinion.end, ordered, include_insertions=True, is_end=True)
+        start = map_position(opinion.start, ordered, include_insertions=grow_opinions, is_end=False)
+        end = map_position(opinion.end, ordered, include_insertions=grow_opinions, is_end=True)
         return replace(opinion, start=start, end=end, text=sentence[start:end])
 
     target = move_aspect(example.target, 0)

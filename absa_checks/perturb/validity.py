@@ -66,6 +66,6 @@ def _agreement_errors(sentence: TaggedSentence) -> set[str]:
         if before in _DO_SUPPORT and after.tag in ("VBZ", "VBD", "VBN", "VBG"):
             errors.add(f"{before} {token.text} {after.text}")
         elif (token.lower == "not" and i + 1 < len(tokens) and after is tokens[i + 1]
-              and after.tag in ("VBZ", "VBD") and before not in _DO_SUPPORT and tokens[i - 1].tag[:1] in "NP"):
+              and after.tag in ("VBZ", "VBD", "VBN") and before not in _DO_SUPPORT and tokens[i - 1].tag[:1] in "NP"):
             errors.add(f"{tokens[i - 1].text} not {after.text}")
     return errors
