@@ -5,7 +5,8 @@ from __future__ import annotations
 
 def test_json_report_carries_the_contract(run, tmp_path):
     markdown = tmp_path / "summary.md"
-    result = run(["suites/", "--absa-markdown", str(markdown)], env={"ABSA_DATA_DIR": ""})
+    result = run(["suites/", "--absa-sources", "restaurant-inline", "--absa-markdown", str(markdown)],
+                 env={"ABSA_DATA_DIR": ""})
     report = result.report
     assert report["schema"] == "absa-checks/report" and report["schema_version"] == 1
     assert report["rates_are"] == "fractions in [0, 1]"
