@@ -66,7 +66,8 @@ def adjust(example: Example, sentence: TaggedSentence, new_polarity: dict[int, s
             return f"'{word.text}' between '{aspects[a].term}' and '{aspects[b].term}'"
         elif agrees and word.lower in SWAPPABLE_CONTRAST:
             edits.append(Edit(word.start, word.end, word.text, match_case(word.text, "and"), "conjunction now agrees"))
-        elif not agrees and word.lower in ADDITIVE:
+        elif not agrees and word.lower in ADDITIVE and not _other_but(sentence, word):
+            # "and" between clauses that differ is fine English; a second "but" would stutter
             edits.append(Edit(word.start, word.end, word.text, match_case(word.text, "but"), "conjunction now contrasts"))
     return edits
 
@@ -101,3 +102,7 @@ def _opening_contrast(sentence: TaggedSentence, before: int):
     if words and words[0].lower in SUBORDINATE_CONTRAST and words[0].end <= before:
         return words[0]
     return None
+
+
+def _other_but(sentence: TaggedSentence, word) -> bool:
+    return any(t.lower == "but" and t.start != word.start for t in sentence.tokens)

@@ -75,7 +75,7 @@ def exaggerate_opinion(sentence: TaggedSentence, opinion: Opinion, adverb: str,
                if not sentence.is_protected(sentence.tokens[i])]
     hedges = _phrase_tokens(sentence, indices, weakeners)  # "little" in "a little bit slow" is not the head
     heads = [i for i in indices if sentence.tokens[i].tag[:1] in "JR" and i not in hedges
-             and sentence.tokens[i].lower not in NOT_LEXICAL | NEGATION_PARTICLES | intensifiers | weakeners]
+             and sentence.tokens[i].lower not in NOT_LEXICAL | NEGATION_PARTICLES | PARTICLES | intensifiers | weakeners]
     if not heads:
         verbs = [i for i in indices if sentence.tokens[i].tag in ("VB", "VBP", "VBZ", "VBD")
                  and sentence.tokens[i].lower not in NOT_LEXICAL]
