@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from .cases import Case
@@ -43,11 +43,15 @@ class CaseOutcome:
         return self.variant_prediction is not None and self.variant_prediction["label"] == self.variant["gold"]
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # shallow on purpose: the nested dicts are built fresh for each outcome (asdict would deep-copy)
+        return {name: getattr(self, name) for name in _FIELDS}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "CaseOutcome":
         return cls(**data)
+
+
+_FIELDS = tuple(f.name for f in fields(CaseOutcome))
 
 
 def example_record(example: Example, edits: tuple = ()) -> dict[str, Any]:

@@ -5,20 +5,25 @@ Loaded through the `pytest11` entry point wherever the package is installed.
 
 from __future__ import annotations
 
+import gc
+import shutil
+import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
 
 from model_adapters import registry
 
+from . import cache
 from . import gates as gates_module
 from . import metrics as metrics_module
 from . import report_json, report_markdown, summary_table, verdict as verdict_module
 from .errors import AbsaChecksError
 from .items import STATE_KEY, CaseItem, MissingDataItem, QuarantinedItem, SuiteFile, is_suite_file
 from .outcomes import PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
+from .cache import PredictionCache
 from .run_state import OutcomeCollector, Predictor, RunOptions, SourceCache, VariantCache
 from .sources import resolve_data_dir
 
@@ -32,6 +37,8 @@ class RunState:
     collector: OutcomeCollector
     started: float
     summary_lines: list[str]
+    run_cache: Path | None = None  # a temporary cache for this run only (--absa-no-cache)
+    worker_stats: list[dict] = field(default_factory=list)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -52,6 +59,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--absa-gate-basis", default="interval", choices=gates_module.BASES,
                     help="decide gates on the 95%% interval (default) or on the point estimate")
     group.addoption("--absa-batch-size", default=64, type=int, metavar="N", help="queries per model call")
+    group.addoption("--absa-cache", default=None, metavar="DIR",
+                    help="prediction cache folder (default: .absa-cache in the rootdir)")
+    group.addoption("--absa-no-cache", action="store_true",
+                    help="do not read or keep cached predictions (workers still share one run's predictions)")
+    group.addoption("--absa-clear-cache", action="store_true", help="empty the prediction cache before the run")
+    group.addoption("--absa-device", default=None, metavar="DEVICE",
+                    help="override the model's device: auto, cpu, cuda, cuda:N, mps")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -74,14 +88,31 @@ def pytest_configure(config: pytest.Config) -> None:
         strict=opt("--absa-strict"), gate_basis=opt("--absa-gate-basis"), batch_size=opt("--absa-batch-size"))
     try:
         spec = registry.resolve(options.model, options.models_file)
+        if opt("--absa-device"):
+            spec = replace(spec, settings={**spec.settings, "device": opt("--absa-device")})
         adapter = registry.build(spec)
     except AbsaChecksError as err:
         raise pytest.UsageError(str(err)) from None
+    cache_dir, run_cache = _cache_folder(config)
     state = RunState(options, SourceCache(options.data_dir), VariantCache(options.seed),
-                     Predictor(spec, adapter, options.batch_size),
-                     OutcomeCollector(), time.time(), [])
+                     Predictor(spec, adapter, options.batch_size, PredictionCache(cache_dir)),
+                     OutcomeCollector(), time.time(), [], run_cache)
     config.stash[STATE_KEY] = state
     config.pluginmanager.register(AbsaRun(config, state), "absa-checks-run")
+
+
+def _cache_folder(config: pytest.Config) -> tuple[Path, Path | None]:
+    """The cache folder, and a run-only folder to delete afterwards when --absa-no-cache is given."""
+    workerinput = getattr(config, "workerinput", None)
+    if config.getoption("--absa-no-cache"):
+        if workerinput is not None and "absa_run_cache" in workerinput:  # the controller's, shared
+            return Path(workerinput["absa_run_cache"]), None
+        run_cache = Path(tempfile.mkdtemp(prefix="absa-run-cache-"))
+        return run_cache, run_cache
+    folder = Path(config.getoption("--absa-cache") or config.rootpath / ".absa-cache")
+    if config.getoption("--absa-clear-cache") and workerinput is None:
+        cache.clear(folder)
+    return folder, None
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
@@ -107,6 +138,9 @@ class AbsaRun:
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.state.predictor.register(item.case for item in session.items if isinstance(item, CaseItem))
+        # The collected items and cases live until the session ends; freezing them keeps every later
+        # garbage collection (pytest runs five at the end) from walking tens of thousands of objects.
+        gc.freeze()
         wanted = self.state.options.sources
         if wanted and not _is_worker(self.config):
             seen = {item.source for item in session.items if isinstance(item, SuiteItemTypes)}
@@ -125,10 +159,39 @@ class AbsaRun:
         elif report.failed:
             self.state.collector.other_failures += 1
 
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node) -> None:
+        """xdist controller: workers share this run's temporary cache (--absa-no-cache)."""
+        if self.state.run_cache is not None:
+            node.workerinput["absa_run_cache"] = str(self.state.run_cache)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error) -> None:
+        stats = getattr(node, "workeroutput", {}).get("absa_prediction_stats")
+        if stats:
+            self.state.worker_stats.append(stats)
+
+    def _prediction_stats(self) -> dict:
+        if not self.state.worker_stats:
+            return self.state.predictor.stats.to_dict()
+        total = {key: sum(w[key] for w in self.state.worker_stats) for key in self.state.worker_stats[0]}
+        total["model_loaded"] = any(w["model_loaded"] for w in self.state.worker_stats)
+        total["unique_queries"] = max(w["unique_queries"] for w in self.state.worker_stats)
+        total["processes"] = len(self.state.worker_stats)
+        return total
+
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if _is_worker(self.config):
+            self.config.workeroutput["absa_prediction_stats"] = self.state.predictor.stats.to_dict()
             return
+        try:
+            self._finish(session, exitstatus)
+        finally:
+            if self.state.run_cache is not None:
+                shutil.rmtree(self.state.run_cache, ignore_errors=True)
+
+    def _finish(self, session: pytest.Session, exitstatus: int) -> None:
         outcomes = self.state.collector.outcomes()
         if not outcomes:
             return
@@ -161,7 +224,8 @@ class AbsaRun:
         lines.append(f"absa-checks {'PASSED' if verdict.passed else 'FAILED'}: {verdict.reason}")
         self.state.summary_lines = lines
         if opts.report:
-            timing = {"wall_seconds": round(time.time() - self.state.started, 3)}
+            timing = {"wall_seconds": round(time.time() - self.state.started, 3),
+                      "predictions": self._prediction_stats()}
             report = report_json.build(metrics, gate_results, verdict, outcomes, issues, run, timing, quarantined)
             report_json.write(report, opts.report)
             lines.insert(-1, f"JSON report: {opts.report}")

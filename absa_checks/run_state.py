@@ -6,6 +6,7 @@ module globals, so two runs in one process (pytester) cannot see each other.
 
 from __future__ import annotations
 
+import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Iterable
 from model_adapters import registry
 from model_adapters.protocol import Adapter, Query, QueryError
 
+from .cache import PredictionCache, query_key
 from .cases import Case
 from .errors import AbsaChecksError, AdapterError
 from .examples import DataIssue
@@ -99,13 +101,37 @@ class VariantCache:
         return variant_set(test, loaded, units, self.seed, self.resources, self._memo)
 
 
-class Predictor:
-    """Predicts every selected case's queries once, in batches, on first use."""
+@dataclass
+class PredictionStats:
+    """What this process asked of the model; summed over xdist workers on the controller."""
 
-    def __init__(self, spec: registry.ModelSpec, adapter: Adapter, batch_size: int):
+    unique_queries: int = 0
+    predicted: int = 0
+    cache_hits: int = 0
+    model_calls: int = 0
+    truncated: int = 0
+    seconds: float = 0.0
+    model_loaded: bool = False
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+class Predictor:
+    """Predicts every selected case's queries once, in batches, on first use.
+
+    With a cache (and an adapter whose answers depend only on the text), queries already answered
+    for this model fingerprint are read, not predicted, and the rest are predicted under the cache's
+    lock, so concurrent xdist workers predict each query once between them.
+    """
+
+    def __init__(self, spec: registry.ModelSpec, adapter: Adapter, batch_size: int,
+                 cache: PredictionCache | None = None):
         self.spec = spec
         self.adapter = adapter  # built cheaply at configure time; heavy models load on first predict
         self.batch_size = batch_size
+        self.cache = cache if getattr(adapter, "cacheable", False) else None
+        self.stats = PredictionStats()
         self._cases: list[Case] = []
         self._results: dict[Query, Prediction | QueryError] | None = None
         self._failure: str | None = None
@@ -118,13 +144,41 @@ class Predictor:
     def queries(self) -> list[Query]:
         return plan(q for case in self._cases for q in (query_for(case.original), query_for(case.variant.example)))
 
+    def _predict(self, queries: list[Query]) -> dict[Query, Prediction | QueryError]:
+        started = time.perf_counter()
+        results = predict_all(self.adapter, queries, self.batch_size)
+        self.stats.predicted += len(queries)
+        self.stats.model_calls += -(-len(queries) // self.batch_size)
+        self.stats.seconds += time.perf_counter() - started
+        return results
+
+    def _answer_all(self) -> dict[Query, Prediction | QueryError]:
+        queries = self.queries()
+        self.stats.unique_queries = len(queries)
+        if self.cache is None:
+            return self._predict(queries)
+        fingerprint = self.adapter.fingerprint()
+        key = {q: query_key(q, self.adapter) for q in queries}
+        by_text = {key[q]: q for q in reversed(queries)}  # one query per input the model sees
+        self.stats.unique_queries = len(by_text)
+        with self.cache.lock():
+            cached = self.cache.get_many(fingerprint, by_text)
+            missing = [q for key, q in by_text.items() if key not in cached]
+            fresh = self._predict(missing) if missing else {}
+            answers = {key[q]: p for q, p in fresh.items()}
+            self.cache.put_many(fingerprint, {k: p.probs for k, p in answers.items() if isinstance(p, Prediction)})
+        self.stats.cache_hits += len(by_text) - len(missing)
+        self.stats.truncated = getattr(self.adapter, "truncated", 0)
+        self.stats.model_loaded = bool(getattr(self.adapter, "loaded", False))
+        return {q: answers.get(key[q]) or Prediction(cached[key[q]]) for q in queries}
+
     def predictions(self, case: Case) -> tuple[Prediction, Prediction]:
         """The original's and the variant's predictions; AdapterError when there are none."""
         if self._failure is not None:
             raise AdapterError(self._failure)
         if self._results is None:
             try:
-                self._results = predict_all(self.adapter, self.queries(), self.batch_size)
+                self._results = self._answer_all()
             except AbsaChecksError as err:
                 self._failure = str(err)
                 raise

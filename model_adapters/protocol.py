@@ -38,7 +38,11 @@ Answer = Union[Mapping[str, float], str, QueryError]
 
 @runtime_checkable
 class Adapter(Protocol):
-    """What every model adapter provides."""
+    """What every model adapter provides.
+
+    Optional: `cacheable = True` when answers depend only on what `cache_key(query)` returns (default
+    `Query.text_key`), so absa-checks may predict each distinct key once and keep answers on disk.
+    """
 
     name: str
 

@@ -6,7 +6,8 @@ Models file (models.yaml at the repository root by default, `--absa-models PATH`
       lexicon-sentence: {kind: lexicon, scope: sentence}
       mine: {kind: replay, path: preds.csv, column: my_model}
 
-`kind:spec` forms: `replay:<path>#<column>`, `python:<module>:<function>`, `lexicon:<scope>`.
+`kind:spec` forms: `replay:<path>#<column>`, `python:<module>:<function>`, `lexicon:<scope>`,
+`transformers:<path or hub id>` (aspect first).
 `lexicon` and `lexicon-sentence` are always known, even without a models file.
 """
 
@@ -34,6 +35,7 @@ KIND_KEYS: dict[str, tuple[str, ...]] = {
     "lexicon": ("scope",),
     "replay": ("path", "column"),
     "python": ("target",),
+    "transformers": ("path", "input", "labels", "device", "dtype", "max_length", "revision"),
 }
 
 
@@ -73,6 +75,8 @@ def _inline_spec(name: str, kind: str, rest: str) -> ModelSpec:
         return ModelSpec(name, kind, {"path": path, "column": column}, Path.cwd(), "command line")
     if kind == "python":
         return ModelSpec(name, kind, {"target": rest}, Path.cwd(), "command line")
+    if kind == "transformers":
+        return ModelSpec(name, kind, {"path": rest}, Path.cwd(), "command line")
     return ModelSpec(name, kind, {"scope": rest}, Path.cwd(), "command line")
 
 
@@ -149,4 +153,23 @@ def _python(spec: ModelSpec) -> Adapter:
     return PythonCallableAdapter(str(spec.settings.get("target", "")))
 
 
-_FACTORIES: dict[str, Callable[[ModelSpec], Adapter]] = {"lexicon": _lexicon, "replay": _replay, "python": _python}
+def _transformers(spec: ModelSpec) -> Adapter:
+    from .transformers_adapter import TransformersAdapter
+
+    settings = dict(spec.settings)
+    unknown = sorted(set(settings) - set(KIND_KEYS["transformers"]) - {"kind"})
+    if unknown:
+        raise AbsaChecksError(f"model '{spec.name}' ({spec.origin}): unknown setting(s) {', '.join(unknown)}; "
+                              f"transformers models take {', '.join(KIND_KEYS['transformers'])}")
+    if "path" not in settings:
+        raise AbsaChecksError(f"model '{spec.name}' ({spec.origin}) needs 'path': a checkpoint folder or a hub id")
+    path = str(settings.pop("path"))
+    local = spec.base_dir / path
+    if not path.startswith(("/", "~")) and local.exists():
+        path = str(local)
+    settings.pop("kind", None)
+    return TransformersAdapter(spec.name, path, **settings)
+
+
+_FACTORIES: dict[str, Callable[[ModelSpec], Adapter]] = {"lexicon": _lexicon, "replay": _replay, "python": _python,
+                                                         "transformers": _transformers}

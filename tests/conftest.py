@@ -65,3 +65,12 @@ def run(tmp_path):
         return run_pytest(args, cwd=cwd, report=tmp_path / f"report-{next(counter)}.json", env=env)
 
     return _run
+
+MODELS = SHARED / "models"
+PAIR_MODEL = MODELS / "minilm-absa-pair-rest"
+SENTENCE_MODEL = MODELS / "minilm-absa-sent-rest"
+
+needs_shared_models = pytest.mark.skipif(
+    not (PAIR_MODEL / "config.json").is_file() or not (SENTENCE_MODEL / "config.json").is_file(),
+    reason=f"the small reference checkpoints are not at {MODELS}; put the project's shared/ folder beside the "
+           "checkout or set ABSA_SHARED_DIR")

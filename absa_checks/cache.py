@@ -1,0 +1,82 @@
+"""A persistent prediction cache: SQLite in the cache folder, keyed by (model fingerprint, query).
+
+Safe with concurrent pytest-xdist workers: predictions are made while holding an exclusive file
+lock, so the first worker predicts the run's missing queries and the others then read them; each
+unique query is predicted once per run, not once per worker.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterable, Iterator, Mapping
+
+from model_adapters.protocol import Query
+
+SCHEMA = """CREATE TABLE IF NOT EXISTS predictions (
+    fingerprint TEXT NOT NULL, query TEXT NOT NULL,
+    negative REAL NOT NULL, neutral REAL NOT NULL, positive REAL NOT NULL,
+    PRIMARY KEY (fingerprint, query))"""
+
+
+def query_key(query: Query, adapter: object = None) -> str:
+    """A hash of what the model sees: the adapter's `cache_key(query)`, by default (sentence, aspect, span).
+
+    The record id never counts: it does not change a real model's answer.
+    """
+    fields = adapter.cache_key(query) if hasattr(adapter, "cache_key") else query.text_key()
+    return hashlib.sha1(json.dumps(list(fields), ensure_ascii=False).encode()).hexdigest()
+
+
+class PredictionCache:
+    def __init__(self, directory: Path):
+        self.directory = directory
+        self.path = directory / "predictions.sqlite"
+        directory.mkdir(parents=True, exist_ok=True)
+        with self._connect() as db:
+            db.execute(SCHEMA)
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=120)
+        db.execute("PRAGMA journal_mode=WAL")
+        return db
+
+    def get_many(self, fingerprint: str, keys: Iterable[str]) -> dict[str, tuple[float, float, float]]:
+        wanted = list(dict.fromkeys(keys))
+        found: dict[str, tuple[float, float, float]] = {}
+        with self._connect() as db:
+            for first in range(0, len(wanted), 500):  # SQLite's parameter limit
+                chunk = wanted[first:first + 500]
+                rows = db.execute(f"SELECT query, negative, neutral, positive FROM predictions WHERE fingerprint = ? "
+                                  f"AND query IN ({','.join('?' * len(chunk))})", [fingerprint, *chunk])
+                found.update((key, (n, u, p)) for key, n, u, p in rows)
+        return found
+
+    def put_many(self, fingerprint: str, items: Mapping[str, tuple[float, float, float]]) -> None:
+        with self._connect() as db:
+            db.executemany("INSERT OR REPLACE INTO predictions VALUES (?, ?, ?, ?, ?)",
+                           [(fingerprint, key, *probs) for key, probs in items.items()])
+
+    def count(self, fingerprint: str | None = None) -> int:
+        with self._connect() as db:
+            if fingerprint is None:
+                return db.execute("SELECT COUNT(*) FROM predictions").fetchone()[0]
+            return db.execute("SELECT COUNT(*) FROM predictions WHERE fingerprint = ?", [fingerprint]).fetchone()[0]
+
+    @contextmanager
+    def lock(self) -> Iterator[None]:
+        with (self.directory / "predict.lock").open("w") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def clear(directory: Path) -> None:
+    for name in ("predictions.sqlite", "predictions.sqlite-wal", "predictions.sqlite-shm"):
+        (directory / name).unlink(missing_ok=True)

@@ -1,0 +1,202 @@
+"""Aspect-sentiment classifiers from transformers (AutoTokenizer + AutoModelForSequenceClassification).
+
+Input order (`input`): `aspect-first` as in BERT-PT ([CLS] aspect [SEP] sentence [SEP]), `sentence-first`
+as in BERT-SPC / PyABSA / the DeBERTa ABSA models on the hub ([CLS] sentence [SEP] aspect [SEP]), or
+`sentence-only` (an aspect-blind baseline). Truncation only ever shortens the sentence, never the
+aspect; truncated queries are counted.
+
+Nothing is loaded until the first prediction: a warm run whose answers are all cached never imports
+torch. The fingerprint hashes the config and weight files plus the settings that change answers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from absa_checks.errors import AdapterError
+from absa_checks.labels import POLARITIES, canonical_label
+
+from .protocol import Answer, Query
+
+INPUT_ORDERS = ("aspect-first", "sentence-first", "sentence-only")
+DTYPES = ("float32", "float16", "bfloat16")
+HEAD_PREFIXES = ("classifier", "score", "pre_classifier", "logits_proj", "out_proj")
+WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json", "pytorch_model.bin.index.json")
+
+
+class TransformersAdapter:
+    cacheable = True
+
+    def __init__(self, name: str, path: str, input: str = "aspect-first", labels: Mapping | None = None,
+                 device: str = "auto", dtype: str = "float32", max_length: int = 128, revision: str | None = None):
+        if input not in INPUT_ORDERS:
+            raise AdapterError(f"model '{name}': input '{input}' is not one of {', '.join(INPUT_ORDERS)}")
+        if dtype not in DTYPES:
+            raise AdapterError(f"model '{name}': dtype '{dtype}' is not one of {', '.join(DTYPES)}")
+        self.name = name
+        self.path = path
+        self.local = Path(path).expanduser()
+        self.is_local = self.local.exists() or not _looks_like_hub_id(path)
+        if self.is_local and not (self.local / "config.json").is_file():
+            raise AdapterError(f"model '{name}': no checkpoint at {self.local} (config.json not found); "
+                               "point the model's path at a folder saved with save_pretrained()")
+        self.input = input
+        self.label_overrides = {str(k): str(v) for k, v in (labels or {}).items()}
+        self.device_option = device
+        _check_device_name(name, device)
+        self.dtype = dtype
+        self.max_length = int(max_length)
+        self.revision = revision
+        self.truncated = 0
+        self._model = None
+        self._tokenizer = None
+        self._index_to_label: dict[int, str] = {}
+        self._device = None
+
+    def describe(self) -> dict[str, object]:
+        return {"kind": "transformers", "path": self.path, "input": self.input, "device": self.device_option,
+                "dtype": self.dtype, "max_length": self.max_length, "labels": self.label_overrides or "from config",
+                **({"revision": self.revision} if self.revision else {})}
+
+    def fingerprint(self) -> str:
+        digest = hashlib.sha256()
+        settings = f"{self.input}|{self.max_length}|{self.dtype}|{sorted(self.label_overrides.items())}"
+        digest.update(settings.encode())
+        folder = self.local if self.is_local else _hub_snapshot(self.path, self.revision)
+        if folder is None:  # a hub id not downloaded yet: its id and revision stand for it
+            digest.update(f"hub:{self.path}@{self.revision or 'main'}".encode())
+            return digest.hexdigest()[:16]
+        for name in ("config.json", *WEIGHT_FILES, "tokenizer.json", "tokenizer_config.json", "vocab.txt"):
+            file = folder / name
+            if file.is_file():
+                digest.update(name.encode())
+                with file.open("rb") as stream:
+                    for block in iter(lambda: stream.read(1 << 20), b""):
+                        digest.update(block)
+        return digest.hexdigest()[:16]
+
+    # ------------------------------------------------------------------ loading (first prediction)
+
+    def load(self) -> None:
+        if self._model is not None:
+            return
+        import torch
+        from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+        source = str(self.local) if self.is_local else self.path
+        kwargs: dict[str, Any] = {"revision": self.revision} if self.revision else {}
+        try:
+            self._tokenizer = AutoTokenizer.from_pretrained(source, **kwargs)
+            model, info = AutoModelForSequenceClassification.from_pretrained(
+                source, dtype=getattr(torch, self.dtype), output_loading_info=True, **kwargs)
+        except OSError as err:
+            raise AdapterError(f"model '{self.name}': cannot load '{source}' ({err}). A hub id needs a network "
+                               "or a copy in the local cache; a path must hold a saved checkpoint") from None
+        new_head = sorted(k for k in info.get("missing_keys", ()) if k.split(".")[0] in HEAD_PREFIXES)
+        if new_head:
+            raise AdapterError(f"model '{self.name}': '{source}' has no trained classification head "
+                               f"({', '.join(new_head)} would be newly initialised, i.e. random). A post-trained "
+                               "encoder such as BERT-PT's is not a classifier: fine-tune it for aspect sentiment first")
+        self._index_to_label = self._labels(model.config.id2label)
+        self._device = _resolve_device(self.name, self.device_option, torch)
+        self._model = model.to(self._device).eval()
+
+    def _labels(self, id2label: Mapping) -> dict[int, str]:
+        mapping = {}
+        for index, raw in sorted((int(i), str(name)) for i, name in id2label.items()):
+            override = self.label_overrides.get(str(index)) or self.label_overrides.get(raw)
+            named = canonical_label(raw)
+            if override is not None:
+                polarity = canonical_label(override)
+                if polarity is None:
+                    raise AdapterError(f"model '{self.name}': labels maps {index} to '{override}', not a polarity")
+                if named is not None and named != polarity:
+                    raise AdapterError(f"model '{self.name}': models.yaml maps label {index} to {polarity} but the "
+                                       f"checkpoint calls it '{raw}'; fix the mapping (labels are matched by name)")
+                mapping[index] = polarity
+            elif named is not None:
+                mapping[index] = named
+            else:
+                raise AdapterError(f"model '{self.name}': the checkpoint's label {index} is '{raw}', not a polarity "
+                                   f"word; say what it means in models.yaml, e.g. labels: {{{index}: negative, ...}}")
+        if sorted(mapping.values()) != sorted(POLARITIES):
+            raise AdapterError(f"model '{self.name}': its labels {mapping} must be negative, neutral and positive, "
+                               "one each")
+        return mapping
+
+    def cache_key(self, query: Query) -> tuple:
+        """What the model sees: never the span; not even the aspect for a sentence-only model."""
+        return (query.sentence,) if self.input == "sentence-only" else (query.sentence, query.aspect)
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    # ------------------------------------------------------------------ prediction
+
+    def predict(self, queries: Sequence[Query]) -> list[Answer]:
+        self.load()
+        import torch
+
+        encoded = self.encode(queries)
+        with torch.inference_mode():
+            logits = self._model(**{k: v.to(self._device) for k, v in encoded.items()}).logits
+        probs = logits.float().softmax(-1).cpu().tolist()
+        return [{self._index_to_label[i]: p for i, p in enumerate(row)} for row in probs]
+
+    def encode(self, queries: Sequence[Query]):
+        """The model's input for a batch; truncation shortens only the sentence, and is counted."""
+        self.load()
+        texts = [q.sentence for q in queries]
+        aspects = [q.aspect for q in queries]
+        if self.input == "aspect-first":
+            first, second, truncation = aspects, texts, "only_second"
+        elif self.input == "sentence-first":
+            first, second, truncation = texts, aspects, "only_first"
+        else:
+            first, second, truncation = texts, None, True
+        encoded = self._tokenizer(first, second, truncation=truncation, max_length=self.max_length,
+                                  padding=True, return_tensors="pt")
+        # only an input that reached max_length can have been cut: re-measure just those
+        full_length = encoded["attention_mask"].sum(1) >= self.max_length
+        for i in full_length.nonzero().flatten().tolist():
+            untruncated = self._tokenizer(first[i], second[i] if second else None)["input_ids"]
+            self.truncated += len(untruncated) > self.max_length
+        return encoded
+
+
+def _looks_like_hub_id(path: str) -> bool:
+    """"org/name" (one slash, no leading "." "/" "~") is a hub id; anything else is a local path."""
+    parts = path.split("/")
+    return len(parts) == 2 and all(parts) and not path.startswith((".", "~"))
+
+
+def _hub_snapshot(repo_id: str, revision: str | None) -> Path | None:
+    try:
+        from huggingface_hub import try_to_load_from_cache
+    except ImportError:
+        return None
+    found = try_to_load_from_cache(repo_id, "config.json", revision=revision)
+    return Path(found).parent if isinstance(found, str) else None
+
+
+def _check_device_name(name: str, device: str) -> None:
+    base = device.split(":")[0]
+    if base not in ("auto", "cpu", "cuda", "mps") or (":" in device and not device.split(":")[1].isdigit()):
+        raise AdapterError(f"model '{name}': device '{device}' is not known; use auto, cpu, cuda, cuda:N or mps")
+
+
+def _resolve_device(name: str, device: str, torch: Any) -> Any:
+    if device == "auto":
+        if torch.cuda.is_available():
+            return torch.device("cuda")
+        mps = getattr(torch.backends, "mps", None)
+        return torch.device("mps" if mps is not None and mps.is_available() else "cpu")
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise AdapterError(f"model '{name}': device '{device}' asked for, but torch sees no CUDA GPU here; "
+                           "use device: auto or cpu")
+    if device == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
+        raise AdapterError(f"model '{name}': device 'mps' asked for, but it is not available here")
+    return torch.device(device)

@@ -1,0 +1,141 @@
+"""The transformers adapter: refusals, label mapping by name, input orders, truncation that spares the aspect.
+
+Uses a tiny randomly initialised BERT written into tmp_path, so no network and no shared data are needed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch", reason="the transformers adapter needs torch: pip install -e '.[transformers]'")
+transformers = pytest.importorskip("transformers", reason="pip install -e '.[transformers]'")
+
+from absa_checks.errors import AbsaChecksError, AdapterError  # noqa: E402
+from model_adapters import registry  # noqa: E402
+from model_adapters.protocol import Query  # noqa: E402
+from model_adapters.transformers_adapter import TransformersAdapter  # noqa: E402
+
+WORDS = "the food was great but service slow screen battery life is good bad".split()
+
+
+def tiny_checkpoint(folder: Path, id2label: dict[int, str] | None, with_head: bool = True) -> Path:
+    from transformers import BertConfig, BertForSequenceClassification, BertModel, BertTokenizerFast
+
+    folder.mkdir(parents=True, exist_ok=True)
+    tokens = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS]
+    BertTokenizerFast(vocab={token: i for i, token in enumerate(tokens)}).save_pretrained(folder)
+    config = BertConfig(vocab_size=len(WORDS) + 5, hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+                        intermediate_size=32, num_labels=3,
+                        **({"id2label": id2label, "label2id": {v: k for k, v in id2label.items()}} if id2label else {}))
+    (BertForSequenceClassification if with_head else BertModel)(config).save_pretrained(folder)
+    return folder
+
+
+def q(sentence: str, aspect: str) -> Query:
+    start = sentence.index(aspect)
+    return Query(sentence, aspect, start, start + len(aspect))
+
+
+@pytest.fixture
+def named(tmp_path):
+    return tiny_checkpoint(tmp_path / "named", {0: "Positive", 1: "negative", 2: "NEU"})
+
+
+def test_labels_are_mapped_by_name_not_position(named):
+    adapter = TransformersAdapter("tiny", str(named))
+    [answer] = adapter.predict([q("the food was great", "food")])
+    assert set(answer) == {"positive", "negative", "neutral"}
+    assert adapter._index_to_label == {0: "positive", 1: "negative", 2: "neutral"}
+    assert abs(sum(answer.values()) - 1) < 1e-5
+
+
+def test_generic_label_names_are_refused_without_a_mapping(tmp_path):
+    folder = tiny_checkpoint(tmp_path / "generic", None)  # LABEL_0, LABEL_1, LABEL_2
+    with pytest.raises(AdapterError, match=r"label 0 is 'LABEL_0', not a polarity word; say what it means in models.yaml"):
+        TransformersAdapter("tiny", str(folder)).predict([q("the food was great", "food")])
+    mapped = TransformersAdapter("tiny", str(folder), labels={"LABEL_0": "negative", 1: "neutral", 2: "positive"})
+    mapped.predict([q("the food was great", "food")])
+    assert mapped._index_to_label == {0: "negative", 1: "neutral", 2: "positive"}
+
+
+def test_a_mapping_that_contradicts_the_checkpoint_names_is_refused(named):
+    with pytest.raises(AdapterError, match="maps label 0 to negative but the checkpoint calls it 'Positive'"):
+        TransformersAdapter("tiny", str(named), labels={0: "negative"}).predict([q("the food was great", "food")])
+
+
+def test_an_encoder_without_a_trained_head_is_refused(tmp_path):
+    folder = tiny_checkpoint(tmp_path / "encoder", {0: "positive", 1: "negative", 2: "neutral"}, with_head=False)
+    with pytest.raises(AdapterError, match=r"no trained classification head \(classifier.bias, classifier.weight"):
+        TransformersAdapter("tiny", str(folder)).predict([q("the food was great", "food")])
+
+
+def test_missing_checkpoint_path_is_refused_at_once(tmp_path):
+    with pytest.raises(AdapterError, match=r"no checkpoint at .*nowhere \(config.json not found\)"):
+        TransformersAdapter("tiny", str(tmp_path / "nowhere"))
+
+
+def test_unset_environment_variable_names_it(tmp_path, monkeypatch):
+    monkeypatch.delenv("ABSA_BERT_PT_PATH", raising=False)
+    with pytest.raises(AbsaChecksError, match="takes its path from the environment variable ABSA_BERT_PT_PATH, "
+                                              "which is not set; export ABSA_BERT_PT_PATH="):
+        registry.resolve("bert-pt", Path(__file__).resolve().parents[1] / "models.yaml")
+
+
+def test_unknown_and_unavailable_devices_are_refused(named):
+    with pytest.raises(AdapterError, match="device 'tpu' is not known; use auto, cpu, cuda, cuda:N or mps"):
+        TransformersAdapter("tiny", str(named), device="tpu")
+    import torch
+
+    if not torch.cuda.is_available():
+        with pytest.raises(AdapterError, match="torch sees no CUDA GPU here"):
+            TransformersAdapter("tiny", str(named), device="cuda").predict([q("the food was great", "food")])
+    assert TransformersAdapter("tiny", str(named), device="cpu").predict([q("the food was great", "food")])
+
+
+def test_input_orders(named):
+    sentence = "the food was great but service slow"
+    a = TransformersAdapter("tiny", str(named), input="aspect-first")
+    pair = a.encode([q(sentence, "service")])
+    first = TransformersAdapter("tiny", str(named), input="sentence-first").encode([q(sentence, "service")])
+    only = TransformersAdapter("tiny", str(named), input="sentence-only")
+    tokens = lambda enc: a._tokenizer.convert_ids_to_tokens(enc["input_ids"][0])
+    assert tokens(pair)[:3] == ["[CLS]", "service", "[SEP]"]
+    assert tokens(first)[-3:] == ["[SEP]", "service", "[SEP]"]
+    # the sentence-only baseline answers every aspect of a sentence the same
+    food, service = only.predict([q(sentence, "food"), q(sentence, "service")])
+    assert food == pytest.approx(service)
+
+
+def test_truncation_cuts_the_sentence_never_the_aspect_and_is_counted(named):
+    adapter = TransformersAdapter("tiny", str(named), input="aspect-first", max_length=8)
+    long = "the food was great but service slow the screen is good the battery life is bad"
+    encoded = adapter.encode([q(long, "battery life"), q("the food was great", "food")])
+    ids = adapter._tokenizer.convert_ids_to_tokens(encoded["input_ids"][0])
+    assert ids[:4] == ["[CLS]", "battery", "life", "[SEP]"] and len(ids) == 8
+    assert adapter.truncated == 1
+    first = TransformersAdapter("tiny", str(named), input="sentence-first", max_length=8)
+    encoded = first.encode([q(long, "battery life")])
+    ids = first._tokenizer.convert_ids_to_tokens(encoded["input_ids"][0])
+    assert ids[-4:] == ["[SEP]", "battery", "life", "[SEP]"]
+
+
+def test_fingerprint_follows_weights_and_settings(named, tmp_path):
+    a = TransformersAdapter("tiny", str(named))
+    assert a.fingerprint() == TransformersAdapter("other-name", str(named)).fingerprint()
+    assert a.fingerprint() != TransformersAdapter("tiny", str(named), input="sentence-first").fingerprint()
+    other = tiny_checkpoint(tmp_path / "other", {0: "positive", 1: "negative", 2: "neutral"})
+    assert a.fingerprint() != TransformersAdapter("tiny", str(other)).fingerprint()
+    assert not a.loaded  # fingerprinting never loads the model
+
+
+def test_registry_builds_from_models_yaml(named, tmp_path):
+    models = tmp_path / "models.yaml"
+    models.write_text(f"models:\n  mine:\n    kind: transformers\n    path: {named}\n    input: sentence-first\n"
+                      "    device: cpu\n    max_length: 64\n")
+    adapter = registry.build(registry.resolve("mine", models))
+    assert adapter.describe()["input"] == "sentence-first" and adapter.max_length == 64
+    models.write_text(f"models:\n  mine:\n    kind: transformers\n    path: {named}\n    inptu: x\n")
+    with pytest.raises(AbsaChecksError, match="unknown setting\\(s\\) inptu"):
+        registry.build(registry.resolve("mine", models))
