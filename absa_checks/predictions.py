@@ -68,7 +68,10 @@ def normalise(answer: object, adapter_name: str) -> Prediction | QueryError:
 
 
 def predict_all(adapter: Adapter, queries: Sequence[Query], batch_size: int) -> dict[Query, Prediction | QueryError]:
-    """Ask the adapter about every query once, `batch_size` at a time."""
+    """Ask the adapter about every query once, `batch_size` at a time (in the adapter's preferred order,
+    when it has one: a transformer sorts by token count so batches pad little)."""
+    if hasattr(adapter, "arrange"):
+        queries = adapter.arrange(queries)
     results: dict[Query, Prediction | QueryError] = {}
     for first in range(0, len(queries), batch_size):
         batch = list(queries[first:first + batch_size])

@@ -146,17 +146,29 @@ class TransformersAdapter:
         probs = logits.float().softmax(-1).cpu().tolist()
         return [{self._index_to_label[i]: p for i, p in enumerate(row)} for row in probs]
 
-    def encode(self, queries: Sequence[Query]):
-        """The model's input for a batch; truncation shortens only the sentence, and is counted."""
+    def arrange(self, queries: Sequence[Query]) -> list[Query]:
+        """Longest input first by token count, so every batch pads to nearly its own length
+        (20% faster than ordering by characters on ARTS; see docs/performance.md)."""
         self.load()
+        first, second, _ = self._pairs(queries)
+        lengths = self._tokenizer(first, second, truncation=False)["input_ids"]
+        order = sorted(range(len(queries)), key=lambda i: -len(lengths[i]))
+        return [queries[i] for i in order]
+
+    def _pairs(self, queries: Sequence[Query]) -> tuple[list[str], list[str] | None, object]:
+        """(first segment, second segment, truncation rule) for this input order."""
         texts = [q.sentence for q in queries]
         aspects = [q.aspect for q in queries]
         if self.input == "aspect-first":
-            first, second, truncation = aspects, texts, "only_second"
-        elif self.input == "sentence-first":
-            first, second, truncation = texts, aspects, "only_first"
-        else:
-            first, second, truncation = texts, None, True
+            return aspects, texts, "only_second"
+        if self.input == "sentence-first":
+            return texts, aspects, "only_first"
+        return texts, None, True
+
+    def encode(self, queries: Sequence[Query]):
+        """The model's input for a batch; truncation shortens only the sentence, and is counted."""
+        self.load()
+        first, second, truncation = self._pairs(queries)
         encoded = self._tokenizer(first, second, truncation=truncation, max_length=self.max_length,
                                   padding=True, return_tensors="pt")
         # only an input that reached max_length can have been cut: re-measure just those

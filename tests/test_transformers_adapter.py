@@ -139,3 +139,12 @@ def test_registry_builds_from_models_yaml(named, tmp_path):
     models.write_text(f"models:\n  mine:\n    kind: transformers\n    path: {named}\n    inptu: x\n")
     with pytest.raises(AbsaChecksError, match="unknown setting\\(s\\) inptu"):
         registry.build(registry.resolve("mine", models))
+
+
+def test_queries_are_arranged_longest_first_by_tokens(named):
+    adapter = TransformersAdapter("tiny", str(named))
+    # "battery life" is two tokens and "food" one, so equal character counts can still differ in tokens
+    short = q("the food was great", "food")
+    long = q("the screen is good but the battery life is bad", "battery life")
+    middle = q("the food was great but service slow", "service")
+    assert adapter.arrange([short, long, middle]) == [long, middle, short]
