@@ -23,17 +23,6 @@ class ExpectationNotMet(AssertionError):
     """A case whose variant prediction broke its expectation."""
 
 
-class NoPrediction(pytest.fail.Exception):
-    """A case the model could not answer: an error in setup, shown as its message alone.
-
-    pytest formats setup errors itself (not through repr_failure); a `Failed` with pytrace=False
-    is its public way to show just the message.
-    """
-
-    def __init__(self, message: str):
-        super().__init__(message, pytrace=False)
-
-
 def is_suite_file(path: Path) -> bool:
     name = path.name
     return path.suffix in (".yaml", ".yml") and not name.endswith((".examples.yaml", ".examples.yml"))
@@ -142,7 +131,7 @@ class CaseItem(_SuiteItem):
                 message = message.splitlines()[0] + " (traceback shown with the first errored case)"
             predictor.failure_shown = True
             self._record("error", message)
-            raise NoPrediction(message) from None
+            raise AdapterError(message) from None  # an error ("broken" in Allure); plugin.py shortens its report
 
     def runtest(self) -> None:
         original, variant = self._predictions

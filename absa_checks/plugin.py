@@ -149,6 +149,16 @@ class AbsaRun:
                 raise pytest.UsageError(f"--absa-sources: no collected test uses {', '.join(unknown)}; "
                                         "check the spelling against the 'sources:' of your suites")
 
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):
+        """A case the model could not answer: pytest formats setup errors itself, with its own
+        traceback; show the message (which carries the model's traceback once) instead."""
+        outcome = yield
+        report = outcome.get_result()
+        if call.when == "setup" and call.excinfo is not None and isinstance(item, CaseItem) \
+                and isinstance(call.excinfo.value, AbsaChecksError):
+            report.longrepr = str(call.excinfo.value)
+
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         records = [value for key, value in report.user_properties if key == PROPERTY_KEY]
         quarantined = [value for key, value in report.user_properties if key == QUARANTINE_KEY]
