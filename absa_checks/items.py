@@ -7,7 +7,7 @@ from typing import Iterator
 
 import pytest
 
-from . import strategies
+from . import allure_support, strategies
 from .cases import Case, expand, sample_units
 from .errors import AbsaChecksError, AdapterError
 from .expectations import check
@@ -139,16 +139,18 @@ class CaseItem(_SuiteItem):
         verdict = check(case.expectation, case.original.polarity, case.variant.example.polarity,
                         original.probs, variant.probs)
         self._record("passed" if verdict.passed else "failed", verdict.reason, original, variant)
-        if not verdict.passed:
-            raise ExpectationNotMet(verdict.reason)
+        if not verdict.passed:  # the strategy leads the message: Allure's categories match on it
+            raise ExpectationNotMet(f"{case.strategy}: {verdict.reason}")
 
     def _record(self, status: str, reason: str, original=None, variant=None) -> None:
         outcome = outcome_for(self.case, self.nodeid, self.suite_sha256, status, reason, original, variant)
         self.user_properties.append((PROPERTY_KEY, outcome.to_dict()))
+        if allure_support.active(self.config):
+            allure_support.decorate(outcome)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ExpectationNotMet):
-            return self._explain(str(excinfo.value))
+            return self._explain(str(excinfo.value).split(": ", 1)[-1])
         if isinstance(excinfo.value, AbsaChecksError):
             return str(excinfo.value)
         return super().repr_failure(excinfo)

@@ -16,7 +16,7 @@ import pytest
 
 from model_adapters import registry
 
-from . import cache
+from . import allure_support, cache
 from . import gates as gates_module
 from . import metrics as metrics_module
 from . import report_json, report_markdown, summary_table, verdict as verdict_module
@@ -119,6 +119,14 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     if is_suite_file(file_path):
         return SuiteFile.from_parent(parent, path=file_path)
     return None
+
+
+def _pictures(report: dict) -> dict[str, bytes]:
+    try:
+        from . import pictures
+    except ImportError:  # matplotlib is optional: pictures are skipped, everything else is written
+        return {}
+    return pictures.all_pictures(report["sources"])
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -233,16 +241,23 @@ class AbsaRun:
                          f"({'; '.join(reasons[:3])}{'; ...' if len(reasons) > 3 else ''})")
         lines.append(f"absa-checks {'PASSED' if verdict.passed else 'FAILED'}: {verdict.reason}")
         self.state.summary_lines = lines
+        allure_dir = getattr(self.config.option, "allure_report_dir", None) if allure_support.active(self.config) else None
+        if not (opts.report or opts.markdown or allure_dir):
+            return
+        timing = {"wall_seconds": round(time.time() - self.state.started, 3), "predictions": self._prediction_stats()}
+        report = report_json.build(metrics, gate_results, verdict, outcomes, issues, run, timing, quarantined)
         if opts.report:
-            timing = {"wall_seconds": round(time.time() - self.state.started, 3),
-                      "predictions": self._prediction_stats()}
-            report = report_json.build(metrics, gate_results, verdict, outcomes, issues, run, timing, quarantined)
             report_json.write(report, opts.report)
             lines.insert(-1, f"JSON report: {opts.report}")
+        pictures = _pictures(report) if (opts.markdown or allure_dir) else {}
         if opts.markdown:
-            report_markdown.write(report_markdown.render(metrics, gate_results, verdict, outcomes, run, len(issues)),
-                                  opts.markdown)
+            names = report_markdown.write_pictures(pictures, opts.markdown)
+            report_markdown.write(report_markdown.render(metrics, gate_results, verdict, outcomes, run, len(issues),
+                                                         names), opts.markdown)
             lines.insert(-1, f"Markdown summary: {opts.markdown}")
+        if allure_dir:
+            allure_support.write_run_results(Path(allure_dir), report, table, summary_table.HEADER, pictures)
+            lines.insert(-1, f"Allure results: {allure_dir} (summary, {len(report['gates'])} gates, pictures)")
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
         if not self.state.summary_lines:

@@ -58,7 +58,7 @@ def build(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outcom
         "verdict": asdict(verdict),
         "summary": {"cases": metrics.cases, "passed": metrics.passed, "failed": metrics.failed,
                     "errors": metrics.errors},
-        "sources": {name: _source(source) for name, source in metrics.sources.items()},
+        "sources": {name: source_dict(source) for name, source in metrics.sources.items()},
         "tests": [_test(test) for test in metrics.tests],
         "gates": [gate.to_dict() for gate in gates],
         "data_issues": [asdict(issue) for issue in issues],
@@ -68,7 +68,7 @@ def build(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outcom
     }
 
 
-def _source(source) -> dict[str, Any]:
+def source_dict(source) -> dict[str, Any]:
     return {
         "units": source.units,
         "units_with_errors": source.units_with_errors,

@@ -15,7 +15,7 @@ MAX_CASES_SHOWN = 20
 
 
 def render(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outcomes: list[CaseOutcome],
-           run: dict[str, Any], issue_count: int) -> str:
+           run: dict[str, Any], issue_count: int, pictures: dict[str, str] | None = None) -> str:
     model = run["model"]
     status = "PASSED" if verdict.passed else "FAILED"
     lines = [f"## absa-checks: {status}", "",
@@ -24,6 +24,8 @@ def render(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outco
              f"{metrics.cases} cases: {metrics.passed} passed, {metrics.failed} failed, {metrics.errors} errors. "
              "Rates in percent with 95% intervals (Wilson for rates, exact bootstrap over units for ARS).", ""]
     lines += summary_table.render_markdown(summary_table.rows(metrics, gates))
+    for name, file_name in (pictures or {}).items():
+        lines += ["", f"![{name}]({file_name})"]
     if gates:
         lines += ["", "### Gates", "", "| verdict | gate | source | test | detail |", "|---|---|---|---|---|"]
         for gate in sorted(gates, key=lambda g: (g.verdict != "fail", g.source, g.test, g.name)):
@@ -41,6 +43,17 @@ def render(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outco
     if issue_count:
         lines += ["", f"{issue_count} data issues were repaired or reported while loading; see the JSON report."]
     return "\n".join(lines) + "\n"
+
+
+def write_pictures(pictures: dict[str, bytes], path: Path) -> dict[str, str]:
+    """PNG files beside the Markdown file (`summary-accuracy.png`, ...); name -> relative file name."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    names = {}
+    for name, png in pictures.items():
+        file_name = f"{path.stem}-{name}.png"
+        (path.parent / file_name).write_bytes(png)
+        names[name] = file_name
+    return names
 
 
 def write(text: str, path: Path) -> None:

@@ -1,0 +1,162 @@
+"""Allure results: each case titled, labelled and illustrated; the run's summary and gates as results.
+
+Only active with allure-pytest and `--alluredir DIR`. Per-case results are written by allure-pytest in
+each process (safe under xdist); the summary, gates, environment.properties and categories.json are
+written once, by the controller.
+"""
+
+from __future__ import annotations
+
+import base64
+import difflib
+import html
+import json
+import re
+import uuid
+from pathlib import Path
+from typing import Any
+
+from .outcomes import CaseOutcome
+
+CATEGORIES = [
+    {"name": "target reversal not followed", "matchedStatuses": ["failed"],
+     "messageRegex": r"(?s).*revtgt.*expected the prediction to flip.*"},
+    {"name": "changed by a non-target edit", "matchedStatuses": ["failed"],
+     "messageRegex": r"(?s).*revnon.*expected the prediction to stay.*"},
+    {"name": "added aspects changed the prediction", "matchedStatuses": ["failed"],
+     "messageRegex": r"(?s).*adddiff.*expected the prediction to stay.*"},
+    {"name": "adapter error", "matchedStatuses": ["broken"]},
+    {"name": "release gate failed", "matchedStatuses": ["failed"], "messageRegex": r"(?s).*gate.*"},
+]
+STYLE = ("<style>body{font-family:system-ui,sans-serif;font-size:14px}mark{background:#ffe08a}"
+         "del{background:#f6c6c6}b{color:#1f4e9c}table{border-collapse:collapse}"
+         "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}</style>")
+
+
+def active(config) -> bool:
+    return bool(getattr(config.option, "allure_report_dir", None)) and config.pluginmanager.hasplugin("allure_pytest")
+
+
+# ---------------------------------------------------------------- one case
+
+def case_title(outcome: CaseOutcome) -> str:
+    sentence = outcome.variant["sentence"]
+    short = sentence if len(sentence) <= 70 else sentence[:67] + "..."
+    return f"{outcome.strategy}: '{outcome.variant['term']}' in \"{short}\""
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+(?:'\w+)?|[^\w\s]|\s+", text)
+
+
+def _marked(sentence: str, term: str, start: int, end: int) -> str:
+    return html.escape(sentence[:start]) + f"<b>{html.escape(term)}</b>" + html.escape(sentence[end:])
+
+
+def diff_html(original: str, variant: str) -> tuple[str, str]:
+    """The two sentences with removed words struck out and new words highlighted (a word diff)."""
+    a, b = _words(original), _words(variant)
+    left, right = [], []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        old, new = html.escape("".join(a[i1:i2])), html.escape("".join(b[j1:j2]))
+        left.append(old if op == "equal" else (f"<del>{old}</del>" if old.strip() else old))
+        right.append(new if op == "equal" else (f"<mark>{new}</mark>" if new.strip() else new))
+    return "".join(left), "".join(right)
+
+
+def case_html(outcome: CaseOutcome) -> str:
+    o, v = outcome.original, outcome.variant
+    left, right = diff_html(o["sentence"], v["sentence"])
+    rows = []
+    for title, example, prediction, text in (("original", o, outcome.original_prediction, left),
+                                             ("variant", v, outcome.variant_prediction, right)):
+        probs = prediction["probs"] if prediction else {}
+        shown = ", ".join(f"{k} {p:.2f}" for k, p in probs.items()) or "no prediction"
+        label = prediction["label"] if prediction else "-"
+        rows.append(f"<tr><th>{title}</th><td>{text}</td><td>target <b>{html.escape(example['term'])}</b>, "
+                    f"gold {example['gold']}</td><td><b>{label}</b> ({shown})</td></tr>")
+    verdict = html.escape(outcome.reason)
+    return (f"<!doctype html><html><head><meta charset='utf-8'>{STYLE}</head><body>"
+            f"<p><b>{outcome.strategy}</b>, expectation <b>{outcome.expect}</b>: {verdict}</p>"
+            f"<table><tr><th></th><th>sentence (changed words highlighted)</th><th>gold</th><th>prediction</th></tr>"
+            f"{''.join(rows)}</table></body></html>")
+
+
+def decorate(outcome: CaseOutcome) -> None:
+    """Title, labels, a stable parameter and the attachment for the running case."""
+    import allure
+
+    allure.dynamic.title(case_title(outcome))
+    allure.dynamic.epic(outcome.source)
+    allure.dynamic.feature(outcome.strategy)
+    allure.dynamic.story(outcome.test_name)
+    allure.dynamic.parameter("case", outcome.case_id)  # content-derived: the same on every run
+    allure.dynamic.parameter("unit", outcome.unit)
+    page = case_html(outcome)
+    allure.dynamic.description_html(page[page.index("<body>") + 6:page.index("</body>")])  # shown at once
+    allure.attach(page, name="original vs variant", attachment_type=allure.attachment_type.HTML)
+
+
+# ---------------------------------------------------------------- the run (controller only)
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def write_run_results(directory: Path, report: dict[str, Any], table: list[tuple[str, ...]],
+                      header: tuple[str, ...], pictures: dict[str, bytes]) -> None:
+    """The summary (table + pictures) and one result per gate, with environment and categories."""
+    from allure_commons.logger import AllureFileLogger
+    from allure_commons.model2 import Attachment, Label, Parameter, Status, StatusDetails, TestResult
+
+    directory.mkdir(parents=True, exist_ok=True)
+    logger = AllureFileLogger(str(directory), clean=False)
+    now = int(__import__("time").time() * 1000)
+
+    def attach(result: TestResult, name: str, body: bytes | str, mime: str, extension: str) -> None:
+        file_name = f"{uuid.uuid4()}-attachment.{extension}"
+        logger.report_attached_data(body=body if isinstance(body, bytes) else body.encode(), file_name=file_name)
+        result.attachments.append(Attachment(name=name, source=file_name, type=mime))
+
+    def result(name: str, passed: bool, message: str, history: str) -> TestResult:
+        return TestResult(uuid=str(uuid.uuid4()), historyId=history, testCaseId=history, name=name,
+                          fullName=f"absa-checks::{name}", status=Status.PASSED if passed else Status.FAILED,
+                          statusDetails=StatusDetails(message=message), stage="finished", start=now, stop=now,
+                          labels=[Label("epic", "absa-checks run"), Label("feature", "release gates"),
+                                  Label("suite", "absa-checks")])
+
+    verdict = report["verdict"]
+    summary = result("absa-checks summary", verdict["passed"], verdict["reason"], "absa-checks-summary")
+    summary_table = _table(list(header), [list(r) for r in table])
+    images = "".join(f"<p><img alt='{name}' style='max-width:100%' "
+                     f"src='data:image/png;base64,{base64.b64encode(png).decode()}'></p>" for name, png in pictures.items())
+    summary.descriptionHtml = (f"<p><b>{'PASSED' if verdict['passed'] else 'FAILED'}</b>: "
+                               f"{html.escape(verdict['reason'])}</p>{summary_table}{images}")
+    attach(summary, "summary table", f"<html><head><meta charset='utf-8'>{STYLE}</head><body>"
+           + summary_table + "</body></html>", "text/html", "html")
+    for name, png in pictures.items():
+        attach(summary, name, png, "image/png", "png")
+    logger.report_result(summary)
+    for gate in report["gates"]:
+        if gate["verdict"] == "no-data":
+            continue
+        name = f"gate {gate['gate']} {gate['threshold']:.0%} on {gate['source']} ({gate['test'].split('::')[-1]})"
+        item = result(name, gate["verdict"] == "pass", f"gate: {gate['reason']}",
+                      f"gate::{gate['gate']}::{gate['source']}::{gate['test']}")
+        item.parameters.append(Parameter(name="threshold", value=str(gate["threshold"])))
+        metric = gate["metric"] or {}
+        attach(item, "gate", f"<html><head><meta charset='utf-8'>{STYLE}</head><body>" + _table(
+            ["gate", "threshold", "value", "95% interval", "basis", "verdict"],
+            [[gate["gate"], f"{gate['threshold']:.2%}", f"{metric.get('value', 0):.2%} ({metric.get('k')}/{metric.get('n')})",
+              f"{metric['ci95'][0]:.2%} - {metric['ci95'][1]:.2%}" if metric.get("ci95") else "-",
+              gate["basis"], gate["verdict"]]]) + "</body></html>", "text/html", "html")
+        logger.report_result(item)
+    run = report["run"]
+    environment = {"model": run["model"]["name"], "model.fingerprint": run["model"]["fingerprint"],
+                   "suite.sha256": run["suite_sha256"], "seed": run["seed"],
+                   **{f"version.{k}": v for k, v in run["versions"].items()}}
+    (directory / "environment.properties").write_text(
+        "".join(f"{k}={v}\n" for k, v in environment.items()), encoding="utf-8")
+    (directory / "categories.json").write_text(json.dumps(CATEGORIES, indent=1), encoding="utf-8")
