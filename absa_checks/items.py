@@ -68,58 +68,52 @@ class SuiteFile(pytest.File):
 
 
 class _SuiteItem(pytest.Item):
-    def _mark(self, test: TestSpec, source: str, strategy: str) -> None:
+    """An item of one test over one source, marked by strategy, source and tags (`-m` selects on them)."""
+
+    def __init__(self, *, test: TestSpec, source: str, **kwargs):
+        super().__init__(**kwargs)
+        self.test = test
+        self.source = source
         registered = {line.split(":")[0].strip() for line in self.config.getini("markers")}
-        for marker in (strategies.marker_name(strategy), "source_" + source, *test.tags):
+        for marker in (strategies.marker_name(test.strategy), "source_" + source, *test.tags):
             marker = marker.replace("-", "_")
             if marker not in registered:  # so -m works and --strict-markers accepts it
                 self.config.addinivalue_line("markers", f"{marker}: absa-checks marker")
             self.add_marker(marker)
 
+    def reportinfo(self):
+        return self.path, self.test.line - 1, self.name
+
 
 class MissingDataItem(_SuiteItem):
     """Stands for a test over a source whose data is absent: skipped, saying how to get it."""
 
-    def __init__(self, *, test: TestSpec, source: str, reason: str, **kwargs):
+    def __init__(self, *, reason: str, **kwargs):
         super().__init__(**kwargs)
-        self.test = test
-        self.source = source
         self.reason = reason
-        self._mark(test, source, test.strategy)
 
     def runtest(self) -> None:
         pytest.skip(self.reason)
-
-    def reportinfo(self):
-        return self.path, self.test.line - 1, self.name
 
 
 class QuarantinedItem(_SuiteItem):
     """A variant our own checks rejected: shown as skipped with the reason, counted in the report."""
 
-    def __init__(self, *, test: TestSpec, source: str, rejected, **kwargs):
+    def __init__(self, *, rejected, **kwargs):
         super().__init__(**kwargs)
-        self.test = test
-        self.source = source
         self.rejected = rejected
-        self._mark(test, source, test.strategy)
 
     def runtest(self) -> None:
         self.user_properties.append((QUARANTINE_KEY, {**self.rejected.to_dict(), "test": self.test.key}))
         pytest.skip(f"quarantined: {self.rejected.reason}")
 
-    def reportinfo(self):
-        return self.path, self.test.line - 1, self.name
-
 
 class CaseItem(_SuiteItem):
     def __init__(self, *, case: Case, suite_sha256: str, **kwargs):
-        super().__init__(**kwargs)
+        super().__init__(test=case.test, source=case.source, **kwargs)
         self.case = case
-        self.source = case.source
         self.suite_sha256 = suite_sha256
         self._predictions = None
-        self._mark(case.test, case.source, case.test.strategy)
 
     def setup(self) -> None:
         predictor = self.config.stash[STATE_KEY].predictor
@@ -168,5 +162,3 @@ class CaseItem(_SuiteItem):
                 + line("original", case.original, original) + "\n"
                 + line("variant ", case.variant.example, variant))
 
-    def reportinfo(self):
-        return self.path, self.case.test.line - 1, self.name
