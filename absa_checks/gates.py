@@ -1,7 +1,9 @@
 """Release gates: thresholds from the suites, decided on the confidence interval by default.
 
 basis `interval` (default): a gate fails only when the whole 95% interval is on the wrong side of
-the threshold, so noise alone does not fail a release. basis `point`: the point estimate decides.
+the threshold, so noise alone does not fail a release; when the interval straddles the threshold
+the verdict is "inconclusive" (the run's policy, `--absa-inconclusive`, makes that pass or fail).
+basis `point`: the point estimate decides.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ class GateResult:
     threshold: float
     rate: Rate | None
     basis: str
-    verdict: str     # "pass", "fail" or "no-data"
+    verdict: str     # "pass", "fail", "inconclusive" (the interval straddles the threshold) or "no-data"
     reason: str
 
     def to_dict(self) -> dict:
@@ -61,6 +63,11 @@ def _decide(name: str, test: str, source: str, threshold: float, rate: Rate | No
     else:
         bad = rate.low > threshold if upper_limit else rate.high < threshold
         shown = f"{label} {value:.2%} [95% CI {rate.low:.2%}, {rate.high:.2%}]"
+        if not bad and rate.low <= threshold <= rate.high:
+            side = "above" if (value > threshold) == upper_limit else "within"
+            return GateResult(name, test, source, threshold, rate, basis, "inconclusive",
+                              f"{shown} straddles the {threshold:.2%} limit (point estimate {side} it): "
+                              "more cases would decide")
     relation = "above" if upper_limit else "below"
     ok_relation = "at most" if upper_limit else "at least"
     if bad:

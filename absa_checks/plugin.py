@@ -6,6 +6,7 @@ Loaded through the `pytest11` entry point wherever the package is installed.
 from __future__ import annotations
 
 import gc
+import json
 import shutil
 import tempfile
 import time
@@ -17,6 +18,7 @@ import pytest
 from model_adapters import registry
 
 from . import allure_support, cache
+from . import comparison as comparison_module
 from . import gates as gates_module
 from . import metrics as metrics_module
 from . import report_json, report_markdown, summary_table, verdict as verdict_module
@@ -64,6 +66,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--absa-no-cache", action="store_true",
                     help="do not read or keep cached predictions (workers still share one run's predictions)")
     group.addoption("--absa-clear-cache", action="store_true", help="empty the prediction cache before the run")
+    group.addoption("--absa-baseline", default=None, metavar="PATH",
+                    help="the released model's JSON report: compare paired, gate on no significant regression")
+    group.addoption("--absa-regression-alpha", default=0.05, type=float, metavar="A",
+                    help="significance level of the regression gate (exact McNemar; default 0.05)")
+    group.addoption("--absa-regression-min-effect", default=0.01, type=float, metavar="D",
+                    help="smallest ARS drop, as a fraction, that counts as a regression (default 0.01)")
+    group.addoption("--absa-inconclusive", default="pass", choices=("pass", "fail"),
+                    help="what an inconclusive gate counts as (default: pass)")
     group.addoption("--absa-device", default=None, metavar="DEVICE",
                     help="override the model's device: auto, cpu, cuda, cuda:N, mps")
 
@@ -189,6 +199,30 @@ class AbsaRun:
         if stats:
             self.state.worker_stats.append(stats)
 
+    def _compare_with_baseline(self, outcomes: list[CaseOutcome]) -> dict:
+        """source -> (SourceComparison, regression GateResult); {} without --absa-baseline."""
+        path = self.config.getoption("--absa-baseline")
+        if not path:
+            return {}
+        try:
+            baseline = json.loads(Path(path).read_text(encoding="utf-8"))
+            cases = baseline["cases"]
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            # the run's own results are still reported; the comparison says why it is missing
+            gate = gates_module.GateResult("no_regression", "--absa-baseline", "all", 0.0, None, "paired", "fail",
+                                           f"baseline report {path} cannot be read ({err}); pass the JSON "
+                                           "written by --absa-report of the released model")
+            return {"(baseline)": (comparison_module.SourceComparison("(baseline)", comparison_module.Paired(
+                0, 0, 0, (), (), 1.0)), gate)}
+        alpha = self.config.getoption("--absa-regression-alpha")
+        effect = self.config.getoption("--absa-regression-min-effect")
+        result = {}
+        for source, comparison in comparison_module.compare([o.to_dict() for o in outcomes], cases).items():
+            verdict, reason = comparison_module.regression_verdict(comparison.units, alpha, effect)
+            result[source] = (comparison, gates_module.GateResult("no_regression", "--absa-baseline", source, effect,
+                                                                  None, "paired", verdict, reason))
+        return result
+
     def _prediction_stats(self) -> dict:
         if not self.state.worker_stats:
             return self.state.predictor.stats.to_dict()
@@ -216,7 +250,10 @@ class AbsaRun:
         opts = self.state.options
         metrics = metrics_module.aggregate(outcomes)
         gate_results = gates_module.evaluate(metrics, opts.gate_basis)
-        verdict = verdict_module.decide(metrics, gate_results, opts.strict, self.state.collector.other_failures)
+        compared = self._compare_with_baseline(outcomes)
+        gate_results += [gate for _, gate in compared.values()]
+        verdict = verdict_module.decide(metrics, gate_results, opts.strict, self.state.collector.other_failures,
+                                        self.config.getoption("--absa-inconclusive"))
         if session.shouldstop or session.shouldfail:  # -x / --maxfail: gates on part of the cases mean nothing
             verdict = verdict_module.Verdict(int(exitstatus) or 1, False,
                                              f"the run stopped early ({session.shouldstop or session.shouldfail}); "
@@ -234,6 +271,10 @@ class AbsaRun:
                  "rates in %, 95% intervals", *summary_table.render_text(table)]
         if issues:
             lines.append(f"{len(issues)} data issues repaired or reported while loading (see the JSON report)")
+        for source, (comparison, gate) in compared.items():
+            broken = ", ".join(comparison.units.broken[:5]) + (" ..." if len(comparison.units.broken) > 5 else "")
+            lines.append(f"vs baseline, {source}: {gate.verdict}: {gate.reason}"
+                         + (f"; newly broken units: {broken}" if broken else ""))
         quarantined = self.state.collector.quarantined()
         if quarantined:
             reasons = sorted({q["reason"] for q in quarantined})
@@ -246,6 +287,9 @@ class AbsaRun:
             return
         timing = {"wall_seconds": round(time.time() - self.state.started, 3), "predictions": self._prediction_stats()}
         report = report_json.build(metrics, gate_results, verdict, outcomes, issues, run, timing, quarantined)
+        if compared:
+            report["comparison"] = {"baseline": self.config.getoption("--absa-baseline"),
+                                    "sources": {s: c.to_dict() for s, (c, _) in compared.items()}}
         if opts.report:
             report_json.write(report, opts.report)
             lines.insert(-1, f"JSON report: {opts.report}")

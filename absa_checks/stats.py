@@ -67,3 +67,17 @@ def _binomial_quantile(n: int, p: float, q: float) -> int:
         if cumulative >= q - 1e-12:
             return x
     return n
+
+
+def mcnemar_exact(broken: int, fixed: int) -> float:
+    """Two-sided exact McNemar p-value for paired binary outcomes.
+
+    Only discordant pairs count: `broken` (right before, wrong now) and `fixed` (wrong before, right
+    now). Under no change each discordant pair is a fair coin, so the p-value is the two-sided
+    binomial tail of min(broken, fixed) out of broken + fixed at p = 1/2 (capped at 1).
+    """
+    n = broken + fixed
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(min(broken, fixed) + 1)) / 2 ** n
+    return min(1.0, 2 * tail)

@@ -22,7 +22,10 @@ def _gate_cell(gates: list[GateResult]) -> str:
     if not decided:
         return "-"
     failed = sum(g.verdict == "fail" for g in decided)
-    return f"FAIL ({failed}/{len(decided)})" if failed else "pass"
+    undecided = sum(g.verdict == "inconclusive" for g in decided)
+    if failed:
+        return f"FAIL ({failed}/{len(decided)})"
+    return f"inconclusive ({undecided}/{len(decided)})" if undecided else "pass"
 
 
 def rows(metrics: RunMetrics, gates: list[GateResult]) -> list[tuple[str, ...]]:

@@ -21,8 +21,12 @@ class Verdict:
     reason: str
 
 
-def decide(metrics: RunMetrics, gates: list[GateResult], strict: bool, other_failures: int) -> Verdict:
-    failed_gates = [g for g in gates if g.verdict == "fail"]
+def decide(metrics: RunMetrics, gates: list[GateResult], strict: bool, other_failures: int,
+           inconclusive: str = "pass") -> Verdict:
+    """`inconclusive`: what an inconclusive gate counts as, "pass" (default) or "fail"."""
+    failing = ("fail", "inconclusive") if inconclusive == "fail" else ("fail",)
+    failed_gates = [g for g in gates if g.verdict in failing]
+    undecided = [g for g in gates if g.verdict == "inconclusive"]
     decided = [g for g in gates if g.verdict != "no-data"]
     case_note = f"{metrics.failed} of {metrics.cases} cases failed their expectation"
     if metrics.errors:
@@ -37,7 +41,8 @@ def decide(metrics: RunMetrics, gates: list[GateResult], strict: bool, other_fai
         more = f" and {len(failed_gates) - 3} more" if len(failed_gates) > 3 else ""
         return Verdict(1, False, f"{len(failed_gates)} of {len(decided)} gates failed: {names}{more}")
     if decided:
-        return Verdict(0, True, f"all {len(decided)} gates passed ({case_note}; cases are not counted "
+        note = f", {len(undecided)} of them inconclusive, counted as passed" if undecided else ""
+        return Verdict(0, True, f"all {len(decided)} gates passed{note} ({case_note}; cases are not counted "
                                 "without --absa-strict)")
     if metrics.failed:
         return Verdict(1, False, f"{case_note} and the run has no gates")

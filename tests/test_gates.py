@@ -59,7 +59,7 @@ def test_fail_rate_straddling_threshold():
     assert (point.basis, point.verdict) == ("point", "fail")
     assert point.rate == FAIL_3_OF_10
     interval = only(evaluate(metrics, "interval"))
-    assert (interval.basis, interval.verdict) == ("interval", "pass")
+    assert (interval.basis, interval.verdict) == ("interval", "inconclusive")
 
 
 def test_fail_rate_wholly_above_threshold():
@@ -75,7 +75,7 @@ def test_fail_rate_below_threshold_passes():
     # 2/10 = .20 is at most .30 (point); interval high .5098 > .30 but low .0567 is not above -> pass
     metrics = run(gates={"max_fail_rate": 0.3}, fail_rate=FAIL_2_OF_10)
     assert only(evaluate(metrics, "point")).verdict == "pass"
-    assert only(evaluate(metrics, "interval")).verdict == "pass"
+    assert only(evaluate(metrics, "interval")).verdict == "inconclusive"
 
 
 def test_fail_rate_at_threshold_passes_on_point():
@@ -92,7 +92,7 @@ def test_min_ars_straddling_threshold():
     point = only(evaluate(metrics, "point"))
     assert (point.name, point.source, point.verdict) == ("min_ars", "alpha", "fail")
     assert point.rate == ARS_2_OF_10
-    assert only(evaluate(metrics, "interval")).verdict == "pass"
+    assert only(evaluate(metrics, "interval")).verdict == "inconclusive"
 
 
 def test_min_ars_wholly_below_threshold():
@@ -108,7 +108,7 @@ def test_min_ars_above_threshold_passes():
     # ARS 2/10 = .20 >= .10 on point; interval high .5 >= .10
     metrics = run(gates={"min_ars": 0.1}, ars=ARS_2_OF_10)
     assert only(evaluate(metrics, "point")).verdict == "pass"
-    assert only(evaluate(metrics, "interval")).verdict == "pass"
+    assert only(evaluate(metrics, "interval")).verdict == "inconclusive"
 
 
 # --- min_variant_accuracy -----------------------------------------------------------------------
@@ -118,7 +118,7 @@ def test_min_variant_accuracy_straddling_threshold():
     metrics = run(gates={"min_variant_accuracy": 0.8}, variant_accuracy=ACC_7_OF_10)
     point = only(evaluate(metrics, "point"))
     assert (point.name, point.verdict) == ("min_variant_accuracy", "fail")
-    assert only(evaluate(metrics, "interval")).verdict == "pass"
+    assert only(evaluate(metrics, "interval")).verdict == "inconclusive"
 
 
 def test_min_variant_accuracy_wholly_below_threshold():
@@ -149,7 +149,7 @@ def test_several_gates_on_one_test():
     metrics = run(gates={"max_fail_rate": 0.2, "min_variant_accuracy": 0.8, "min_ars": 0.3},
                   fail_rate=FAIL_8_OF_10, variant_accuracy=ACC_7_OF_10, ars=ARS_2_OF_10)
     verdicts = {r.name: r.verdict for r in evaluate(metrics, "interval")}
-    assert verdicts == {"max_fail_rate": "fail", "min_variant_accuracy": "pass", "min_ars": "pass"}
+    assert verdicts == {"max_fail_rate": "fail", "min_variant_accuracy": "inconclusive", "min_ars": "inconclusive"}
     verdicts = {r.name: r.verdict for r in evaluate(metrics, "point")}
     assert verdicts == {"max_fail_rate": "fail", "min_variant_accuracy": "fail", "min_ars": "fail"}
 
@@ -165,7 +165,7 @@ def test_per_test_basis_overrides_default():
     assert (result.basis, result.verdict) == ("point", "fail")
     interval = run(gates={"max_fail_rate": 0.2, "basis": "interval"}, fail_rate=FAIL_3_OF_10)
     result = only(evaluate(interval, "point"))
-    assert (result.basis, result.verdict) == ("interval", "pass")
+    assert (result.basis, result.verdict) == ("interval", "inconclusive")
 
 
 def test_gate_result_to_dict():

@@ -1,0 +1,109 @@
+"""Paired comparison with a baseline run (the released model's JSON report).
+
+Units are matched by their stable ids (source + unit id), cases by their content-derived case ids, so
+suites that changed between the runs still compare on what they share; the unmatched are counted.
+Per source: exact McNemar on ARS units (a unit is right when its original and every variant are), and
+on each strategy's cases (a case is right when it met its expectation).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from .stats import mcnemar_exact
+
+
+@dataclass(frozen=True)
+class Paired:
+    matched: int
+    before: int            # right in the baseline
+    after: int             # right now
+    broken: tuple[str, ...]  # right before, wrong now
+    fixed: tuple[str, ...]   # wrong before, right now
+    p_value: float
+
+    @property
+    def change(self) -> float:
+        """After minus before, as a fraction of the matched ones (negative: worse now)."""
+        return (self.after - self.before) / self.matched if self.matched else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"matched": self.matched, "before": self.before, "after": self.after, "change": self.change,
+                "p_value": self.p_value, "broken": list(self.broken), "fixed": list(self.fixed)}
+
+
+@dataclass(frozen=True)
+class SourceComparison:
+    source: str
+    units: Paired
+    strategies: dict[str, Paired] = field(default_factory=dict)
+    unmatched_now: int = 0
+    unmatched_baseline: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"units": self.units.to_dict(), "strategies": {k: v.to_dict() for k, v in self.strategies.items()},
+                "unmatched_now": self.unmatched_now, "unmatched_baseline": self.unmatched_baseline}
+
+
+def unit_correctness(cases: Iterable[dict]) -> dict[tuple[str, str], bool]:
+    """(source, unit) -> ARS-correct; units with an errored case are left out (as in the metrics)."""
+    by_unit: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for case in cases:
+        by_unit[(case["source"], case["unit"])].append(case)
+    result = {}
+    for key, found in by_unit.items():
+        if any(c["status"] == "error" for c in found):
+            continue
+        result[key] = all(_right(c["original_prediction"], c["original"]) and
+                          _right(c["variant_prediction"], c["variant"]) for c in found)
+    return result
+
+
+def _right(prediction: dict | None, example: dict) -> bool:
+    return prediction is not None and prediction["label"] == example["gold"]
+
+
+def _pair(now: dict[Any, bool], before: dict[Any, bool], name: callable) -> Paired:
+    shared = sorted(set(now) & set(before), key=str)
+    broken = tuple(name(k) for k in shared if before[k] and not now[k])
+    fixed = tuple(name(k) for k in shared if now[k] and not before[k])
+    return Paired(len(shared), sum(before[k] for k in shared), sum(now[k] for k in shared), broken, fixed,
+                  mcnemar_exact(len(broken), len(fixed)))
+
+
+def compare(current: list[dict], baseline: list[dict]) -> dict[str, SourceComparison]:
+    """Current and baseline cases (as in the JSON report's `cases`) -> per-source paired comparison."""
+    units_now, units_before = unit_correctness(current), unit_correctness(baseline)
+    cases_now = {(c["source"], c["strategy"], c["case_id"]): c["status"] == "passed"
+                 for c in current if c["status"] != "error"}
+    cases_before = {(c["source"], c["strategy"], c["case_id"]): c["status"] == "passed"
+                    for c in baseline if c["status"] != "error"}
+    result = {}
+    for source in sorted({s for s, _ in units_now} | {s for s, _ in units_before}):
+        now = {k: v for k, v in units_now.items() if k[0] == source}
+        before = {k: v for k, v in units_before.items() if k[0] == source}
+        strategies = {}
+        for strategy in sorted({k[1] for k in cases_now if k[0] == source} & {k[1] for k in cases_before if k[0] == source}):
+            strategies[strategy] = _pair({k: v for k, v in cases_now.items() if k[:2] == (source, strategy)},
+                                         {k: v for k, v in cases_before.items() if k[:2] == (source, strategy)},
+                                         lambda k: k[2])
+        result[source] = SourceComparison(source, _pair(now, before, lambda k: k[1]), strategies,
+                                          len(set(now) - set(before)), len(set(before) - set(now)))
+    return result
+
+
+def regression_verdict(units: Paired, alpha: float, min_effect: float) -> tuple[str, str]:
+    """("pass" | "fail" | "inconclusive", why) for the gate "no significant regression" on ARS units."""
+    drop = -units.change
+    shown = (f"ARS {100 * units.before / max(units.matched, 1):.2f}% -> {100 * units.after / max(units.matched, 1):.2f}% "
+             f"on {units.matched} shared units ({len(units.broken)} newly broken, {len(units.fixed)} newly fixed, "
+             f"exact McNemar p = {units.p_value:.3g})")
+    if units.matched == 0:
+        return "no-data", "no units shared with the baseline"
+    if drop >= min_effect and units.p_value < alpha:
+        return "fail", f"{shown}: a significant drop of at least {min_effect:.2%}"
+    if drop >= min_effect:
+        return "inconclusive", f"{shown}: a drop of {drop:.2%}, but not significant at alpha {alpha:g}"
+    return "pass", f"{shown}: no significant regression"
