@@ -70,8 +70,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="the released model's JSON report: compare paired, gate on no significant regression")
     group.addoption("--absa-regression-alpha", default=0.05, type=float, metavar="A",
                     help="significance level of the regression gate (exact McNemar; default 0.05)")
-    group.addoption("--absa-regression-min-effect", default=0.01, type=float, metavar="D",
-                    help="smallest ARS drop, as a fraction, that counts as a regression (default 0.01)")
+    group.addoption("--absa-regression-min-effect", default=0.02, type=float, metavar="D",
+                    help="smallest ARS drop, as a fraction, that counts as a regression (default 0.02: "
+                         "smaller drops on about 1,000 units are within noise)")
     group.addoption("--absa-inconclusive", default="pass", choices=("pass", "fail"),
                     help="what an inconclusive gate counts as (default: pass)")
     group.addoption("--absa-device", default=None, metavar="DEVICE",

@@ -32,7 +32,7 @@ def units(correct: list[bool]) -> list[dict]:
 
 
 def verdict(now: list[dict], before: list[dict]) -> str:
-    return regression_verdict(compare(now, before)["s"].units, alpha=0.05, min_effect=0.01)[0]
+    return regression_verdict(compare(now, before)["s"].units, alpha=0.05, min_effect=0.02)[0]  # the defaults
 
 
 def test_identical_predictions_never_fail():
