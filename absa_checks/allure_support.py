@@ -13,6 +13,7 @@ import html
 import json
 import re
 import uuid
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -148,6 +149,16 @@ def write_run_results(directory: Path, report: dict[str, Any], table: list[tuple
                       f"gate::{gate['gate']}::{gate['source']}::{gate['test']}")
         item.parameters.append(Parameter(name="threshold", value=str(gate["threshold"])))
         metric = gate["metric"] or {}
+        compared = report.get("comparison", {}).get("sources", {}).get(gate["source"])
+        if gate["gate"] == "no_regression" and compared:
+            u = compared["units"]
+            attach(item, "newly broken and fixed units", f"<html><head><meta charset='utf-8'>{STYLE}</head><body>"
+                   f"<p>{html.escape(gate['reason'])}</p>" + _table(
+                       ["newly broken", "newly fixed"],
+                       [list(pair) for pair in zip_longest(u["broken"], u["fixed"], fillvalue="")])
+                   + "</body></html>", "text/html", "html")
+            logger.report_result(item)
+            continue
         attach(item, "gate", f"<html><head><meta charset='utf-8'>{STYLE}</head><body>" + _table(
             ["gate", "threshold", "value", "95% interval", "basis", "verdict"],
             [[gate["gate"], f"{gate['threshold']:.2%}", f"{metric.get('value', 0):.2%} ({metric.get('k')}/{metric.get('n')})",

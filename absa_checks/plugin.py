@@ -298,7 +298,7 @@ class AbsaRun:
         if opts.markdown:
             names = report_markdown.write_pictures(pictures, opts.markdown)
             report_markdown.write(report_markdown.render(metrics, gate_results, verdict, outcomes, run, len(issues),
-                                                         names), opts.markdown)
+                                                         names, report.get("comparison")), opts.markdown)
             lines.insert(-1, f"Markdown summary: {opts.markdown}")
         if allure_dir:
             allure_support.write_run_results(Path(allure_dir), report, table, summary_table.HEADER, pictures)

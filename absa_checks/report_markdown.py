@@ -14,8 +14,12 @@ from .verdict import Verdict
 MAX_CASES_SHOWN = 20
 
 
+MAX_UNITS_SHOWN = 30
+
+
 def render(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outcomes: list[CaseOutcome],
-           run: dict[str, Any], issue_count: int, pictures: dict[str, str] | None = None) -> str:
+           run: dict[str, Any], issue_count: int, pictures: dict[str, str] | None = None,
+           comparison: dict[str, Any] | None = None) -> str:
     model = run["model"]
     status = "PASSED" if verdict.passed else "FAILED"
     lines = [f"## absa-checks: {status}", "",
@@ -31,6 +35,22 @@ def render(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outco
         for gate in sorted(gates, key=lambda g: (g.verdict != "fail", g.source, g.test, g.name)):
             lines.append(f"| {gate.verdict} | {gate.name} {gate.threshold:.2%} | {gate.source} | "
                          f"{gate.test.split('::')[-1]} | {gate.reason} |")
+    if comparison:
+        lines += ["", f"### Compared with the baseline (`{comparison['baseline']}`)", "",
+                  "| source | shared units | ARS before -> now | newly broken | newly fixed | exact McNemar p |",
+                  "|---|---|---|---|---|---|"]
+        for source, found in comparison["sources"].items():
+            u = found["units"]
+            before, now = (100 * u["before"] / u["matched"], 100 * u["after"] / u["matched"]) if u["matched"] else (0, 0)
+            lines.append(f"| {source} | {u['matched']} | {before:.2f} -> {now:.2f} | {len(u['broken'])} | "
+                         f"{len(u['fixed'])} | {u['p_value']:.3g} |")
+        for source, found in comparison["sources"].items():
+            for kind in ("broken", "fixed"):
+                ids = found["units"][kind]
+                if ids:
+                    shown = ", ".join(f"`{i}`" for i in ids[:MAX_UNITS_SHOWN])
+                    more = f" and {len(ids) - MAX_UNITS_SHOWN} more" if len(ids) > MAX_UNITS_SHOWN else ""
+                    lines += ["", f"Newly {kind} on {source}: {shown}{more}."]
     failing = [o for o in outcomes if o.status != "passed"]
     if failing:
         lines += ["", f"<details><summary>{len(failing)} failing or errored cases "

@@ -84,7 +84,9 @@ def test_replaying_bert_sent_against_a_bert_pt_baseline_fails_with_the_broken_un
     path = tmp_path / "baseline.json"
     path.write_text(__import__("json").dumps(baseline.report))
     itself = run(args + ["--model", f"replay:{csv}#bert_pt", "--absa-baseline", str(path)])
-    worse = run(args + ["--model", f"replay:{csv}#bert_sent", "--absa-baseline", str(path)])
+    markdown = tmp_path / "summary.md"
+    worse = run(args + ["--model", f"replay:{csv}#bert_sent", "--absa-baseline", str(path),
+                        "--absa-markdown", str(markdown)])
     same_gate = next(g for g in itself.report["gates"] if g["gate"] == "no_regression")
     assert same_gate["verdict"] == "pass" and itself.code == 0
     gate = next(g for g in worse.report["gates"] if g["gate"] == "no_regression")
@@ -92,3 +94,24 @@ def test_replaying_bert_sent_against_a_bert_pt_baseline_fails_with_the_broken_un
     laptop = worse.report["comparison"]["sources"]["arts-laptop"]["units"]
     assert laptop["matched"] == 638 and len(laptop["broken"]) > 100 and laptop["p_value"] < 1e-6
     assert "newly broken units:" in worse.out
+    text = markdown.read_text()
+    assert "### Compared with the baseline" in text and "| arts-laptop | 638 | 53.29 -> 17.40 |" in text
+    assert "Newly broken on arts-laptop: `0:14_0`" in text
+
+
+@needs_shared_data
+def test_the_regression_gate_is_an_allure_result_listing_the_units(run, tmp_path):
+    pytest.importorskip("allure_pytest")
+    import json
+
+    args = ["suites/", "-q", "--tb=no", "--absa-data", str(SHARED_DATA), "--absa-sources", "arts-laptop"]
+    csv = ARTS_OUTPUT / "laptop_results.csv"
+    path = tmp_path / "baseline.json"
+    path.write_text(json.dumps(run(args + ["--model", f"replay:{csv}#bert_pt"]).report))
+    results = tmp_path / "allure"
+    run(args + ["--model", f"replay:{csv}#bert_sent", "--absa-baseline", str(path), "--alluredir", str(results)])
+    gate = next(json.loads(p.read_text()) for p in results.glob("*-result.json")
+                if '"gate no_regression' in p.read_text())
+    assert gate["status"] == "failed"
+    listing = (results / gate["attachments"][0]["source"]).read_text()
+    assert "newly broken" in listing and "0:14_0" in listing
