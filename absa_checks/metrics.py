@@ -49,6 +49,7 @@ class SourceMetrics:
     original_accuracy: Rate
     ars: Rate
     strategies: dict[str, StrategyMetrics] = field(default_factory=dict)
+    slices: dict[str, "SourceMetrics"] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -66,10 +67,29 @@ def aggregate(outcomes: Iterable[CaseOutcome]) -> RunMetrics:
     by_source: dict[str, list[CaseOutcome]] = defaultdict(list)
     for outcome in outcomes:
         by_source[outcome.source].append(outcome)
-    sources = {name: _source_metrics(name, cases) for name, cases in sorted(by_source.items())}
+    sources = {name: _with_slices(name, cases) for name, cases in sorted(by_source.items())}
     return RunMetrics(sources, _test_metrics(outcomes), len(outcomes),
                       sum(o.status == "passed" for o in outcomes), sum(o.status == "failed" for o in outcomes),
                       sum(o.status == "error" for o in outcomes))
+
+
+SLICE_KINDS = ("aspects", "hard", "opposite_others", "gold")
+
+
+def slice_key(kind: str, value: object) -> str:
+    return f"{kind}={str(value).lower()}"
+
+
+def _with_slices(source: str, cases: list[CaseOutcome]) -> SourceMetrics:
+    """The source's metrics, and the same metrics per slice ("aspects=multi", "hard=true", ...)."""
+    groups: dict[str, list[CaseOutcome]] = defaultdict(list)
+    for case in cases:
+        for kind in SLICE_KINDS:
+            if kind in case.slices:
+                groups[slice_key(kind, case.slices[kind])].append(case)
+    whole = _source_metrics(source, cases)
+    return SourceMetrics(whole.source, whole.units, whole.units_with_errors, whole.original_accuracy, whole.ars,
+                         whole.strategies, {key: _source_metrics(source, found) for key, found in sorted(groups.items())})
 
 
 def _source_metrics(source: str, cases: list[CaseOutcome]) -> SourceMetrics:

@@ -31,6 +31,7 @@ class CaseOutcome:
     reason: str
     gates: dict[str, Any] = field(default_factory=dict)
     suite_sha256: str = ""
+    slices: dict[str, Any] = field(default_factory=dict)
     original_prediction: dict[str, Any] | None = None
     variant_prediction: dict[str, Any] | None = None
 
@@ -54,6 +55,17 @@ class CaseOutcome:
 _FIELDS = tuple(f.name for f in fields(CaseOutcome))
 
 
+def slices_of(example: Example) -> dict[str, Any]:
+    """Which slices the unit's original belongs to (production-readiness slices)."""
+    target = example.polarity
+    labelled = [a.polarity for a in example.others if a.polarity is not None]
+    opposite = {"positive": "negative", "negative": "positive"}.get(target)
+    return {"aspects": "multi" if example.others else "single",
+            "hard": any(p != target for p in labelled),
+            "opposite_others": sum(p == opposite for p in labelled),
+            "gold": target}
+
+
 def example_record(example: Example, edits: tuple = ()) -> dict[str, Any]:
     t = example.target
     record: dict[str, Any] = {"sentence": example.sentence, "term": t.term, "from": t.start, "to": t.end,
@@ -74,6 +86,6 @@ def outcome_for(case: Case, nodeid: str, suite_sha256: str, status: str, reason:
         source=case.source, unit=case.unit_id, strategy=case.strategy, expect=case.expectation.kind,
         tolerance=case.expectation.tolerance, original=example_record(case.original),
         variant=example_record(case.variant.example, case.variant.edits), status=status, reason=reason,
-        gates=case.test.gates.to_dict(), suite_sha256=suite_sha256,
+        gates=case.test.gates.to_dict(), suite_sha256=suite_sha256, slices=slices_of(case.original),
         original_prediction=prediction_record(original) if original else None,
         variant_prediction=prediction_record(variant) if variant else None)

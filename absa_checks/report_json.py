@@ -69,6 +69,12 @@ def build(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outcom
 
 
 def source_dict(source) -> dict[str, Any]:
+    result = _metrics_dict(source)
+    result["slices"] = {key: _metrics_dict(found) for key, found in source.slices.items()}
+    return result
+
+
+def _metrics_dict(source) -> dict[str, Any]:
     return {
         "units": source.units,
         "units_with_errors": source.units_with_errors,

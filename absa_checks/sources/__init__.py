@@ -43,6 +43,15 @@ def _semeval(name: str, domain: str, file: str, arts: str, towe: str) -> Dataset
                          lambda data_dir, source: load_semeval(data_dir, source, domain))
 
 
+GCAE_HOW = "the GCAE hard subsets from github.com/wxue004cs/GCAE (atsa-*/atsa_hard_test.json)"
+
+
+def _gcae(relative_path: str, domain: str) -> Callable[[Path, str], LoadedSource]:
+    from .gcae import load_gcae
+
+    return lambda data_dir, name: load_gcae(data_dir / relative_path, name, domain)
+
+
 BUILTIN_SOURCES: dict[str, DatasetSource] = {
     "arts-laptop": DatasetSource("arts-laptop", "arts/arts_testset/laptop_test_enriched.json", ARTS_HOW,
                                  _arts("arts/arts_testset/laptop_test_enriched.json")),
@@ -52,6 +61,11 @@ BUILTIN_SOURCES: dict[str, DatasetSource] = {
     "semeval14-restaurant": _semeval("semeval14-restaurant", "restaurant", "Restaurants_Test_Gold.xml", "rest",
                                      "14res"),
     "mams-restaurant": DatasetSource("mams-restaurant", MAMS_TEST, MAMS_HOW, load_mams),
+    "gcae-hard-laptop": DatasetSource("gcae-hard-laptop", "gcae_hard/atsa-laptop/atsa_hard_test.json", GCAE_HOW,
+                                      _gcae("gcae_hard/atsa-laptop/atsa_hard_test.json", "laptop")),
+    "gcae-hard-restaurant": DatasetSource("gcae-hard-restaurant", "gcae_hard/atsa-restaurant/atsa_hard_test.json",
+                                          GCAE_HOW, _gcae("gcae_hard/atsa-restaurant/atsa_hard_test.json",
+                                                          "restaurant")),
 }
 
 

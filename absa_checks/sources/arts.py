@@ -52,6 +52,7 @@ def load_arts(path: Path, source: str) -> LoadedSource:
         else:
             variants[unit_id][strategy].append(Variant(strategy, example, origin="given"))
 
+    originals = _with_sentence_mates(originals)
     units = []
     for unit_id, original in originals.items():
         given = {name: tuple(_align_occurrence(source, original, v, issues) for v in found)
@@ -62,6 +63,20 @@ def load_arts(path: Path, source: str) -> LoadedSource:
         issues.append(DataIssue(source, unit_id, "orphan_variant",
                                 "variants without an original record", "dropped"))
     return LoadedSource(source, tuple(units), tuple(issues))
+
+
+def _with_sentence_mates(originals: dict[str, Example]) -> dict[str, Example]:
+    """ARTS records name one aspect each; the originals of one SemEval sentence (ids `<sentence>_<k>`,
+    same text) are each other's other aspects, which the slices (multi-aspect, hard) need."""
+    by_sentence: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for unit_id, example in originals.items():
+        by_sentence[(unit_id.rsplit("_", 1)[0], example.sentence)].append(unit_id)
+    result = {}
+    for unit_id, example in originals.items():
+        mates = by_sentence[(unit_id.rsplit("_", 1)[0], example.sentence)]
+        others = tuple(originals[m].target for m in mates if m != unit_id)
+        result[unit_id] = replace(example, others=others)
+    return result
 
 
 def _read_record(key: str, record: object, source: str, issues: list[DataIssue]) -> Example | None:
