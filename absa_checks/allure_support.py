@@ -122,15 +122,18 @@ def write_run_results(directory: Path, report: dict[str, Any], table: list[tuple
         logger.report_attached_data(body=body if isinstance(body, bytes) else body.encode(), file_name=file_name)
         result.attachments.append(Attachment(name=name, source=file_name, type=mime))
 
-    def result(name: str, passed: bool, message: str, history: str) -> TestResult:
+    statuses = {"pass": Status.PASSED, "fail": Status.FAILED, "inconclusive": Status.UNKNOWN}
+
+    def result(name: str, verdict: str, message: str, history: str) -> TestResult:
         return TestResult(uuid=str(uuid.uuid4()), historyId=history, testCaseId=history, name=name,
-                          fullName=f"absa-checks::{name}", status=Status.PASSED if passed else Status.FAILED,
+                          fullName=f"absa-checks::{name}", status=statuses[verdict],
                           statusDetails=StatusDetails(message=message), stage="finished", start=now, stop=now,
                           labels=[Label("epic", "absa-checks run"), Label("feature", "release gates"),
                                   Label("suite", "absa-checks")])
 
     verdict = report["verdict"]
-    summary = result("absa-checks summary", verdict["passed"], verdict["reason"], "absa-checks-summary")
+    summary = result("absa-checks summary", "pass" if verdict["passed"] else "fail", verdict["reason"],
+                     "absa-checks-summary")
     summary_table = _table(list(header), [list(r) for r in table])
     images = "".join(f"<p><img alt='{name}' style='max-width:100%' "
                      f"src='data:image/png;base64,{base64.b64encode(png).decode()}'></p>" for name, png in pictures.items())
@@ -145,7 +148,7 @@ def write_run_results(directory: Path, report: dict[str, Any], table: list[tuple
         if gate["verdict"] == "no-data":
             continue
         name = f"gate {gate['gate']} {gate['threshold']:.0%} on {gate['source']} ({gate['test'].split('::')[-1]})"
-        item = result(name, gate["verdict"] == "pass", f"gate: {gate['reason']}",
+        item = result(name, gate["verdict"], f"gate: {gate['reason']}",
                       f"gate::{gate['gate']}::{gate['source']}::{gate['test']}")
         item.parameters.append(Parameter(name="threshold", value=str(gate["threshold"])))
         metric = gate["metric"] or {}

@@ -61,7 +61,8 @@ def test_results_carry_titles_labels_attachments_summary_and_gates(tmp_path, run
     summary = found["absa-checks summary"]
     assert summary["status"] == "passed" and "all 1 gates passed" in summary["statusDetails"]["message"]
     assert {a["name"] for a in summary["attachments"]} >= {"summary table", "accuracy", "fail-rates"}
-    assert any(name.startswith("gate max_fail_rate 50% on tiny") for name in found)
+    gate = next(r for name, r in found.items() if name.startswith("gate max_fail_rate 50% on tiny"))
+    assert gate["status"] == "unknown"  # 1 of 3 failed: the interval [6%, 79%] straddles 50%: inconclusive
     assert "model=python:mymodel:by_first_clause" in (results / "environment.properties").read_text()
     categories = json.loads((results / "categories.json").read_text())
     assert {"target reversal not followed", "adapter error"} <= {c["name"] for c in categories}
@@ -97,7 +98,7 @@ def test_single_file_html_report_renders_in_chromium(tmp_path, run):
     assert index.is_file() and [p.name for p in html_dir.glob("*.html")] == ["index.html"]  # one file
     by_id = json.loads((html_dir / "test-results.json").read_text())["byId"]
     summary_id = next(i for i, r in by_id.items() if r["name"] == "absa-checks summary")
-    failed_id = next(i for i, r in by_id.items() if r["status"] == "failed")
+    failed_id = next(i for i, r in by_id.items() if r["status"] == "failed" and "'room'" in r["name"])
     ARTIFACTS.mkdir(exist_ok=True)
 
     def page(result_id: str, profile: str, screenshot: str, rendered: str) -> str:
