@@ -30,6 +30,7 @@ def render(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outco
     lines += summary_table.render_markdown(summary_table.rows(metrics, gates))
     for name, file_name in (pictures or {}).items():
         lines += ["", f"![{name}]({file_name})"]
+    lines += _slices(metrics)
     if gates:
         lines += ["", "### Gates", "", "| verdict | gate | source | test | detail |", "|---|---|---|---|---|"]
         for gate in sorted(gates, key=lambda g: (g.verdict != "fail", g.source, g.test, g.name)):
@@ -63,6 +64,18 @@ def render(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outco
     if issue_count:
         lines += ["", f"{issue_count} data issues were repaired or reported while loading; see the JSON report."]
     return "\n".join(lines) + "\n"
+
+
+def _slices(metrics: RunMetrics) -> list[str]:
+    """Per source and slice: units, accuracy on the originals, ARS (folded away: a PR comment stays short)."""
+    rows = [f"| {name} | {key} | {found.units} | {summary_table.pct(found.original_accuracy)} | "
+            f"{summary_table.with_ci(found.ars)} |"
+            for name, source in metrics.sources.items() for key, found in source.slices.items()]
+    if not rows:
+        return []
+    return ["", "<details><summary>Slices: multi-aspect, hard, opposite aspects, gold polarity</summary>", "",
+            "| source | slice | units | original accuracy | ARS [95% CI] |", "|---|---|---|---|---|",
+            *rows, "", "</details>"]
 
 
 def write_pictures(pictures: dict[str, bytes], path: Path) -> dict[str, str]:

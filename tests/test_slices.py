@@ -63,6 +63,15 @@ def test_gold_slices_match_the_published_label_counts(report):
     assert [slices[f"gold={g}"]["units"] for g in ("positive", "negative", "neutral")] == [341, 128, 169]
 
 
+def test_slices_appear_in_the_markdown_summary(run, tmp_path):
+    markdown = tmp_path / "summary.md"
+    run(["suites/", "-q", "--tb=no", "--absa-data", str(SHARED_DATA), "--absa-sources", "arts-laptop",
+         "--model", f"replay:{ARTS_OUTPUT / 'laptop_results.csv'}#bert_pt", "--absa-markdown", str(markdown)])
+    text = markdown.read_text()
+    assert "| source | slice | units | original accuracy | ARS [95% CI] |" in text
+    assert "| arts-laptop | gold=positive | 341 |" in text
+
+
 def test_gcae_hard_subsets_load_as_sources():
     laptop = load_dataset("gcae-hard-laptop", SHARED_DATA)
     restaurant = load_dataset("gcae-hard-restaurant", SHARED_DATA)
