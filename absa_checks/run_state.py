@@ -21,7 +21,7 @@ from .errors import AbsaChecksError, AdapterError
 from .examples import DataIssue
 from .outcomes import CaseOutcome
 from .predictions import Prediction, plan, predict_all, query_for
-from .sources import BUILTIN_SOURCES, DataMissing, LoadedSource, load_dataset
+from .sources import BUILTIN_SOURCES, DataMissing, LoadedSource
 from .sources.catalog import load_named
 from .sources.inline import load_inline
 from .perturb.resources import Resources, load_resources
@@ -53,32 +53,35 @@ class SourceCache:
 
     def load(self, name: str, suite: SuiteSpec) -> LoadedSource:
         """The source `name` as seen from `suite`; raises DataMissing when its data is absent."""
-        key = (suite.inline_sources[name].path, name) if name in suite.inline_sources else ("", name)
-        if key not in self._loaded:
-            try:
-                if name in suite.inline_sources:
-                    self._loaded[key] = load_inline(suite.inline_sources[name])
-                else:
-                    self._loaded[key] = load_named(name, self.data_dir)
-            except DataMissing as missing:
-                self._loaded[key] = missing
-        found = self._loaded[key]
+        if name in suite.inline_sources:
+            key = (suite.inline_sources[name].path, name)
+            if key not in self._loaded:
+                self._loaded[key] = load_inline(suite.inline_sources[name])
+            found = self._loaded[key]
+        else:
+            found = self._named(name)
         if isinstance(found, DataMissing):
             raise found
         return found
 
+    def _named(self, name: str) -> LoadedSource | DataMissing:
+        """A built-in or dataset source, loaded once; DataMissing is kept so it is not retried."""
+        key = ("", name)
+        if key not in self._loaded:
+            try:
+                self._loaded[key] = load_named(name, self.data_dir)
+            except DataMissing as missing:
+                self._loaded[key] = missing
+        return self._loaded[key]
+
     def issues(self, names: Iterable[str]) -> list[DataIssue]:
-        """Data issues of the named built-in sources (loading them here if this process has not)."""
+        """Data issues of the named dataset sources (loading them here if this process has not)."""
         issues: list[DataIssue] = []
-        for name in sorted(set(names)):
-            if name not in BUILTIN_SOURCES:
+        for name in sorted(set(names) & set(BUILTIN_SOURCES)):
+            try:
+                found = self._named(name)
+            except AbsaChecksError:  # an unreadable file: the cases already say so
                 continue
-            if ("", name) not in self._loaded:
-                try:
-                    self._loaded[("", name)] = load_dataset(name, self.data_dir)
-                except (DataMissing, AbsaChecksError) as missing:
-                    self._loaded[("", name)] = DataMissing(str(missing))
-            found = self._loaded[("", name)]
             if isinstance(found, LoadedSource):
                 issues.extend(found.issues)
         return issues
