@@ -200,29 +200,28 @@ class AbsaRun:
         if stats:
             self.state.worker_stats.append(stats)
 
-    def _compare_with_baseline(self, outcomes: list[CaseOutcome]) -> dict:
-        """source -> (SourceComparison, regression GateResult); {} without --absa-baseline."""
+    def _compare_with_baseline(self, outcomes: list[CaseOutcome]
+                               ) -> tuple[dict[str, comparison_module.SourceComparison], list]:
+        """(source -> comparison, the no-regression gates); nothing without --absa-baseline."""
         path = self.config.getoption("--absa-baseline")
         if not path:
-            return {}
+            return {}, []
         try:
-            baseline = json.loads(Path(path).read_text(encoding="utf-8"))
-            cases = baseline["cases"]
+            cases = json.loads(Path(path).read_text(encoding="utf-8"))["cases"]
         except (OSError, ValueError, KeyError, TypeError) as err:
-            # the run's own results are still reported; the comparison says why it is missing
-            gate = gates_module.GateResult("no_regression", "--absa-baseline", "all", 0.0, None, "paired", "fail",
-                                           f"baseline report {path} cannot be read ({err}); pass the JSON "
-                                           "written by --absa-report of the released model")
-            return {"(baseline)": (comparison_module.SourceComparison("(baseline)", comparison_module.Paired(
-                0, 0, 0, (), (), 1.0)), gate)}
+            # the run's own results are still reported; the gate says why the comparison is missing
+            return {}, [gates_module.GateResult("no_regression", "--absa-baseline", "all", 0.0, None, "paired", "fail",
+                                                f"baseline report {path} cannot be read ({err}); pass the JSON "
+                                                "written by --absa-report of the released model")]
         alpha = self.config.getoption("--absa-regression-alpha")
         effect = self.config.getoption("--absa-regression-min-effect")
-        result = {}
-        for source, comparison in comparison_module.compare([o.to_dict() for o in outcomes], cases).items():
+        comparisons = comparison_module.compare([o.to_dict() for o in outcomes], cases)
+        gates = []
+        for source, comparison in comparisons.items():
             verdict, reason = comparison_module.regression_verdict(comparison.units, alpha, effect)
-            result[source] = (comparison, gates_module.GateResult("no_regression", "--absa-baseline", source, effect,
-                                                                  None, "paired", verdict, reason))
-        return result
+            gates.append(gates_module.GateResult("no_regression", "--absa-baseline", source, effect, None, "paired",
+                                                 verdict, reason))
+        return comparisons, gates
 
     def _prediction_stats(self) -> dict:
         if not self.state.worker_stats:
@@ -251,8 +250,8 @@ class AbsaRun:
         opts = self.state.options
         metrics = metrics_module.aggregate(outcomes)
         gate_results = gates_module.evaluate(metrics, opts.gate_basis)
-        compared = self._compare_with_baseline(outcomes)
-        gate_results += [gate for _, gate in compared.values()]
+        compared, regression_gates = self._compare_with_baseline(outcomes)
+        gate_results += regression_gates
         verdict = verdict_module.decide(metrics, gate_results, opts.strict, self.state.collector.other_failures,
                                         self.config.getoption("--absa-inconclusive"))
         if session.shouldstop or session.shouldfail:  # -x / --maxfail: gates on part of the cases mean nothing
@@ -272,9 +271,10 @@ class AbsaRun:
                  "rates in %, 95% intervals", *summary_table.render_text(table)]
         if issues:
             lines.append(f"{len(issues)} data issues repaired or reported while loading (see the JSON report)")
-        for source, (comparison, gate) in compared.items():
-            broken = ", ".join(comparison.units.broken[:5]) + (" ..." if len(comparison.units.broken) > 5 else "")
-            lines.append(f"vs baseline, {source}: {gate.verdict}: {gate.reason}"
+        for gate in regression_gates:
+            units = compared[gate.source].units.broken if gate.source in compared else ()
+            broken = ", ".join(units[:5]) + (" ..." if len(units) > 5 else "")
+            lines.append(f"vs baseline, {gate.source}: {gate.verdict}: {gate.reason}"
                          + (f"; newly broken units: {broken}" if broken else ""))
         quarantined = self.state.collector.quarantined()
         if quarantined:
@@ -290,7 +290,7 @@ class AbsaRun:
         report = report_json.build(metrics, gate_results, verdict, outcomes, issues, run, timing, quarantined)
         if compared:
             report["comparison"] = {"baseline": self.config.getoption("--absa-baseline"),
-                                    "sources": {s: c.to_dict() for s, (c, _) in compared.items()}}
+                                    "sources": {s: c.to_dict() for s, c in compared.items()}}
         if opts.report:
             report_json.write(report, opts.report)
             lines.insert(-1, f"JSON report: {opts.report}")

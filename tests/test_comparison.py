@@ -115,3 +115,15 @@ def test_the_regression_gate_is_an_allure_result_listing_the_units(run, tmp_path
     assert gate["status"] == "failed"
     listing = (results / gate["attachments"][0]["source"]).read_text()
     assert "newly broken" in listing and "0:14_0" in listing
+
+
+def test_an_unreadable_baseline_fails_its_gate_but_keeps_the_runs_results(run, tmp_path):
+    from test_exit_status import setup_project
+
+    setup_project(tmp_path, "gates: {max_fail_rate: 0.5}")
+    result = run(["suite.yaml", "--model", "python:mymodel:by_first_clause", "--absa-baseline", "nowhere.json"],
+                 cwd=tmp_path)
+    assert result.code == 1
+    gate = next(g for g in result.report["gates"] if g["gate"] == "no_regression")
+    assert gate["verdict"] == "fail" and "baseline report nowhere.json cannot be read" in gate["reason"]
+    assert result.report["summary"]["cases"] == 3 and "comparison" not in result.report  # results still there
