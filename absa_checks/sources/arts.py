@@ -9,15 +9,13 @@ reported, never a crash.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
 
-from ..errors import DataError
 from ..examples import Aspect, DataIssue, Example, Unit, Variant
 from ..labels import canonical_label
-from .base import LoadedSource
+from .base import LoadedSource, read_json
 from .spans import repair_span
 
 SUFFIX_STRATEGY = {"_adv1": "revtgt", "_adv2": "revnon", "_adv3": "adddiff", "_adv4": "adddiff"}
@@ -32,12 +30,7 @@ def split_record_key(key: str) -> tuple[str, str | None]:
 
 
 def load_arts(path: Path, source: str) -> LoadedSource:
-    try:
-        records = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise DataError(f"{path}: not a readable ARTS JSON file ({err}); re-download it") from None
-    if not isinstance(records, dict):
-        raise DataError(f"{path}: expected a JSON object of records keyed by id")
+    records = read_json(path, "ARTS JSON", dict, "a JSON object of records keyed by id")
 
     issues: list[DataIssue] = []
     originals: dict[str, Example] = {}

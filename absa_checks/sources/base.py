@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
-from ..errors import AbsaChecksError
+from ..errors import AbsaChecksError, DataError
 from ..examples import DataIssue, Unit
 
 
@@ -18,3 +21,14 @@ class LoadedSource:
 
 class DataMissing(AbsaChecksError):
     """A source's data is not on this machine; tests over it are skipped with this message."""
+
+
+def read_json(path: Path, what: str, expected: type, shape: str) -> Any:
+    """A dataset's JSON file, or one DataError naming the file and what was expected."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise DataError(f"{path}: not a readable {what} file ({err}); re-download it") from None
+    if not isinstance(data, expected):
+        raise DataError(f"{path}: expected {shape}")
+    return data

@@ -7,21 +7,16 @@ sentence as other aspects (polarity None) and are never targets. Opinions are in
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from ..errors import DataError
 from ..examples import Aspect, DataIssue, Example, Unit
 from ..labels import canonical_label
-from .base import LoadedSource
+from .base import LoadedSource, read_json
 from .infer import infer_opinions
 
 
 def load_gcae(path: Path, name: str, domain: str) -> LoadedSource:
-    try:
-        items = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise DataError(f"{path}: not a readable GCAE JSON list ({err})") from None
+    items = read_json(path, "GCAE JSON", list, "a JSON list of {sentence, aspect, sentiment} items")
     sentences: dict[str, list[Aspect]] = {}
     issues: list[DataIssue] = []
     for number, item in enumerate(items):

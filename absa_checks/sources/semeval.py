@@ -21,7 +21,6 @@ reverse the other aspects' opinions too.
 from __future__ import annotations
 
 import difflib
-import json
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -31,7 +30,7 @@ from typing import Callable, Iterable, Iterator, Mapping, Sequence
 from ..errors import DataError
 from ..examples import Aspect, DataIssue, Example, Opinion, Unit
 from ..labels import canonical_label
-from .base import LoadedSource
+from .base import LoadedSource, read_json
 from .infer import infer_opinions
 from .spans import repair_span
 
@@ -246,12 +245,7 @@ def _claim(sentence: SemevalSentence, entry: OpinionEntry, gold: Mapping[tuple[s
 def read_towe_json(path: Path, sentences: Sequence[SemevalSentence], source: str,
                    issues: list[DataIssue]) -> list[OpinionEntry]:
     """ARTS's sentence-grouped TOWE file, with offsets mapped onto the SemEval sentences."""
-    try:
-        records = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise DataError(f"{path}: not a readable TOWE JSON file ({err}); re-download it") from None
-    if not isinstance(records, dict):
-        raise DataError(f"{path}: expected a JSON object of sentences keyed by id")
+    records = read_json(path, "TOWE JSON", dict, "a JSON object of sentences keyed by id")
     texts = {s.sentence_id: s.text for s in sentences}
     entries = []
     for sentence_id, record in records.items():
