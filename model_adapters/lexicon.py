@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import re
 from importlib.metadata import version
 from pathlib import Path
 from typing import Sequence

@@ -17,7 +17,7 @@ from ..examples import Edit, Opinion
 from .antonyms import AntonymFinder
 from .inflect import article_for, match_case, verb_form
 from .sentence import TaggedSentence
-from .text import BE_FORMS, COPULAS, DO_FORMS, HAVE_FORMS, MODALS, Token
+from .text import BE_FORMS, COPULAS, DO_FORMS, HAVE_FORMS, MODALS
 
 NEGATION_PARTICLES = frozenset({"not", "n't", "never"})
 CLITIC_NEGATED_MODALS = {"ca": "can", "wo": "will", "sha": "shall"}

@@ -77,7 +77,7 @@ def _load_sentence_grouped(data: dict, name: str) -> LoadedSource:
     for sentence_id, entry in data.items():
         text = entry["sentence"]
         aspects = []
-        for index, term in enumerate(entry.get("term_list", {}).values()):
+        for term in entry.get("term_list", {}).values():
             fix = repair_span(text, term["term"], int(term["from"]), int(term["to"]))
             if fix is None:
                 issues.append(DataIssue(name, str(term.get("id", sentence_id)), "span_mismatch",
