@@ -20,10 +20,16 @@ class Case:
     test: TestSpec
     source: str
     unit_id: str
-    strategy: str
-    expectation: Expectation
     original: Example
     variant: Variant
+
+    @property
+    def strategy(self) -> str:
+        return strategy_label(self.test)
+
+    @property
+    def expectation(self) -> Expectation:
+        return self.test.expectation
 
 
 def sample_units(units: tuple[Unit, ...], size: int | None, seed: int, source: str) -> tuple[Unit, ...]:
@@ -44,7 +50,7 @@ def expand(test: TestSpec, source: str, units: tuple[Unit, ...],
         for index, variant in enumerate(variants):
             name = f"{source}:{unit.unit_id}" + (f":{index}" if len(variants) > 1 else "")
             cases.append(Case(case_id(source, test, unit.original, variant), name, test, source,
-                              unit.unit_id, strategy_label(test), test.expectation, unit.original, variant))
+                              unit.unit_id, unit.original, variant))
     return cases
 
 
