@@ -17,6 +17,7 @@ from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
+from .comparison import report_entries
 from .outcomes import CaseOutcome
 
 CATEGORIES = [
@@ -83,16 +84,18 @@ def case_html(outcome: CaseOutcome) -> str:
             f"{''.join(rows)}</table></body></html>")
 
 
-def decorate(outcome: CaseOutcome) -> None:
+def decorate(outcome: CaseOutcome, several_models: bool = False) -> None:
     """Title, labels, a stable parameter and the attachment for the running case."""
     import allure
 
-    allure.dynamic.title(case_title(outcome))
+    allure.dynamic.title(case_title(outcome) + (f" [{outcome.model}]" if several_models else ""))
     allure.dynamic.epic(outcome.source)
     allure.dynamic.feature(outcome.strategy)
     allure.dynamic.story(outcome.test_name)
     allure.dynamic.parameter("case", outcome.case_id)  # content-derived: the same on every run
     allure.dynamic.parameter("unit", outcome.unit)
+    if outcome.model:  # shown, but left out of the history id: a new model version keeps its cases' history
+        allure.dynamic.parameter("model", outcome.model, excluded=True)
     page = case_html(outcome)
     if outcome.status != "passed":  # what broke is shown at once; a passing case keeps just the attachment
         allure.dynamic.description_html(page[page.index("<body>") + 6:page.index("</body>")])
@@ -107,9 +110,18 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
-def write_run_results(directory: Path, report: dict[str, Any], table: list[tuple[str, ...]],
-                      header: tuple[str, ...], pictures: dict[str, bytes]) -> None:
-    """The summary (table + pictures) and one result per gate, with environment and categories."""
+def _metric_cell(metric: dict[str, Any]) -> str:
+    """"61.20% (306/500)" for one checkpoint; "61.20% ± 1.30 (mean of 3 checkpoints, n = 500)" for several."""
+    value = metric.get("value") or 0.0
+    if metric.get("per_checkpoint") is not None:
+        return (f"{value:.2%} ± {100 * (metric.get('std') or 0):.2f} (mean of {len(metric['per_checkpoint'])} "
+                f"checkpoints, n = {metric.get('n')})")
+    return f"{value:.2%} ({metric.get('k')}/{metric.get('n')})"
+
+
+def write_run_results(directory: Path, report: dict[str, Any], tables: list, pictures: dict[str, bytes]) -> None:
+    """The summary (tables + pictures) and one result per gate, with environment and categories.
+    `tables`: summary_table.Table objects, the main one first."""
     from allure_commons.logger import AllureFileLogger
     from allure_commons.model2 import Attachment, Label, Parameter, Status, StatusDetails, TestResult
 
@@ -134,25 +146,31 @@ def write_run_results(directory: Path, report: dict[str, Any], table: list[tuple
     verdict = report["verdict"]
     summary = result("absa-checks summary", "pass" if verdict["passed"] else "fail", verdict["reason"],
                      "absa-checks-summary")
-    summary_table = _table(list(header), [list(r) for r in table])
+    main = _table(list(tables[0].header), [list(r) for r in tables[0].rows])
+    others = "".join(f"<h4>{html.escape(t.title)}</h4>" + _table(list(t.header), [list(r) for r in t.rows])
+                     for t in tables[1:])
     images = "".join(f"<p><img alt='{name}' style='max-width:100%' "
                      f"src='data:image/png;base64,{base64.b64encode(png).decode()}'></p>" for name, png in pictures.items())
     summary.descriptionHtml = (f"<p><b>{'PASSED' if verdict['passed'] else 'FAILED'}</b>: "
-                               f"{html.escape(verdict['reason'])}</p>{summary_table}{images}")
-    attach(summary, "summary table", f"<html><head><meta charset='utf-8'>{STYLE}</head><body>"
-           + summary_table + "</body></html>", "text/html", "html")
+                               f"{html.escape(verdict['reason'])}</p>{main}{images}{others}")
+    attach(summary, "summary tables", f"<html><head><meta charset='utf-8'>{STYLE}</head><body>"
+           + main + others + "</body></html>", "text/html", "html")
     for name, png in pictures.items():
         attach(summary, name, png, "image/png", "png")
     logger.report_result(summary)
+    comparison_entries = report_entries(report["comparison"]) if "comparison" in report else []
     for gate in report["gates"]:
         if gate["verdict"] == "no-data":
             continue
-        name = f"gate {gate['gate']} {gate['threshold']:.0%} on {gate['source']} ({gate['test'].split('::')[-1]})"
+        checkpoint = gate.get("checkpoint", "")
+        name = (f"gate {gate['gate']} {gate['threshold']:.0%} on {gate['source']} ({gate['test'].split('::')[-1]})"
+                + (f" [{checkpoint}]" if checkpoint else ""))
         item = result(name, gate["verdict"], f"gate: {gate['reason']}",
-                      f"gate::{gate['gate']}::{gate['source']}::{gate['test']}")
+                      f"gate::{gate['gate']}::{gate['source']}::{gate['test']}" + (f"::{checkpoint}" if checkpoint else ""))
         item.parameters.append(Parameter(name="threshold", value=str(gate["threshold"])))
         metric = gate["metric"] or {}
-        compared = report.get("comparison", {}).get("sources", {}).get(gate["source"])
+        compared = next((found for model, source, found in comparison_entries
+                         if source == gate["source"] and model in (checkpoint, "")), None)
         if gate["gate"] == "no_regression" and compared:
             u = compared["units"]
             attach(item, "newly broken and fixed units", f"<html><head><meta charset='utf-8'>{STYLE}</head><body>"
@@ -164,12 +182,13 @@ def write_run_results(directory: Path, report: dict[str, Any], table: list[tuple
             continue
         attach(item, "gate", f"<html><head><meta charset='utf-8'>{STYLE}</head><body>" + _table(
             ["gate", "threshold", "value", "95% interval", "basis", "verdict"],
-            [[gate["gate"], f"{gate['threshold']:.2%}", f"{metric.get('value', 0):.2%} ({metric.get('k')}/{metric.get('n')})",
+            [[gate["gate"], f"{gate['threshold']:.2%}", _metric_cell(metric),
               f"{metric['ci95'][0]:.2%} - {metric['ci95'][1]:.2%}" if metric.get("ci95") else "-",
               gate["basis"], gate["verdict"]]]) + "</body></html>", "text/html", "html")
         logger.report_result(item)
     run = report["run"]
     environment = {"model": run["model"]["name"], "model.fingerprint": run["model"]["fingerprint"],
+                   **{f"checkpoint.{m['name']}": m["fingerprint"] for m in run.get("models", []) if len(run["models"]) > 1},
                    "suite.sha256": run["suite_sha256"], "seed": run["seed"],
                    **{f"version.{k}": v for k, v in run["versions"].items()}}
     (directory / "environment.properties").write_text(

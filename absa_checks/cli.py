@@ -102,13 +102,15 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _models(models_file: Path) -> int:
-    from model_adapters.registry import BUILTIN_MODELS, read_models_file
+    from model_adapters.registry import BUILTIN_MODELS, read_groups, read_models_file
 
     entries, origin = read_models_file(models_file)
     for name, entry in {**BUILTIN_MODELS, **entries}.items():
         kind = entry.get("kind", "?") if isinstance(entry, dict) else "?"
         print(f"{name:24} {kind:12} {'models file' if name in entries else 'built-in'}")
-    print("also: replay:<path>#<column>, python:<module>:<function>")
+    for name, members in read_groups(models_file).items():
+        print(f"{name:24} {'group':12} {', '.join(members)}")
+    print("also: replay:<path>#<column>, python:<module>:<function>, several as a,b,c")
     return 0
 
 

@@ -94,6 +94,34 @@ def compare(current: list[dict], baseline: list[dict]) -> dict[str, SourceCompar
     return result
 
 
+def baseline_cases_for(model: str, baseline: list[dict]) -> list[dict]:
+    """The baseline's cases to pair with checkpoint `model`: those of the same name, or all of them when
+    the baseline ran one model. ValueError when the baseline ran several and none has this name."""
+    models = sorted({case.get("model", "") for case in baseline})
+    if model in models:
+        return [case for case in baseline if case.get("model", "") == model]
+    if len(models) <= 1:
+        return baseline
+    raise ValueError(f"the baseline ran the checkpoints {', '.join(models)} and none is named '{model}'; "
+                     "name the checkpoints alike in both runs, or compare with a one-model baseline")
+
+
+def to_report(baseline: str, compared: dict[str, dict[str, SourceComparison]]) -> dict[str, Any]:
+    """The JSON report's `comparison`: per source for one checkpoint, per checkpoint and source for several."""
+    if len(compared) == 1:
+        return {"baseline": baseline, "sources": {s: c.to_dict() for s, c in next(iter(compared.values())).items()}}
+    return {"baseline": baseline, "checkpoints": {model: {"sources": {s: c.to_dict() for s, c in found.items()}}
+                                                  for model, found in compared.items()}}
+
+
+def report_entries(comparison: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    """(checkpoint, source, comparison) from a report's `comparison` (checkpoint "" for a one-model run)."""
+    if "checkpoints" in comparison:
+        return [(model, source, found) for model, per in comparison["checkpoints"].items()
+                for source, found in per["sources"].items()]
+    return [("", source, found) for source, found in comparison.get("sources", {}).items()]
+
+
 def regression_verdict(units: Paired, alpha: float, min_effect: float) -> tuple[str, str]:
     """("pass" | "fail" | "inconclusive", why) for the gate "no significant regression" on ARS units."""
     drop = -units.change

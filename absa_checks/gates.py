@@ -8,12 +8,14 @@ basis `point`: the point estimate decides.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .metrics import RunMetrics
 from .stats import Rate
 
 BASES = ("interval", "point")
+CHECKPOINT_RULES = ("mean", "worst")  # several checkpoints: gate the mean across them, or every one
+_SEVERITY = {"fail": 0, "inconclusive": 1, "pass": 2, "no-data": 3}
 
 
 @dataclass(frozen=True)
@@ -26,11 +28,12 @@ class GateResult:
     basis: str
     verdict: str     # "pass", "fail", "inconclusive" (the interval straddles the threshold) or "no-data"
     reason: str
+    checkpoint: str = ""  # several checkpoints: "mean of N", or the checkpoint decided on
 
     def to_dict(self) -> dict:
         return {"gate": self.name, "test": self.test, "source": self.source, "threshold": self.threshold,
                 "basis": self.basis, "verdict": self.verdict, "reason": self.reason,
-                "metric": self.rate.to_dict() if self.rate else None}
+                "checkpoint": self.checkpoint, "metric": self.rate.to_dict() if self.rate else None}
 
 
 def evaluate(metrics: RunMetrics, default_basis: str) -> list[GateResult]:
@@ -51,9 +54,36 @@ def evaluate(metrics: RunMetrics, default_basis: str) -> list[GateResult]:
     return results
 
 
+def evaluate_checkpoints(per_model: dict[str, RunMetrics], mean: RunMetrics, default_basis: str,
+                         rule: str) -> list[GateResult]:
+    """Gates over several checkpoints: on the mean across them (its interval covers seed and test-set
+    noise), or on the worst checkpoint (each decided on its own interval; the worst verdict counts)."""
+    count = len(per_model)
+    if rule == "mean":
+        return [replace(g, checkpoint=f"mean of {count}", reason=f"mean of {count} checkpoints: {g.reason}")
+                for g in evaluate(mean, default_basis)]
+    if rule != "worst":
+        raise ValueError(f"unknown checkpoint rule {rule!r}; use one of {', '.join(CHECKPOINT_RULES)}")
+    by_gate: dict[tuple[str, str, str], list[tuple[str, GateResult]]] = {}
+    for model, metrics in per_model.items():
+        for gate in evaluate(metrics, default_basis):
+            by_gate.setdefault((gate.name, gate.test, gate.source), []).append((model, gate))
+    results = []
+    for found in by_gate.values():
+        def badness(pair: tuple[str, GateResult]) -> tuple[int, float]:
+            gate = pair[1]
+            value = gate.rate.value if gate.rate is not None and gate.rate.n else 0.0
+            return _SEVERITY[gate.verdict], (-value if gate.name.startswith("max_") else value)
+
+        model, worst = min(found, key=badness)
+        results.append(replace(worst, checkpoint=model,
+                               reason=f"worst of {count} checkpoints, {model}: {worst.reason}"))
+    return results
+
+
 def _decide(name: str, test: str, source: str, threshold: float, rate: Rate | None, basis: str,
             upper_limit: bool) -> GateResult:
-    label = name.split("_", 1)[1].replace("_", " ")
+    label = name.split("_", 1)[1].replace("_", " ").replace("ars", "ARS")
     if rate is None or rate.n == 0:
         return GateResult(name, test, source, threshold, rate, basis, "no-data", f"no scored cases for {label}")
     value = rate.value

@@ -55,8 +55,12 @@ class SuiteFile(pytest.File):
             yield MissingDataItem.from_parent(self, name=f"{test.name}[{source}]", test=test,
                                              source=source, reason=str(missing))
             return
-        for case in expand(test, source, units, variants.by_unit):
-            yield CaseItem.from_parent(self, name=f"{test.name}[{case.name}]", case=case, suite_sha256=suite.sha256)
+        cases = list(expand(test, source, units, variants.by_unit))
+        several = len(run.predictors) > 1
+        for model in run.predictors:  # one item per case and checkpoint; one checkpoint keeps plain names
+            for case in cases:
+                name = f"{test.name}[{case.name}@{model}]" if several else f"{test.name}[{case.name}]"
+                yield CaseItem.from_parent(self, name=name, case=case, suite_sha256=suite.sha256, model=model)
         for rejected in variants.quarantined:
             yield QuarantinedItem.from_parent(self, name=f"{test.name}[{source}:{rejected.unit_id}]", test=test,
                                               source=source, rejected=rejected)
@@ -109,14 +113,15 @@ class QuarantinedItem(_SuiteItem):
 
 
 class CaseItem(_SuiteItem):
-    def __init__(self, *, case: Case, suite_sha256: str, **kwargs):
+    def __init__(self, *, case: Case, suite_sha256: str, model: str, **kwargs):
         super().__init__(test=case.test, source=case.source, **kwargs)
         self.case = case
         self.suite_sha256 = suite_sha256
+        self.model = model
         self._predictions = None
 
     def setup(self) -> None:
-        predictor = self.config.stash[STATE_KEY].predictor
+        predictor = self.config.stash[STATE_KEY].predictors[self.model]
         try:
             self._predictions = predictor.predictions(self.case)
         except AdapterError as err:
@@ -137,10 +142,10 @@ class CaseItem(_SuiteItem):
             raise ExpectationNotMet(f"{case.strategy}: {verdict.reason}")
 
     def _record(self, status: str, reason: str, original=None, variant=None) -> None:
-        outcome = outcome_for(self.case, self.nodeid, self.suite_sha256, status, reason, original, variant)
+        outcome = outcome_for(self.case, self.nodeid, self.suite_sha256, status, reason, original, variant, self.model)
         self.user_properties.append((PROPERTY_KEY, outcome.to_dict()))
         if allure_support.active(self.config):
-            allure_support.decorate(outcome)
+            allure_support.decorate(outcome, len(self.config.stash[STATE_KEY].predictors) > 1)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ExpectationNotMet):

@@ -34,6 +34,7 @@ class CaseOutcome:
     slices: dict[str, Any] = field(default_factory=dict)
     original_prediction: dict[str, Any] | None = None
     variant_prediction: dict[str, Any] | None = None
+    model: str = ""    # the checkpoint that answered (several in one run: --model a,b,c)
 
     @property
     def original_correct(self) -> bool:
@@ -80,7 +81,7 @@ def prediction_record(prediction: Prediction) -> dict[str, Any]:
 
 
 def outcome_for(case: Case, nodeid: str, suite_sha256: str, status: str, reason: str,
-                original: Prediction | None = None, variant: Prediction | None = None) -> CaseOutcome:
+                original: Prediction | None = None, variant: Prediction | None = None, model: str = "") -> CaseOutcome:
     return CaseOutcome(
         case_id=case.case_id, nodeid=nodeid, name=case.name, test=case.test.key, test_name=case.test.name,
         source=case.source, unit=case.unit_id, strategy=case.strategy, expect=case.expectation.kind,
@@ -88,4 +89,4 @@ def outcome_for(case: Case, nodeid: str, suite_sha256: str, status: str, reason:
         variant=example_record(case.variant.example, case.variant.edits), status=status, reason=reason,
         gates=case.test.gates.to_dict(), suite_sha256=suite_sha256, slices=slices_of(case.original),
         original_prediction=prediction_record(original) if original else None,
-        variant_prediction=prediction_record(variant) if variant else None)
+        variant_prediction=prediction_record(variant) if variant else None, model=model)

@@ -6,6 +6,7 @@ Loaded through the `pytest11` entry point wherever the package is installed.
 from __future__ import annotations
 
 import gc
+import hashlib
 import json
 import shutil
 import tempfile
@@ -17,7 +18,7 @@ import pytest
 
 from model_adapters import registry
 
-from . import allure_support, cache
+from . import allure_support, cache, checkpoints
 from . import comparison as comparison_module
 from . import gates as gates_module
 from . import metrics as metrics_module
@@ -35,19 +36,20 @@ class RunState:
     options: RunOptions
     sources: SourceCache
     variants: VariantCache
-    predictor: Predictor
+    predictors: dict[str, Predictor]  # one per checkpoint, in the order --model names them
     collector: OutcomeCollector
     started: float
     summary_lines: list[str]
     run_cache: Path | None = None  # a temporary cache for this run only (--absa-no-cache)
-    worker_stats: list[dict] = field(default_factory=list)
+    worker_stats: list[dict] = field(default_factory=list)  # per worker: checkpoint -> prediction counts
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("absa-checks", "behavioural tests for aspect-based sentiment models")
     group.addoption("--model", default=None, metavar="NAME",
                     help="model to test: a name from models.yaml, replay:<path>#<column>, "
-                         "python:<module>:<function> (default: lexicon)")
+                         "python:<module>:<function> (default: lexicon); several checkpoints: "
+                         "a,b,c or a group from models.yaml")
     group.addoption("--absa-models", default=None, metavar="PATH",
                     help="models file (default: models.yaml in the rootdir)")
     group.addoption("--absa-data", default=None, metavar="DIR",
@@ -73,6 +75,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--absa-regression-min-effect", default=0.02, type=float, metavar="D",
                     help="smallest ARS drop, as a fraction, that counts as a regression (default 0.02: "
                          "smaller drops on about 1,000 units are within noise)")
+    group.addoption("--absa-gate-on", default="mean", choices=gates_module.CHECKPOINT_RULES,
+                    help="several checkpoints: decide gates on the mean across them (default) or on the "
+                         "worst checkpoint")
     group.addoption("--absa-inconclusive", default="pass", choices=("pass", "fail"),
                     help="what an inconclusive gate counts as (default: pass)")
     group.addoption("--absa-device", default=None, metavar="DEVICE",
@@ -98,15 +103,16 @@ def pytest_configure(config: pytest.Config) -> None:
         markdown=Path(opt("--absa-markdown")) if opt("--absa-markdown") else None,
         strict=opt("--absa-strict"), gate_basis=opt("--absa-gate-basis"), batch_size=opt("--absa-batch-size"))
     try:
-        spec = registry.resolve(options.model, options.models_file)
+        specs = registry.resolve_all(options.model, options.models_file)
         if opt("--absa-device"):
-            spec = replace(spec, settings={**spec.settings, "device": opt("--absa-device")})
-        adapter = registry.build(spec)
+            specs = [replace(spec, settings={**spec.settings, "device": opt("--absa-device")}) for spec in specs]
+        adapters = [registry.build(spec) for spec in specs]
     except AbsaChecksError as err:
         raise pytest.UsageError(str(err)) from None
     cache_dir, run_cache = _cache_folder(config)
-    state = RunState(options, SourceCache(options.data_dir), VariantCache(options.seed),
-                     Predictor(spec, adapter, options.batch_size, PredictionCache(cache_dir)),
+    predictors = {spec.name: Predictor(spec, adapter, options.batch_size, PredictionCache(cache_dir))
+                  for spec, adapter in zip(specs, adapters)}
+    state = RunState(options, SourceCache(options.data_dir), VariantCache(options.seed), predictors,
                      OutcomeCollector(), time.time(), [], run_cache)
     config.stash[STATE_KEY] = state
     config.pluginmanager.register(AbsaRun(config, state), "absa-checks-run")
@@ -140,6 +146,15 @@ def _pictures(report: dict) -> dict[str, bytes]:
     return pictures.all_pictures(report["sources"])
 
 
+def _sum_worker_stats(workers: list[dict]) -> dict:
+    """One checkpoint's prediction counts over the xdist workers (each plans every query)."""
+    total = {key: sum(w[key] for w in workers) for key in workers[0]}
+    total["model_loaded"] = any(w["model_loaded"] for w in workers)
+    total["unique_queries"] = max(w["unique_queries"] for w in workers)
+    total["processes"] = len(workers)
+    return total
+
+
 def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
@@ -156,7 +171,9 @@ class AbsaRun:
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        self.state.predictor.register(item.case for item in session.items if isinstance(item, CaseItem))
+        for model, predictor in self.state.predictors.items():
+            predictor.register(item.case for item in session.items
+                               if isinstance(item, CaseItem) and item.model == model)
         # The collected items and cases live until the session ends; freezing them keeps every later
         # garbage collection (pytest runs five at the end) from walking tens of thousands of objects.
         gc.freeze()
@@ -200,9 +217,10 @@ class AbsaRun:
         if stats:
             self.state.worker_stats.append(stats)
 
-    def _compare_with_baseline(self, outcomes: list[CaseOutcome]
-                               ) -> tuple[dict[str, comparison_module.SourceComparison], list]:
-        """(source -> comparison, the no-regression gates); nothing without --absa-baseline."""
+    def _compare_with_baseline(self, per_model: dict[str, list[CaseOutcome]]
+                               ) -> tuple[dict[str, dict[str, comparison_module.SourceComparison]], list]:
+        """(checkpoint -> source -> comparison, the no-regression gates); nothing without --absa-baseline.
+        Each checkpoint is compared with the baseline on its own (pooling seeds would not be paired)."""
         path = self.config.getoption("--absa-baseline")
         if not path:
             return {}, []
@@ -215,27 +233,42 @@ class AbsaRun:
                                                 "written by --absa-report of the released model")]
         alpha = self.config.getoption("--absa-regression-alpha")
         effect = self.config.getoption("--absa-regression-min-effect")
-        comparisons = comparison_module.compare([o.to_dict() for o in outcomes], cases)
-        gates = []
-        for source, comparison in comparisons.items():
-            verdict, reason = comparison_module.regression_verdict(comparison.units, alpha, effect)
-            gates.append(gates_module.GateResult("no_regression", "--absa-baseline", source, effect, None, "paired",
-                                                 verdict, reason))
-        return comparisons, gates
+        several = len(per_model) > 1
+        compared, gates = {}, []
+        for model, outcomes in per_model.items():
+            try:
+                theirs = comparison_module.baseline_cases_for(model, cases)
+            except ValueError as err:
+                gates.append(gates_module.GateResult("no_regression", "--absa-baseline", "all", effect, None,
+                                                     "paired", "fail", str(err), model if several else ""))
+                continue
+            compared[model] = comparison_module.compare([o.to_dict() for o in outcomes], theirs)
+            for source, comparison in compared[model].items():
+                verdict, reason = comparison_module.regression_verdict(comparison.units, alpha, effect)
+                gates.append(gates_module.GateResult("no_regression", "--absa-baseline", source, effect, None,
+                                                     "paired", verdict, f"{model}: {reason}" if several else reason,
+                                                     model if several else ""))
+        return compared, gates
 
     def _prediction_stats(self) -> dict:
-        if not self.state.worker_stats:
-            return self.state.predictor.stats.to_dict()
-        total = {key: sum(w[key] for w in self.state.worker_stats) for key in self.state.worker_stats[0]}
-        total["model_loaded"] = any(w["model_loaded"] for w in self.state.worker_stats)
-        total["unique_queries"] = max(w["unique_queries"] for w in self.state.worker_stats)
-        total["processes"] = len(self.state.worker_stats)
-        return total
+        """What was asked of the models: totals, and per checkpoint when there are several."""
+        per_model = {}
+        for model, predictor in self.state.predictors.items():
+            workers = [w[model] for w in self.state.worker_stats if model in w]
+            per_model[model] = _sum_worker_stats(workers) if workers else predictor.stats.to_dict()
+        if len(per_model) == 1:
+            return next(iter(per_model.values()))
+        total = {key: sum(s[key] for s in per_model.values()) for key in ("unique_queries", "predicted",
+                                                                             "cache_hits", "model_calls", "truncated")}
+        total["seconds"] = round(sum(s["seconds"] for s in per_model.values()), 6)
+        total["model_loaded"] = any(s["model_loaded"] for s in per_model.values())
+        return {**total, "per_checkpoint": per_model}
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if _is_worker(self.config):
-            self.config.workeroutput["absa_prediction_stats"] = self.state.predictor.stats.to_dict()
+            self.config.workeroutput["absa_prediction_stats"] = {
+                model: predictor.stats.to_dict() for model, predictor in self.state.predictors.items()}
             return
         try:
             self._finish(session, exitstatus)
@@ -243,14 +276,35 @@ class AbsaRun:
             if self.state.run_cache is not None:
                 shutil.rmtree(self.state.run_cache, ignore_errors=True)
 
+    def _run_facts(self) -> dict:
+        opts = self.state.options
+        models = [{"name": name, **p.adapter.describe(), "fingerprint": p.adapter.fingerprint()}
+                  for name, p in self.state.predictors.items()]
+        if len(models) == 1:
+            model = models[0]
+        else:  # several checkpoints: one name and one fingerprint for the set, each one in "models"
+            joined = hashlib.sha256("\n".join(m["fingerprint"] for m in models).encode()).hexdigest()[:16]
+            model = {"name": ",".join(m["name"] for m in models), "kind": "checkpoints", "fingerprint": joined,
+                     "gate_on": self.config.getoption("--absa-gate-on")}
+        return {"model": model, "models": models, "seed": opts.seed, "sample": opts.sample,
+                "sources": list(opts.sources) if opts.sources else None,
+                "gate_basis": opts.gate_basis, "strict": opts.strict}
+
     def _finish(self, session: pytest.Session, exitstatus: int) -> None:
         outcomes = self.state.collector.outcomes()
         if not outcomes:
             return
         opts = self.state.options
-        metrics = metrics_module.aggregate(outcomes)
-        gate_results = gates_module.evaluate(metrics, opts.gate_basis)
-        compared, regression_gates = self._compare_with_baseline(outcomes)
+        outcomes_by_model = checkpoints.by_model(outcomes, list(self.state.predictors))
+        per_model = {model: metrics_module.aggregate(found) for model, found in outcomes_by_model.items() if found}
+        several = len(per_model) > 1
+        metrics = checkpoints.mean_metrics(per_model) if several else next(iter(per_model.values()))
+        if several:
+            gate_results = gates_module.evaluate_checkpoints(per_model, metrics, opts.gate_basis,
+                                                             self.config.getoption("--absa-gate-on"))
+        else:
+            gate_results = gates_module.evaluate(metrics, opts.gate_basis)
+        compared, regression_gates = self._compare_with_baseline(outcomes_by_model)
         gate_results += regression_gates
         verdict = verdict_module.decide(metrics, gate_results, opts.strict, self.state.collector.other_failures,
                                         self.config.getoption("--absa-inconclusive"))
@@ -260,19 +314,53 @@ class AbsaRun:
                                              "gates are not decided on a partial run")
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             session.exitstatus = verdict.exit_status
-        adapter = self.state.predictor.adapter
-        run = {"model": {"name": self.state.predictor.spec.name, **adapter.describe(),
-                         "fingerprint": adapter.fingerprint()},
-               "seed": opts.seed, "sample": opts.sample, "sources": list(opts.sources) if opts.sources else None,
-               "gate_basis": opts.gate_basis, "strict": opts.strict}
+        run = self._run_facts()
         issues = self.state.sources.issues(o.source for o in outcomes)
-        table = summary_table.rows(metrics, gate_results)
-        lines = [f"model {run['model']['name']} (fingerprint {run['model']['fingerprint']}), seed {opts.seed}; "
-                 "rates in %, 95% intervals", *summary_table.render_text(table)]
+        tables = summary_table.all_tables(metrics, gate_results, per_model if several else None)
+        self.state.summary_lines = lines = self._summary_lines(run, tables, issues, compared, regression_gates, verdict)
+        allure_dir = getattr(self.config.option, "allure_report_dir", None) if allure_support.active(self.config) else None
+        if not (opts.report or opts.markdown or allure_dir):
+            return
+        timing = {"wall_seconds": round(time.time() - self.state.started, 3), "predictions": self._prediction_stats()}
+        report = report_json.build(metrics, gate_results, verdict, outcomes, issues, run, timing,
+                                   self.state.collector.quarantined(), per_model if several else None)
+        if compared:
+            report["comparison"] = comparison_module.to_report(self.config.getoption("--absa-baseline"), compared)
+        if opts.report:
+            report_json.write(report, opts.report)
+            lines.insert(-1, f"JSON report: {opts.report}")
+        pictures = _pictures(report) if (opts.markdown or allure_dir) else {}
+        if opts.markdown:
+            names = report_markdown.write_pictures(pictures, opts.markdown)
+            report_markdown.write(report_markdown.render(metrics, gate_results, verdict, outcomes, run, len(issues),
+                                                         names, report.get("comparison"), tables), opts.markdown)
+            lines.insert(-1, f"Markdown summary: {opts.markdown}")
+        if allure_dir:
+            allure_support.write_run_results(Path(allure_dir), report, tables, pictures)
+            lines.insert(-1, f"Allure results: {allure_dir} (summary, {len(report['gates'])} gates, pictures)")
+
+    def _summary_lines(self, run: dict, tables: list, issues: list, compared: dict, regression_gates: list,
+                       verdict) -> list[str]:
+        """The terminal summary: who was tested, the tables, baseline and quarantine notes, the verdict."""
+        model = run["model"]
+        if len(run["models"]) == 1:
+            lines = [f"model {model['name']} (fingerprint {model['fingerprint']}), seed {self.state.options.seed}; "
+                     "rates in %, 95% intervals"]
+        else:
+            lines = [f"{len(run['models'])} checkpoints: {model['name']}; seed {self.state.options.seed}; rates in %, "
+                     f"mean ± std across checkpoints, 95% intervals for the mean; gates on the {model['gate_on']}"]
+        for table in tables:
+            if table.header == summary_table.SLICE_HEADER and self.config.option.verbose < 1:
+                lines.append(f"slices: {len(table.rows)} rows in the reports, or here with -v")
+                continue
+            if table.title:
+                lines += ["", table.title]
+            lines += summary_table.render_text(table)
         if issues:
             lines.append(f"{len(issues)} data issues repaired or reported while loading (see the JSON report)")
         for gate in regression_gates:
-            units = compared[gate.source].units.broken if gate.source in compared else ()
+            found = compared.get(gate.checkpoint or next(iter(compared), ""), {}).get(gate.source)
+            units = found.units.broken if found else ()
             broken = ", ".join(units[:5]) + (" ..." if len(units) > 5 else "")
             lines.append(f"vs baseline, {gate.source}: {gate.verdict}: {gate.reason}"
                          + (f"; newly broken units: {broken}" if broken else ""))
@@ -282,27 +370,7 @@ class AbsaRun:
             lines.append(f"{len(quarantined)} generated variants quarantined by our checks "
                          f"({'; '.join(reasons[:3])}{'; ...' if len(reasons) > 3 else ''})")
         lines.append(f"absa-checks {'PASSED' if verdict.passed else 'FAILED'}: {verdict.reason}")
-        self.state.summary_lines = lines
-        allure_dir = getattr(self.config.option, "allure_report_dir", None) if allure_support.active(self.config) else None
-        if not (opts.report or opts.markdown or allure_dir):
-            return
-        timing = {"wall_seconds": round(time.time() - self.state.started, 3), "predictions": self._prediction_stats()}
-        report = report_json.build(metrics, gate_results, verdict, outcomes, issues, run, timing, quarantined)
-        if compared:
-            report["comparison"] = {"baseline": self.config.getoption("--absa-baseline"),
-                                    "sources": {s: c.to_dict() for s, c in compared.items()}}
-        if opts.report:
-            report_json.write(report, opts.report)
-            lines.insert(-1, f"JSON report: {opts.report}")
-        pictures = _pictures(report) if (opts.markdown or allure_dir) else {}
-        if opts.markdown:
-            names = report_markdown.write_pictures(pictures, opts.markdown)
-            report_markdown.write(report_markdown.render(metrics, gate_results, verdict, outcomes, run, len(issues),
-                                                         names, report.get("comparison")), opts.markdown)
-            lines.insert(-1, f"Markdown summary: {opts.markdown}")
-        if allure_dir:
-            allure_support.write_run_results(Path(allure_dir), report, table, summary_table.HEADER, pictures)
-            lines.insert(-1, f"Allure results: {allure_dir} (summary, {len(report['gates'])} gates, pictures)")
+        return lines
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
         if not self.state.summary_lines:

@@ -48,9 +48,11 @@ def quarantine_counts(quarantined: list[dict]) -> dict[str, dict[str, dict[str, 
 
 def build(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outcomes: list[CaseOutcome],
           issues: list[DataIssue], run: dict[str, Any], timing: dict[str, Any],
-          quarantined: list[dict] | None = None) -> dict[str, Any]:
+          quarantined: list[dict] | None = None, per_model: dict[str, RunMetrics] | None = None) -> dict[str, Any]:
+    """The report. With several checkpoints (`per_model`), `sources` and `tests` hold the mean across
+    them (each rate with `std` and `per_checkpoint`), and `checkpoints` holds each one's full metrics."""
     suites, combined = suite_hashes(outcomes)
-    return {
+    report = {
         "schema": SCHEMA,
         "schema_version": SCHEMA_VERSION,
         "rates_are": "fractions in [0, 1]",
@@ -66,6 +68,11 @@ def build(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outcom
         "cases": [outcome.to_dict() for outcome in outcomes],
         "timing": timing,
     }
+    if per_model:
+        report["checkpoints"] = {model: {"sources": {name: source_dict(s) for name, s in found.sources.items()},
+                                         "tests": [_test(test) for test in found.tests]}
+                                 for model, found in per_model.items()}
+    return report
 
 
 def source_dict(source) -> dict[str, Any]:

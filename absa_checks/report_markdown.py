@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from . import comparison as comparison_module
 from . import summary_table
 from .gates import GateResult
 from .metrics import RunMetrics
@@ -19,39 +20,35 @@ MAX_UNITS_SHOWN = 30
 
 def render(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outcomes: list[CaseOutcome],
            run: dict[str, Any], issue_count: int, pictures: dict[str, str] | None = None,
-           comparison: dict[str, Any] | None = None) -> str:
+           comparison: dict[str, Any] | None = None, tables: list[summary_table.Table] | None = None) -> str:
     model = run["model"]
     status = "PASSED" if verdict.passed else "FAILED"
+    tables = tables or summary_table.all_tables(metrics, gates)
+    several = len(run.get("models", [])) > 1
+    who = (f"{len(run['models'])} checkpoints `{model['name']}` (rates are mean±std across them; intervals are "
+           f"for the mean; gates on the {model['gate_on']})" if several
+           else f"Model `{model['name']}` (fingerprint `{model['fingerprint']}`)")
     lines = [f"## absa-checks: {status}", "",
              f"{verdict.reason}.", "",
-             f"Model `{model['name']}` (fingerprint `{model['fingerprint']}`), seed {run['seed']}, "
+             f"{who}, seed {run['seed']}, "
              f"{metrics.cases} cases: {metrics.passed} passed, {metrics.failed} failed, {metrics.errors} errors. "
              "Rates in percent with 95% intervals (Wilson for rates, exact bootstrap over units for ARS).", ""]
-    lines += summary_table.render_markdown(summary_table.rows(metrics, gates))
+    lines += summary_table.render_markdown(tables[0])
     for name, file_name in (pictures or {}).items():
         lines += ["", f"![{name}]({file_name})"]
-    lines += _slices(metrics)
+    for table in tables[1:]:
+        if table.header == summary_table.SLICE_HEADER:  # long: folded away, a PR comment stays short
+            lines += ["", f"<details><summary>Slices: {table.title.split(': ', 1)[-1]}</summary>", "",
+                      *summary_table.render_markdown(table), "", "</details>"]
+        else:
+            lines += ["", f"### {table.title[0].upper()}{table.title[1:]}", "", *summary_table.render_markdown(table)]
     if gates:
         lines += ["", "### Gates", "", "| verdict | gate | source | test | detail |", "|---|---|---|---|---|"]
         for gate in sorted(gates, key=lambda g: (g.verdict != "fail", g.source, g.test, g.name)):
             lines.append(f"| {gate.verdict} | {gate.name} {gate.threshold:.2%} | {gate.source} | "
                          f"{gate.test.split('::')[-1]} | {gate.reason} |")
     if comparison:
-        lines += ["", f"### Compared with the baseline (`{comparison['baseline']}`)", "",
-                  "| source | shared units | ARS before -> now | newly broken | newly fixed | exact McNemar p |",
-                  "|---|---|---|---|---|---|"]
-        for source, found in comparison["sources"].items():
-            u = found["units"]
-            before, now = (100 * u["before"] / u["matched"], 100 * u["after"] / u["matched"]) if u["matched"] else (0, 0)
-            lines.append(f"| {source} | {u['matched']} | {before:.2f} -> {now:.2f} | {len(u['broken'])} | "
-                         f"{len(u['fixed'])} | {u['p_value']:.3g} |")
-        for source, found in comparison["sources"].items():
-            for kind in ("broken", "fixed"):
-                ids = found["units"][kind]
-                if ids:
-                    shown = ", ".join(f"`{i}`" for i in ids[:MAX_UNITS_SHOWN])
-                    more = f" and {len(ids) - MAX_UNITS_SHOWN} more" if len(ids) > MAX_UNITS_SHOWN else ""
-                    lines += ["", f"Newly {kind} on {source}: {shown}{more}."]
+        lines += _comparison(comparison)
     failing = [o for o in outcomes if o.status != "passed"]
     if failing:
         lines += ["", f"<details><summary>{len(failing)} failing or errored cases "
@@ -66,16 +63,30 @@ def render(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outco
     return "\n".join(lines) + "\n"
 
 
-def _slices(metrics: RunMetrics) -> list[str]:
-    """Per source and slice: units, accuracy on the originals, ARS (folded away: a PR comment stays short)."""
-    rows = [f"| {name} | {key} | {found.units} | {summary_table.pct(found.original_accuracy)} | "
-            f"{summary_table.with_ci(found.ars)} |"
-            for name, source in metrics.sources.items() for key, found in source.slices.items()]
-    if not rows:
-        return []
-    return ["", "<details><summary>Slices: multi-aspect, hard, opposite aspects, gold polarity</summary>", "",
-            "| source | slice | units | original accuracy | ARS [95% CI] |", "|---|---|---|---|---|",
-            *rows, "", "</details>"]
+def _ratio(paired: dict[str, Any]) -> tuple[float, float]:
+    matched = paired["matched"]
+    return (100 * paired["before"] / matched, 100 * paired["after"] / matched) if matched else (0.0, 0.0)
+
+
+def _comparison(comparison: dict[str, Any]) -> list[str]:
+    """ARS units and each strategy's cases, paired with the baseline; then the newly broken/fixed units."""
+    entries = comparison_module.report_entries(comparison)
+    lines = ["", f"### Compared with the baseline (`{comparison['baseline']}`)", "",
+             "| checkpoint | source | what | shared | before -> now (%) | newly broken | newly fixed | exact McNemar p |",
+             "|---|---|---|---|---|---|---|---|"]
+    for model, source, found in entries:
+        for what, paired in (("ARS units", found["units"]), *((f"{k} cases", v) for k, v in found["strategies"].items())):
+            before, now = _ratio(paired)
+            lines.append(f"| {model or '-'} | {source} | {what} | {paired['matched']} | {before:.2f} -> {now:.2f} | "
+                         f"{len(paired['broken'])} | {len(paired['fixed'])} | {paired['p_value']:.3g} |")
+    for model, source, found in entries:
+        for kind in ("broken", "fixed"):
+            ids = found["units"][kind]
+            if ids:
+                shown = ", ".join(f"`{i}`" for i in ids[:MAX_UNITS_SHOWN])
+                more = f" and {len(ids) - MAX_UNITS_SHOWN} more" if len(ids) > MAX_UNITS_SHOWN else ""
+                lines += ["", f"Newly {kind} on {source}{f' ({model})' if model else ''}: {shown}{more}."]
+    return lines
 
 
 def write_pictures(pictures: dict[str, bytes], path: Path) -> dict[str, str]:

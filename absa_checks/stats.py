@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass
 
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
@@ -81,3 +82,71 @@ def mcnemar_exact(broken: int, fixed: int) -> float:
         return 1.0
     tail = sum(math.comb(n, i) for i in range(min(broken, fixed) + 1)) / 2 ** n
     return min(1.0, 2 * tail)
+
+
+# t quantiles at 97.5% for 1..30 degrees of freedom (to 6 decimals); beyond 30 the Cornish-Fisher
+# expansion below agrees with the exact quantile to better than 1e-7.
+_T975 = (12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157, 2.228139,
+         2.200985, 2.178813, 2.160369, 2.144787, 2.131450, 2.119905, 2.109816, 2.100922, 2.093024, 2.085963,
+         2.079614, 2.073873, 2.068658, 2.063899, 2.059539, 2.055529, 2.051831, 2.048407, 2.045230, 2.042272)
+
+
+def t975(df: int) -> float:
+    """The 97.5% quantile of Student's t with `df` degrees of freedom."""
+    if df < 1:
+        raise ValueError("t975 needs at least one degree of freedom")
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z, v = Z95, float(df)
+    return (z + (z ** 3 + z) / (4 * v) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * v ** 2)
+            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * v ** 3)
+            + (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / (92160 * v ** 4))
+
+
+@dataclass(frozen=True)
+class Spread:
+    """One rate over several checkpoints (seeds): each checkpoint's value, their mean and sample std
+    (n - 1), and a 95% interval for the mean. Quacks like a Rate (value, n, low, high), so gates,
+    tables and pictures take either."""
+
+    per_checkpoint: tuple[tuple[str, float], ...]
+    n: int          # items (cases or units) per checkpoint: the largest count among them
+    mean: float
+    std: float
+    low: float
+    high: float
+    method: str = "checkpoints"
+    k = None        # a mean of rates has no single count
+
+    @property
+    def value(self) -> float:
+        return self.mean
+
+    def to_dict(self) -> dict[str, object]:
+        return {"value": self.mean if self.n else None, "k": None, "n": self.n,
+                "ci95": [self.low, self.high] if self.n else None, "ci_method": self.method,
+                "std": self.std if self.n else None, "per_checkpoint": dict(self.per_checkpoint)}
+
+
+def spread(named: list[tuple[str, Rate]]) -> Spread:
+    """Mean and sample std of the checkpoints' rates, with a 95% interval for the mean.
+
+    The interval widens the checkpoints' average interval (test-set noise; each checkpoint's own
+    Wilson or bootstrap bounds) by the spread between checkpoints (seed noise, a t interval with
+    m - 1 degrees of freedom), added in quadrature on each side. Averaging the bounds treats the
+    checkpoints as fully correlated over the shared test items, which errs wide, never narrow.
+    With identical checkpoints it is exactly their own interval.
+    """
+    scored = [(name, rate) for name, rate in named if rate.n]
+    if not scored:
+        nan = float("nan")
+        return Spread(tuple((name, nan) for name, _ in named), 0, nan, nan, nan, nan)
+    m = len(scored)
+    values = [rate.value for _, rate in scored]
+    mean = math.fsum(values) / m
+    std = statistics.stdev(values) if m > 1 else 0.0  # exact arithmetic: identical values give 0.0
+    between = t975(m - 1) * std / math.sqrt(m) if m > 1 else 0.0
+    below = mean - math.fsum(rate.low for _, rate in scored) / m
+    above = math.fsum(rate.high for _, rate in scored) / m - mean
+    return Spread(tuple((name, rate.value) for name, rate in scored), max(rate.n for _, rate in scored), mean, std,
+                  max(0.0, mean - math.hypot(below, between)), min(1.0, mean + math.hypot(above, between)))

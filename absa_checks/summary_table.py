@@ -1,19 +1,37 @@
-"""The summary table (source x strategy), built once and rendered as text or Markdown."""
+"""The summary tables, built once and rendered as text (terminal), Markdown or HTML (Allure).
+
+- the main table: source x strategy, with the gates' verdicts;
+- several checkpoints: each checkpoint's numbers beside the mean ± std;
+- slices: per source, units, accuracy on the originals and ARS per slice.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .gates import GateResult
 from .metrics import RunMetrics
-from .stats import Rate
 
 HEADER = ("source", "strategy", "n", "accuracy ori -> new", "fail rate [95% CI]", "ARS [95% CI]", "gate")
+SLICE_HEADER = ("source", "slice", "units", "original accuracy", "ARS [95% CI]")
 
 
-def pct(rate: Rate) -> str:
-    return f"{100 * rate.value:.2f}" if rate.n else "-"
+@dataclass(frozen=True)
+class Table:
+    title: str  # "" for the main table
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
 
 
-def with_ci(rate: Rate) -> str:
+def pct(rate) -> str:
+    """A rate in percent; a mean over checkpoints (a Spread) as "mean±std"."""
+    if not rate.n:
+        return "-"
+    shown = f"{100 * rate.value:.2f}"
+    return shown + (f"±{100 * rate.std:.2f}" if getattr(rate, "std", None) is not None else "")
+
+
+def with_ci(rate) -> str:
     return f"{pct(rate)} [{100 * rate.low:.1f}, {100 * rate.high:.1f}]" if rate.n else "-"
 
 
@@ -43,12 +61,52 @@ def rows(metrics: RunMetrics, gates: list[GateResult]) -> list[tuple[str, ...]]:
     return result
 
 
-def render_text(table: list[tuple[str, ...]]) -> list[str]:
-    widths = [max(len(r[i]) for r in [HEADER, *table]) for i in range(len(HEADER))]
+def checkpoint_rows(per_model: dict[str, RunMetrics], mean: RunMetrics) -> list[tuple[str, ...]]:
+    """Per source: accuracy on the originals, ARS and each strategy's fail rate, for every checkpoint."""
+
+    def cells(get) -> tuple[str, ...]:
+        values = []
+        for metrics in per_model.values():
+            try:
+                values.append(pct(get(metrics)))
+            except KeyError:  # this checkpoint ran no such case (deselected)
+                values.append("-")
+        return (*values, pct(get(mean)))
+
+    result = []
+    for name, source in mean.sources.items():
+        result.append((name, "original accuracy", *cells(lambda m: m.sources[name].original_accuracy)))
+        result.append((name, "ARS", *cells(lambda m: m.sources[name].ars)))
+        for strategy in source.strategies:
+            result.append((name, f"{strategy} fail rate",
+                           *cells(lambda m: m.sources[name].strategies[strategy].fail_rate)))
+    return result
+
+
+def slice_rows(metrics: RunMetrics) -> list[tuple[str, ...]]:
+    return [(name, key, str(found.units), pct(found.original_accuracy), with_ci(found.ars))
+            for name, source in metrics.sources.items() for key, found in source.slices.items()]
+
+
+def all_tables(metrics: RunMetrics, gates: list[GateResult],
+               per_model: dict[str, RunMetrics] | None = None) -> list[Table]:
+    tables = [Table("", HEADER, tuple(rows(metrics, gates)))]
+    if per_model:
+        tables.append(Table("each checkpoint (%)", ("source", "metric", *per_model, "mean±std"),
+                            tuple(checkpoint_rows(per_model, metrics))))
+    sliced = slice_rows(metrics)
+    if sliced:
+        tables.append(Table("slices: multi-aspect, hard, opposite aspects, gold polarity", SLICE_HEADER,
+                            tuple(sliced)))
+    return tables
+
+
+def render_text(table: Table) -> list[str]:
+    widths = [max(len(r[i]) for r in [table.header, *table.rows]) for i in range(len(table.header))]
     line = lambda r: "  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip()
-    return [line(HEADER), *(line(r) for r in table)]
+    return [line(table.header), *(line(r) for r in table.rows)]
 
 
-def render_markdown(table: list[tuple[str, ...]]) -> list[str]:
-    return ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER),
-            *("| " + " | ".join(cell or " " for cell in r) + " |" for r in table)]
+def render_markdown(table: Table) -> list[str]:
+    return ["| " + " | ".join(table.header) + " |", "|" + "---|" * len(table.header),
+            *("| " + " | ".join(cell or " " for cell in r) + " |" for r in table.rows)]

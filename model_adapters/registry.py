@@ -9,6 +9,9 @@ Models file (models.yaml at the repository root by default, `--absa-models PATH`
 `kind:spec` forms: `replay:<path>#<column>`, `python:<module>:<function>`, `lexicon:<scope>`,
 `transformers:<path or hub id>` (aspect first).
 `lexicon` and `lexicon-sentence` are always known, even without a models file.
+
+Several checkpoints in one run: `--model a,b,c`, or a group from the models file's `groups:` section
+(`groups: {bert-pt-seeds: [bert-pt-s1, bert-pt-s2, bert-pt-s3]}`), or both mixed.
 """
 
 from __future__ import annotations
@@ -66,6 +69,42 @@ def resolve(name: str, models_file: Path | None) -> ModelSpec:
                           "or give one as replay:<path>#<column>, python:<module>:<function>, or add it to models.yaml")
 
 
+def resolve_all(option: str, models_file: Path | None) -> list[ModelSpec]:
+    """The checkpoints `--model` names: comma-separated names, each a model or a group of models."""
+    names = [part.strip() for part in option.split(",")]
+    if any(not name for name in names):
+        raise AbsaChecksError(f"--model {option!r}: an empty name between commas; write --model a,b,c")
+    groups = read_groups(models_file)
+    expanded: list[str] = []
+    for name in names:
+        expanded.extend(groups.get(name, [name]))
+    repeated = sorted({name for name in expanded if expanded.count(name) > 1})
+    if repeated:
+        raise AbsaChecksError(f"--model {option!r}: {', '.join(repeated)} named more than once; "
+                              "name each checkpoint once")
+    return [resolve(name, models_file) for name in expanded]
+
+
+def read_groups(models_file: Path | None) -> dict[str, list[str]]:
+    """The models file's `groups:` (name -> list of model names); checked, never nested."""
+    data = _read_yaml(models_file)
+    groups = data.get("groups") or {}
+    if not isinstance(groups, dict):
+        raise AbsaChecksError(f"{models_file}: 'groups:' must map group names to lists of model names")
+    models = data.get("models") or {}
+    for name, members in groups.items():
+        if not isinstance(members, list) or not members or not all(isinstance(m, str) for m in members):
+            raise AbsaChecksError(f"{models_file}: group '{name}' must be a non-empty list of model names, "
+                                  "e.g. [bert-pt-s1, bert-pt-s2]")
+        if name in models or name in BUILTIN_MODELS:
+            raise AbsaChecksError(f"{models_file}: '{name}' is both a model and a group; rename one")
+        nested = [m for m in members if m in groups]
+        if nested:
+            raise AbsaChecksError(f"{models_file}: group '{name}' names the group(s) {', '.join(nested)}; "
+                                  "list their models instead (groups do not nest)")
+    return {str(name): list(members) for name, members in groups.items()}
+
+
 def _inline_spec(name: str, kind: str, rest: str) -> ModelSpec:
     if kind == "replay":
         path, sep, column = rest.rpartition("#")
@@ -80,16 +119,23 @@ def _inline_spec(name: str, kind: str, rest: str) -> ModelSpec:
     return ModelSpec(name, kind, {"scope": rest}, Path.cwd(), "command line")
 
 
-def read_models_file(models_file: Path | None) -> tuple[dict[str, Any], str]:
+def _read_yaml(models_file: Path | None) -> dict[str, Any]:
     if models_file is None or not models_file.is_file():
-        return {}, "built-in"
+        return {}
     try:
         data = yaml.safe_load(models_file.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = f":{mark.line + 1}" if mark else ""
         raise AbsaChecksError(f"{models_file}{line}: invalid YAML ({getattr(err, 'problem', err)}); fix the syntax") from None
-    models = data.get("models") if isinstance(data, dict) else None
+    return data if isinstance(data, dict) else {"models": None}
+
+
+def read_models_file(models_file: Path | None) -> tuple[dict[str, Any], str]:
+    if models_file is None or not models_file.is_file():
+        return {}, "built-in"
+    data = _read_yaml(models_file)
+    models = data.get("models")
     if not isinstance(models, dict):
         raise AbsaChecksError(f"{models_file}: expected a top-level 'models:' mapping of model names to settings")
     return models, str(models_file)

@@ -56,11 +56,13 @@ def test_results_carry_titles_labels_attachments_summary_and_gates(tmp_path, run
     assert room["status"] == "failed"
     assert {(l["name"], l["value"]) for l in room["labels"]} >= {("epic", "tiny"), ("feature", "adddiff"),
                                                                    ("story", "adddiff")}
-    assert [p["name"] for p in room["parameters"]] == ["case", "unit"]
+    assert [p["name"] for p in room["parameters"]] == ["case", "unit", "model"]
+    assert [p.get("excluded", False) for p in room["parameters"]] == [False, False, True]  # history survives a new model
     assert room["attachments"][0]["name"] == "original vs variant"
     summary = found["absa-checks summary"]
     assert summary["status"] == "passed" and "all 1 gates passed" in summary["statusDetails"]["message"]
-    assert {a["name"] for a in summary["attachments"]} >= {"summary table", "accuracy", "fail-rates"}
+    assert {a["name"] for a in summary["attachments"]} >= {"summary tables", "accuracy", "fail-rates"}
+    assert "slices: multi-aspect" in summary["descriptionHtml"] and "aspects=single" in summary["descriptionHtml"]
     gate = next(r for name, r in found.items() if name.startswith("gate max_fail_rate 50% on tiny"))
     assert gate["status"] == "unknown"  # 1 of 3 failed: the interval [6%, 79%] straddles 50%: inconclusive
     assert "model=python:mymodel:by_first_clause" in (results / "environment.properties").read_text()

@@ -77,9 +77,14 @@ def test_units_are_matched_by_id_and_the_unmatched_reported():
 
 
 @needs_shared_data
-def test_replaying_bert_sent_against_a_bert_pt_baseline_fails_with_the_broken_units_listed(run, tmp_path):
-    args = ["suites/", "-q", "--tb=no", "--absa-data", str(SHARED_DATA), "--absa-sources", "arts-laptop"]
-    csv = ARTS_OUTPUT / "laptop_results.csv"
+@pytest.mark.parametrize("source, csv_name, units, before, now", [
+    ("arts-laptop", "laptop_results.csv", 638, "53.29", "17.40"),
+    ("arts-restaurant", "rest_results.csv", 1120, "59.29", "10.89"),
+])
+def test_replaying_bert_sent_against_a_bert_pt_baseline_fails_with_the_broken_units_listed(
+        run, tmp_path, source, csv_name, units, before, now):
+    args = ["suites/", "-q", "--tb=no", "--absa-data", str(SHARED_DATA), "--absa-sources", source]
+    csv = ARTS_OUTPUT / csv_name
     baseline = run(args + ["--model", f"replay:{csv}#bert_pt"])
     path = tmp_path / "baseline.json"
     path.write_text(__import__("json").dumps(baseline.report))
@@ -91,12 +96,13 @@ def test_replaying_bert_sent_against_a_bert_pt_baseline_fails_with_the_broken_un
     assert same_gate["verdict"] == "pass" and itself.code == 0
     gate = next(g for g in worse.report["gates"] if g["gate"] == "no_regression")
     assert gate["verdict"] == "fail" and worse.code == 1
-    laptop = worse.report["comparison"]["sources"]["arts-laptop"]["units"]
-    assert laptop["matched"] == 638 and len(laptop["broken"]) > 100 and laptop["p_value"] < 1e-6
+    paired = worse.report["comparison"]["sources"][source]["units"]
+    assert paired["matched"] == units and len(paired["broken"]) > 100 and paired["p_value"] < 1e-6
     assert "newly broken units:" in worse.out
     text = markdown.read_text()
-    assert "### Compared with the baseline" in text and "| arts-laptop | 638 | 53.29 -> 17.40 |" in text
-    assert "Newly broken on arts-laptop: `0:14_0`" in text
+    assert "### Compared with the baseline" in text and f"| - | {source} | ARS units | {units} | {before} -> {now} |" in text
+    assert f"| - | {source} | revtgt cases | " in text  # McNemar per strategy too
+    assert f"Newly broken on {source}: `{paired['broken'][0]}`" in text
 
 
 @needs_shared_data

@@ -1,0 +1,72 @@
+"""Several checkpoints in one run (e.g. three training seeds): every metric across them.
+
+`mean_metrics` returns a RunMetrics of the same shape as one checkpoint's, with every rate replaced
+by a `Spread` (mean, sample std, per-checkpoint values, a 95% interval for the mean), so tables,
+gates, pictures and the JSON report read it as they read one checkpoint. In that view `n` and
+`units` are per checkpoint (the largest); `failed`, `errors` and `units_with_errors` are totals.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Callable, Iterable
+
+from .metrics import RunMetrics, SourceMetrics, StrategyMetrics, TestMetrics
+from .outcomes import CaseOutcome
+from .stats import Rate, Spread, spread
+
+
+def by_model(outcomes: Iterable[CaseOutcome], models: list[str]) -> dict[str, list[CaseOutcome]]:
+    """Outcomes per checkpoint, in the order the checkpoints were given."""
+    found: dict[str, list[CaseOutcome]] = {model: [] for model in models}
+    for outcome in outcomes:
+        found.setdefault(outcome.model, []).append(outcome)
+    return found
+
+
+def _spread_of(items: dict[str, object], get: Callable[[object], Rate]) -> Spread:
+    return spread([(model, get(item)) for model, item in items.items()])
+
+
+def _mean_source(per_model: dict[str, SourceMetrics], with_slices: bool = True) -> SourceMetrics:
+    first = next(iter(per_model.values()))
+    strategies = {}
+    for name in sorted({s for found in per_model.values() for s in found.strategies}):
+        have = {model: found.strategies[name] for model, found in per_model.items() if name in found.strategies}
+        strategies[name] = StrategyMetrics(
+            n=max(s.n for s in have.values()), units=max(s.units for s in have.values()),
+            original_accuracy=_spread_of(have, lambda s: s.original_accuracy),
+            variant_accuracy=_spread_of(have, lambda s: s.variant_accuracy),
+            fail_rate=_spread_of(have, lambda s: s.fail_rate))
+    slices = {}
+    if with_slices:
+        for key in sorted({k for found in per_model.values() for k in found.slices}):
+            have = {model: found.slices[key] for model, found in per_model.items() if key in found.slices}
+            slices[key] = _mean_source(have, with_slices=False)
+    return SourceMetrics(first.source, max(s.units for s in per_model.values()),
+                         sum(s.units_with_errors for s in per_model.values()),
+                         _spread_of(per_model, lambda s: s.original_accuracy), _spread_of(per_model, lambda s: s.ars),
+                         strategies, slices)
+
+
+def mean_metrics(per_model: dict[str, RunMetrics]) -> RunMetrics:
+    """The run's metrics as mean +- std across the checkpoints (see the module docstring)."""
+    sources = {}
+    for name in sorted({s for metrics in per_model.values() for s in metrics.sources}):
+        sources[name] = _mean_source({model: metrics.sources[name] for model, metrics in per_model.items()
+                                      if name in metrics.sources})
+    tests: dict[tuple[str, str], dict[str, TestMetrics]] = defaultdict(dict)
+    for model, metrics in per_model.items():
+        for test in metrics.tests:
+            tests[(test.test, test.source)][model] = test
+    mean_tests = []
+    for key in sorted(tests):
+        have = tests[key]
+        first = next(iter(have.values()))
+        mean_tests.append(TestMetrics(first.test, first.source, first.strategy, first.expect,
+                                      max(t.n for t in have.values()), sum(t.failed for t in have.values()),
+                                      sum(t.errors for t in have.values()), _spread_of(have, lambda t: t.fail_rate),
+                                      _spread_of(have, lambda t: t.variant_accuracy), first.gates))
+    runs = per_model.values()
+    return RunMetrics(sources, mean_tests, sum(m.cases for m in runs), sum(m.passed for m in runs),
+                      sum(m.failed for m in runs), sum(m.errors for m in runs))
