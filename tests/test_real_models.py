@@ -79,3 +79,22 @@ def test_the_sentence_only_checkpoint_fails_revnon_and_adddiff_clearly_more(pair
         aware = cold.report["sources"]["arts-restaurant"]["strategies"][strategy]["fail_rate"]
         sentence = blind["sources"]["arts-restaurant"]["strategies"][strategy]["fail_rate"]
         assert sentence["ci95"][0] > aware["ci95"][1], (strategy, aware, sentence)  # intervals apart
+
+
+def test_two_real_checkpoints_in_one_run_under_xdist(tmp_path):
+    """bert-pt and bert-sent together: each predicted once between the workers, each checkpoint's numbers
+    equal to its own run (read back warm from the shared cache, without loading a model)."""
+    from conftest import run_pytest
+
+    args = ARGS + ["--absa-sample", "60", "--absa-cache", str(tmp_path / "cache")]
+    both = run_pytest(args + ["--model", "bert-pt,bert-sent", "-n", "2"], report=tmp_path / "both.json", env=ENV)
+    assert both.report is not None, both.out[-3000:]
+    stats = both.report["timing"]["predictions"]["per_checkpoint"]
+    for name in ("bert-pt", "bert-sent"):
+        assert stats[name]["predicted"] == stats[name]["unique_queries"] > 0 and stats[name]["model_loaded"]
+        alone = run_pytest(args + ["--model", name], report=tmp_path / f"{name}.json", env=ENV).report
+        assert alone["timing"]["predictions"]["cache_hits"] == stats[name]["unique_queries"]
+        assert not alone["timing"]["predictions"]["model_loaded"]
+        assert both.report["checkpoints"][name]["sources"] == alone["sources"]
+    ars = both.report["sources"]["arts-restaurant"]["ars"]
+    assert set(ars["per_checkpoint"]) == {"bert-pt", "bert-sent"} and ars["std"] > 0
