@@ -123,3 +123,16 @@ def test_single_file_html_report_renders_in_chromium(tmp_path, run):
     assert "The room is quiet" in failed and "<mark>, but the wine is awful</mark>" in failed
     assert "original vs variant" in failed  # the attachment is listed with the result
     assert (ARTIFACTS / "allure-summary.png").stat().st_size > 10_000
+
+
+def test_several_checkpoints_show_their_table_and_name_the_checkpoint(tmp_path, run):
+    results = allure_run(tmp_path, run, ["--model", "python:mymodel:by_first_clause,lexicon"])
+    found = read_results(results)
+    titles = [r["name"] for r in found if r["name"].startswith("adddiff")]
+    assert len(titles) == 6 and sum(t.endswith("[lexicon]") for t in titles) == 3
+    summary = next(r for r in found if r["name"] == "absa-checks summary")
+    assert "each checkpoint (%)" in summary["descriptionHtml"] and "mean±std" in summary["descriptionHtml"]
+    gate = next(r for r in found if r["name"].startswith("gate max_fail_rate"))
+    assert "mean of 2 checkpoints" in gate["statusDetails"]["message"]
+    environment = (results / "environment.properties").read_text()
+    assert "checkpoint.lexicon=" in environment and "model=python:mymodel:by_first_clause,lexicon" in environment
