@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from .gates import GateResult
 from .stats import mcnemar_exact
 
 
@@ -92,6 +93,30 @@ def compare(current: list[dict], baseline: list[dict]) -> dict[str, SourceCompar
         result[source] = SourceComparison(source, _pair(now, before, lambda k: k[1]), strategies,
                                           len(set(now) - set(before)), len(set(before) - set(now)))
     return result
+
+
+def against_baseline(per_model: dict[str, list[dict]], baseline: list[dict], alpha: float, min_effect: float
+                     ) -> tuple[dict[str, dict[str, SourceComparison]], list[GateResult]]:
+    """Each checkpoint's cases (as in the JSON report) against the baseline's: checkpoint -> source ->
+    comparison, and a "no significant regression" gate per checkpoint and source. Checkpoints are
+    compared one by one: pooling seeds into one McNemar test would not be a paired test."""
+    several = len(per_model) > 1
+    compared: dict[str, dict[str, SourceComparison]] = {}
+    gates = []
+    for model, cases in per_model.items():
+        checkpoint = model if several else ""
+        try:
+            theirs = baseline_cases_for(model, baseline)
+        except ValueError as err:
+            gates.append(GateResult("no_regression", "--absa-baseline", "all", min_effect, None, "paired", "fail",
+                                    str(err), checkpoint))
+            continue
+        compared[model] = compare(cases, theirs)
+        for source, found in compared[model].items():
+            verdict, reason = regression_verdict(found.units, alpha, min_effect)
+            gates.append(GateResult("no_regression", "--absa-baseline", source, min_effect, None, "paired", verdict,
+                                    f"{model}: {reason}" if several else reason, checkpoint))
+    return compared, gates
 
 
 def baseline_cases_for(model: str, baseline: list[dict]) -> list[dict]:

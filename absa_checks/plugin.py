@@ -22,7 +22,7 @@ from . import allure_support, cache, checkpoints
 from . import comparison as comparison_module
 from . import gates as gates_module
 from . import metrics as metrics_module
-from . import report_json, report_markdown, summary_table, verdict as verdict_module
+from . import report_json, report_markdown, summary_table, terminal, verdict as verdict_module
 from .errors import AbsaChecksError
 from .items import STATE_KEY, CaseItem, MissingDataItem, QuarantinedItem, SuiteFile, is_suite_file
 from .outcomes import PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
@@ -231,24 +231,9 @@ class AbsaRun:
             return {}, [gates_module.GateResult("no_regression", "--absa-baseline", "all", 0.0, None, "paired", "fail",
                                                 f"baseline report {path} cannot be read ({err}); pass the JSON "
                                                 "written by --absa-report of the released model")]
-        alpha = self.config.getoption("--absa-regression-alpha")
-        effect = self.config.getoption("--absa-regression-min-effect")
-        several = len(per_model) > 1
-        compared, gates = {}, []
-        for model, outcomes in per_model.items():
-            try:
-                theirs = comparison_module.baseline_cases_for(model, cases)
-            except ValueError as err:
-                gates.append(gates_module.GateResult("no_regression", "--absa-baseline", "all", effect, None,
-                                                     "paired", "fail", str(err), model if several else ""))
-                continue
-            compared[model] = comparison_module.compare([o.to_dict() for o in outcomes], theirs)
-            for source, comparison in compared[model].items():
-                verdict, reason = comparison_module.regression_verdict(comparison.units, alpha, effect)
-                gates.append(gates_module.GateResult("no_regression", "--absa-baseline", source, effect, None,
-                                                     "paired", verdict, f"{model}: {reason}" if several else reason,
-                                                     model if several else ""))
-        return compared, gates
+        return comparison_module.against_baseline(
+            {model: [o.to_dict() for o in found] for model, found in per_model.items()}, cases,
+            self.config.getoption("--absa-regression-alpha"), self.config.getoption("--absa-regression-min-effect"))
 
     def _prediction_stats(self) -> dict:
         """What was asked of the models: totals, and per checkpoint when there are several."""
@@ -317,7 +302,9 @@ class AbsaRun:
         run = self._run_facts()
         issues = self.state.sources.issues(o.source for o in outcomes)
         tables = summary_table.all_tables(metrics, gate_results, per_model if several else None)
-        self.state.summary_lines = lines = self._summary_lines(run, tables, issues, compared, regression_gates, verdict)
+        self.state.summary_lines = lines = terminal.summary_lines(
+            run, tables, issues, compared, regression_gates, self.state.collector.quarantined(), verdict,
+            show_slices=self.config.option.verbose > 0)
         allure_dir = getattr(self.config.option, "allure_report_dir", None) if allure_support.active(self.config) else None
         if not (opts.report or opts.markdown or allure_dir):
             return
@@ -338,39 +325,6 @@ class AbsaRun:
         if allure_dir:
             allure_support.write_run_results(Path(allure_dir), report, tables, pictures)
             lines.insert(-1, f"Allure results: {allure_dir} (summary, {len(report['gates'])} gates, pictures)")
-
-    def _summary_lines(self, run: dict, tables: list, issues: list, compared: dict, regression_gates: list,
-                       verdict) -> list[str]:
-        """The terminal summary: who was tested, the tables, baseline and quarantine notes, the verdict."""
-        model = run["model"]
-        if len(run["models"]) == 1:
-            lines = [f"model {model['name']} (fingerprint {model['fingerprint']}), seed {self.state.options.seed}; "
-                     "rates in %, 95% intervals"]
-        else:
-            lines = [f"{len(run['models'])} checkpoints: {model['name']}; seed {self.state.options.seed}; rates in %, "
-                     f"mean ± std across checkpoints, 95% intervals for the mean; gates on the {model['gate_on']}"]
-        for table in tables:
-            if table.header == summary_table.SLICE_HEADER and self.config.option.verbose < 1:
-                lines.append(f"slices: {len(table.rows)} rows in the reports, or here with -v")
-                continue
-            if table.title:
-                lines += ["", table.title]
-            lines += summary_table.render_text(table)
-        if issues:
-            lines.append(f"{len(issues)} data issues repaired or reported while loading (see the JSON report)")
-        for gate in regression_gates:
-            found = compared.get(gate.checkpoint or next(iter(compared), ""), {}).get(gate.source)
-            units = found.units.broken if found else ()
-            broken = ", ".join(units[:5]) + (" ..." if len(units) > 5 else "")
-            lines.append(f"vs baseline, {gate.source}: {gate.verdict}: {gate.reason}"
-                         + (f"; newly broken units: {broken}" if broken else ""))
-        quarantined = self.state.collector.quarantined()
-        if quarantined:
-            reasons = sorted({q["reason"] for q in quarantined})
-            lines.append(f"{len(quarantined)} generated variants quarantined by our checks "
-                         f"({'; '.join(reasons[:3])}{'; ...' if len(reasons) > 3 else ''})")
-        lines.append(f"absa-checks {'PASSED' if verdict.passed else 'FAILED'}: {verdict.reason}")
-        return lines
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
         if not self.state.summary_lines:

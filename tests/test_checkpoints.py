@@ -170,3 +170,39 @@ def test_the_models_command_lists_groups(tmp_path, capsys):
 
     assert cli.main(["models", "--models-file", str(_models_file(tmp_path, "groups:\n  seeds: [a, c]\n"))]) == 0
     assert "seeds                    group        a, c" in capsys.readouterr().out
+
+
+def _case(model: str, unit: str, right: bool) -> dict:
+    prediction = {"label": "positive" if right else "negative"}
+    return {"model": model, "source": "s", "unit": unit, "strategy": "revtgt", "case_id": unit, "status": "passed",
+            "original": {"gold": "positive"}, "variant": {"gold": "positive"},
+            "original_prediction": prediction, "variant_prediction": prediction}
+
+
+def test_each_checkpoint_is_paired_with_the_baseline_checkpoint_of_its_name_or_the_only_one():
+    from absa_checks.comparison import against_baseline
+
+    baseline = [_case("a", "u1", True), _case("a", "u2", True), _case("b", "u1", False), _case("b", "u2", False)]
+    now = {"a": [_case("a", "u1", True), _case("a", "u2", False)], "b": [_case("b", "u1", True), _case("b", "u2", True)],
+           "c": [_case("c", "u1", True)]}
+    compared, gates = against_baseline(now, baseline, 0.05, 0.02)
+    assert compared["a"]["s"].units.broken == ("u2",) and compared["b"]["s"].units.fixed == ("u1", "u2")
+    missing = next(g for g in gates if g.checkpoint == "c")
+    assert missing.verdict == "fail" and "none is named 'c'" in missing.reason
+    # an older one-model report (cases without "model") pairs with every checkpoint
+    old = [{k: v for k, v in c.items() if k != "model"} for c in baseline[:2]]
+    compared, gates = against_baseline(now, old, 0.05, 0.02)
+    assert set(compared) == {"a", "b", "c"} and compared["c"]["s"].units.matched == 1
+    assert [g.checkpoint for g in gates] == ["a", "b", "c"]
+
+
+@needs_shared_data
+def test_three_checkpoints_against_a_one_model_baseline(run, tmp_path):
+    args = _published_group(tmp_path)
+    baseline = tmp_path / "released.json"
+    baseline.write_text(json.dumps(run(args + ["--model", "pt"]).report))
+    result = run(args + ["--model", "published", "--absa-baseline", str(baseline)])
+    gates = {g["checkpoint"]: g for g in result.report["gates"] if g["gate"] == "no_regression"}
+    assert {k: g["verdict"] for k, g in gates.items()} == {"pt": "pass", "sent": "fail", "lstm": "fail"}
+    broken = result.report["comparison"]["checkpoints"]["sent"]["sources"]["arts-laptop"]["units"]["broken"]
+    assert len(broken) == 249 and result.code == 1  # bert_sent against bert_pt, as in test_comparison
