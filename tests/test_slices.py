@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from collections import defaultdict
 
 import pytest
@@ -63,13 +64,17 @@ def test_gold_slices_match_the_published_label_counts(report):
     assert [slices[f"gold={g}"]["units"] for g in ("positive", "negative", "neutral")] == [341, 128, 169]
 
 
-def test_slices_appear_in_the_markdown_summary(run, tmp_path):
+def test_slices_appear_in_the_markdown_summary_and_in_the_terminal_with_v(run, tmp_path):
     markdown = tmp_path / "summary.md"
-    run(["suites/", "-q", "--tb=no", "--absa-data", str(SHARED_DATA), "--absa-sources", "arts-laptop",
-         "--model", f"replay:{ARTS_OUTPUT / 'laptop_results.csv'}#bert_pt", "--absa-markdown", str(markdown)])
+    args = ["suites/", "--tb=no", "--absa-data", str(SHARED_DATA), "--absa-sources", "arts-laptop",
+            "--model", f"replay:{ARTS_OUTPUT / 'laptop_results.csv'}#bert_pt"]
+    quiet = run(args + ["-q", "--absa-markdown", str(markdown)])
     text = markdown.read_text()
     assert "| source | slice | units | original accuracy | ARS [95% CI] |" in text
     assert "| arts-laptop | gold=positive | 341 |" in text
+    assert "slices: 11 rows in the reports, or here with -v" in quiet.summary
+    verbose = run(args + ["-v"])
+    assert re.search(r"\narts-laptop\s+gold=positive\s+341\s+", verbose.summary)
 
 
 def test_gcae_hard_subsets_load_as_sources():
