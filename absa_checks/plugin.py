@@ -261,10 +261,11 @@ class AbsaRun:
             if self.state.run_cache is not None:
                 shutil.rmtree(self.state.run_cache, ignore_errors=True)
 
-    def _run_facts(self) -> dict:
+    def _run_facts(self, names: list[str]) -> dict:
+        """Who was tested: the checkpoints with results (one deselected entirely by -k is not one of them)."""
         opts = self.state.options
-        models = [{"name": name, **p.adapter.describe(), "fingerprint": p.adapter.fingerprint()}
-                  for name, p in self.state.predictors.items()]
+        models = [{"name": name, **self.state.predictors[name].adapter.describe(),
+                   "fingerprint": self.state.predictors[name].adapter.fingerprint()} for name in names]
         if len(models) == 1:
             model = models[0]
         else:  # several checkpoints: one name and one fingerprint for the set, each one in "models"
@@ -280,8 +281,10 @@ class AbsaRun:
         if not outcomes:
             return
         opts = self.state.options
-        outcomes_by_model = checkpoints.by_model(outcomes, list(self.state.predictors))
-        per_model = {model: metrics_module.aggregate(found) for model, found in outcomes_by_model.items() if found}
+        # checkpoints with results, in --model order (one deselected entirely by -k has none)
+        outcomes_by_model = {model: found for model, found in
+                             checkpoints.by_model(outcomes, list(self.state.predictors)).items() if found}
+        per_model = {model: metrics_module.aggregate(found) for model, found in outcomes_by_model.items()}
         several = len(per_model) > 1
         metrics = checkpoints.mean_metrics(per_model) if several else next(iter(per_model.values()))
         if several:
@@ -299,7 +302,7 @@ class AbsaRun:
                                              "gates are not decided on a partial run")
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             session.exitstatus = verdict.exit_status
-        run = self._run_facts()
+        run = self._run_facts(list(per_model))
         issues = self.state.sources.issues(o.source for o in outcomes)
         tables = summary_table.all_tables(metrics, gate_results, per_model if several else None)
         self.state.summary_lines = lines = terminal.summary_lines(

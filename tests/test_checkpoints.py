@@ -206,3 +206,10 @@ def test_three_checkpoints_against_a_one_model_baseline(run, tmp_path):
     assert {k: g["verdict"] for k, g in gates.items()} == {"pt": "pass", "sent": "fail", "lstm": "fail"}
     broken = result.report["comparison"]["checkpoints"]["sent"]["sources"]["arts-laptop"]["units"]["broken"]
     assert len(broken) == 249 and result.code == 1  # bert_sent against bert_pt, as in test_comparison
+
+
+@needs_shared_data
+def test_a_checkpoint_deselected_by_k_is_not_reported(run, tmp_path):
+    result = run(_published_group(tmp_path) + ["--model", "pt,sent", "-k", "not sent"])
+    assert [m["name"] for m in result.report["run"]["models"]] == ["pt"]
+    assert "checkpoints" not in result.report and result.report["sources"]["arts-laptop"]["ars"]["k"] == 340
