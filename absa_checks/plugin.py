@@ -329,9 +329,14 @@ class AbsaRun:
             allure_support.write_run_results(Path(allure_dir), report, tables, pictures)
             lines.insert(-1, f"Allure results: {allure_dir} (summary, {len(report['gates'])} gates, pictures)")
 
-    def pytest_terminal_summary(self, terminalreporter) -> None:
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_terminal_summary(self, terminalreporter):
+        """Written after pytest's own summaries, the list of failed cases included: with thousands of
+        failing cases the verdict is still what the reader sees last, above the final count."""
+        result = yield
         if not self.state.summary_lines:
-            return
+            return result
         terminalreporter.section("absa-checks")
         for line in self.state.summary_lines:
             terminalreporter.write_line(line)
+        return result

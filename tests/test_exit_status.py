@@ -73,6 +73,16 @@ def test_gates_pass_while_a_case_fails_exits_0(tmp_path, run):
     assert result.report["verdict"]["exit_status"] == 0
 
 
+def test_the_verdict_comes_after_the_list_of_failed_cases(tmp_path, run):
+    setup_project(tmp_path, "gates: {max_fail_rate: 0.5}")
+    for extra in ([], ["-n", "2"]):
+        out = run(["suite.yaml", "--model", "python:mymodel:by_first_clause", "-rf", *extra], cwd=tmp_path).out
+        lines = out.splitlines()
+        assert "short test summary info" in out and out.index("short test summary info") < out.index("= absa-checks =")
+        verdict = next(i for i, line in enumerate(lines) if line.startswith("absa-checks PASSED"))
+        assert "1 failed, 2 passed" in lines[verdict + 1]  # then only pytest's final count
+
+
 def test_failing_gate_exits_1_and_says_why(tmp_path, run):
     setup_project(tmp_path, "gates: {max_fail_rate: 0.05, basis: point}")
     result = run(["suite.yaml", "--model", "python:mymodel:by_first_clause"], cwd=tmp_path)
