@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Iterator
 
@@ -74,13 +75,13 @@ class SuiteFile(pytest.File):
 class _SuiteItem(pytest.Item):
     """An item of one test over one source, marked by strategy, source and tags (`-m` selects on them)."""
 
-    def __init__(self, *, test: TestSpec, source: str, **kwargs):
+    def __init__(self, *, test: TestSpec, source: str, extra_markers: tuple[str, ...] = (), **kwargs):
         super().__init__(**kwargs)
         self.test = test
         self.source = source
         registered = {line.split(":")[0].strip() for line in self.config.getini("markers")}
-        for marker in (strategies.marker_name(test.strategy), "source_" + source, *test.tags):
-            marker = marker.replace("-", "_")
+        for marker in (strategies.marker_name(test.strategy), "source_" + source, *test.tags, *extra_markers):
+            marker = re.sub(r"\W", "_", marker)
             if marker not in registered:  # so -m works and --strict-markers accepts it
                 self.config.addinivalue_line("markers", f"{marker}: absa-checks marker")
             self.add_marker(marker)
@@ -114,7 +115,8 @@ class QuarantinedItem(_SuiteItem):
 
 class CaseItem(_SuiteItem):
     def __init__(self, *, case: Case, suite_sha256: str, model: str, **kwargs):
-        super().__init__(test=case.test, source=case.source, **kwargs)
+        # `-m model_<name>` selects one checkpoint's cases (names with other characters get "_" for them)
+        super().__init__(test=case.test, source=case.source, extra_markers=("model_" + model,), **kwargs)
         self.case = case
         self.suite_sha256 = suite_sha256
         self.model = model

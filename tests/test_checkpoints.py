@@ -209,7 +209,8 @@ def test_three_checkpoints_against_a_one_model_baseline(run, tmp_path):
 
 
 @needs_shared_data
-def test_a_checkpoint_deselected_by_k_is_not_reported(run, tmp_path):
-    result = run(_published_group(tmp_path) + ["--model", "pt,sent", "-k", "not sent"])
-    assert [m["name"] for m in result.report["run"]["models"]] == ["pt"]
-    assert "checkpoints" not in result.report and result.report["sources"]["arts-laptop"]["ars"]["k"] == 340
+def test_a_checkpoint_deselected_by_k_or_m_is_not_reported(run, tmp_path):
+    for selection in (["-k", "not sent"], ["-m", "model_pt"], ["-m", "not model_sent"]):
+        result = run(_published_group(tmp_path) + ["--model", "pt,sent", *selection])
+        assert [m["name"] for m in result.report["run"]["models"]] == ["pt"], selection
+        assert "checkpoints" not in result.report and result.report["sources"]["arts-laptop"]["ars"]["k"] == 340
