@@ -16,6 +16,7 @@ from .stats import Rate
 BASES = ("interval", "point")
 CHECKPOINT_RULES = ("mean", "worst")  # several checkpoints: gate the mean across them, or every one
 _SEVERITY = {"fail": 0, "inconclusive": 1, "pass": 2, "no-data": 3}
+_LABELS = {"max_fail_rate": "fail rate", "min_variant_accuracy": "variant accuracy", "min_ars": "ARS"}
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def evaluate_checkpoints(per_model: dict[str, RunMetrics], mean: RunMetrics, def
 
 def _decide(name: str, test: str, source: str, threshold: float, rate: Rate | None, basis: str,
             upper_limit: bool) -> GateResult:
-    label = name.split("_", 1)[1].replace("_", " ").replace("ars", "ARS")
+    label = _LABELS[name]
     if rate is None or rate.n == 0:
         return GateResult(name, test, source, threshold, rate, basis, "no-data", f"no scored cases for {label}")
     value = rate.value

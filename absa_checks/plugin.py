@@ -171,9 +171,12 @@ class AbsaRun:
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
+        cases: dict[str, list] = {model: [] for model in self.state.predictors}
+        for item in session.items:  # one pass, whatever the number of checkpoints
+            if isinstance(item, CaseItem):
+                cases[item.model].append(item.case)
         for model, predictor in self.state.predictors.items():
-            predictor.register(item.case for item in session.items
-                               if isinstance(item, CaseItem) and item.model == model)
+            predictor.register(cases[model])
         # The collected items and cases live until the session ends; freezing them keeps every later
         # garbage collection (pytest runs five at the end) from walking tens of thousands of objects.
         gc.freeze()
