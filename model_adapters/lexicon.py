@@ -17,6 +17,7 @@ from typing import Sequence
 import vaderSentiment.vaderSentiment as _vader
 
 from absa_checks.clauses import target_clause, target_window
+from absa_checks.polarity import VADER_SCALE, supplementary_lexicon
 from model_adapters.protocol import Answer, Query, QueryError
 
 # Bump whenever the scoring below changes, so cached answers are invalidated (see fingerprint()).
@@ -26,21 +27,6 @@ SCOPES: dict[str, str] = {"target": "lexicon", "sentence": "lexicon-sentence"}
 THRESHOLD = 0.05  # VADER's own recommended cut-off for the compound score
 TEMPERATURE = 10.0
 
-VADER_SCALE = 4.0
-
-
-def supplementary_lexicon() -> dict[str, float]:
-    """TextBlob's en-sentiment.xml: mean polarity per word form (several senses are averaged)."""
-    import xml.etree.ElementTree as ElementTree
-
-    import textblob
-
-    path = Path(textblob.__file__).with_name("en") / "en-sentiment.xml"
-    sums: dict[str, list[float]] = {}
-    for entry in ElementTree.parse(path).getroot().iter("word"):
-        sums.setdefault(entry.get("form", "").lower(), []).append(float(entry.get("polarity", 0)))
-    return {word: sum(values) / len(values) for word, values in sums.items()
-            if word and " " not in word and sum(values) != 0}
 
 
 def _lexicon_path() -> Path:

@@ -14,14 +14,15 @@ When nothing fits, the caller negates instead. Only single words; the antonym is
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .inflect import adjective_form, verb_form
 
 TAG_TO_WORDNET = {"J": "a", "V": "v", "R": "r", "N": "n"}
 # Review spellings of verbs that WordNet does not know, so "I reccomend the dumplings" still reads as a verb
 MISSPELLED_VERBS = frozenset({"reccomend", "recomend", "recommed", "reccommend", "reccomended", "recomended"})
-SATELLITE_SENSES = 2  # a satellite's head is a fair stand-in only for the word's main senses
+SATELLITE_SENSES = 2
+MIN_SENSE_VALENCE = 1.2  # both words clearly evaluative: "huge" 1.3 -> "small" -1.0 is size, not praise  # a satellite's head is a fair stand-in only for the word's main senses
 
 
 def wordnet_pos(tag: str) -> str | None:
@@ -39,11 +40,12 @@ class AntonymFinder:
     """Looks antonyms up once per (lemma, pos); an instance per run, no global cache."""
 
     def __init__(self, wordnet: Any, curated: Mapping[tuple[str, str], str], domain_vocabulary: frozenset[str],
-                 sentiment_words: frozenset[str] = frozenset()):
+                 sentiment_words: frozenset[str] = frozenset(), valence: Callable[[str], float] | None = None):
         self.wordnet = wordnet
         self.curated = curated
         self.domain_vocabulary = domain_vocabulary  # lower-case words of the domain's reviews
         self.sentiment_words = sentiment_words      # a sentiment lexicon's entries (VADER's)
+        self.valence = valence                      # word -> lexicon valence; None: no sense check
         self._cache: dict[tuple[str, str], tuple[str, str] | None] = {}
 
     def lemma(self, word: str, pos: str, tag: str = "") -> str:
@@ -96,21 +98,30 @@ class AntonymFinder:
                 # love -> hate, but not ignore -> know ("Our waiter known us")
                 direct = {d for d in direct if d.lower() in self.sentiment_words}
             # a rarer sense's antonym ("flat" -> "contrasty") only when the domain uses it
-            best = self._best(direct, pos, domain_only=rank > 0)
+            best = self._best(direct, pos, domain_only=rank > 0, lemma=lemma)
             if best:
                 return best, "wordnet"
         for synset in synsets[:SATELLITE_SENSES]:
             if synset.pos() != "s":
                 continue
             via_head = {a.name() for head in synset.similar_tos() for l in head.lemmas() for a in l.antonyms()}
-            best = self._best(via_head, pos, domain_only=True)  # a head's antonym is a loose fit
+            best = self._best(via_head, pos, domain_only=True, lemma=lemma)  # a head's antonym is a loose fit
             if best:
                 return best, "wordnet-satellite"
         return None
 
-    def _best(self, candidates: set[str], pos: str, domain_only: bool = False) -> str | None:
+    def _opposite_sense(self, lemma: str, candidate: str) -> bool:
+        """The lexicon reads the two words as of opposite sentiment: WordNet's antonym is the review
+        sense's ("cool" -> "warm" are both praise, "heavy" -> "light" judge nothing, "free" -> "unfree")."""
+        if self.valence is None:
+            return True
+        a, b = self.valence(lemma), self.valence(candidate)
+        return a * b < 0 and min(abs(a), abs(b)) >= MIN_SENSE_VALENCE
+
+    def _best(self, candidates: set[str], pos: str, domain_only: bool = False, lemma: str = "") -> str | None:
         single = [c for c in candidates if "_" not in c
-                  and (not domain_only or c.lower() in self.domain_vocabulary)]
+                  and (not domain_only or c.lower() in self.domain_vocabulary)
+                  and (not lemma or self._opposite_sense(lemma, c))]
         if not single:
             return None
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass, replace
 from ..examples import Example, Unit, Variant
 from .. import strategies as strategy_names
 from .resources import Resources
+from .sentence import TaggedSentence
 from .strategies import NotApplicable, Rejected, Step, adddiff, apply_step, revnon, revtgt, tagged
-from . import validity
+from . import context, validity
 
 
 @dataclass(frozen=True)
@@ -37,19 +38,38 @@ class Quarantined:
         return dict(self.__dict__)
 
 
+MAX_TRIES = 3  # REVTGT: another way of reversing is tried when a check rejects the first one's result
+# Reasons that depend on the sentence, not on the edit chosen: another way of reversing cannot help
+CONTEXT_REASONS = frozenset({"a discourse word depends on the old polarity",
+                             "a sentiment word outside the annotated opinions",
+                             "a contrast joins an unannotated clause",
+                             "a general and a specific aspect now disagree"})
+
+
 def generate(unit: Unit, strategy: str, settings: Settings, resources: Resources, domain: str
              ) -> Variant | NotApplicable | Quarantined:
     rng = random.Random(f"{settings.seed}:{unit.source}:{unit.unit_id}:{strategy}:{settings.k}")
     example, edits = unit.original, []
     for name in strategy_names.split_chain(strategy):
-        outcome = _one_step(example, name, settings, resources, domain, rng)
-        if isinstance(outcome, NotApplicable):
-            return outcome
-        if isinstance(outcome, Rejected):
-            return Quarantined(unit.source, unit.unit_id, strategy, outcome.reason, outcome.detail, example.sentence)
-        variant = apply_step(example, outcome)
-        found = validity.problems(example, variant, outcome.edits, name,
-                                  tagged(example, resources), tagged(variant, resources))
+        avoid: frozenset[str] = frozenset()
+        for _ in range(MAX_TRIES):
+            outcome = _one_step(example, name, settings, resources, domain, rng, avoid)
+            if isinstance(outcome, NotApplicable):
+                return outcome
+            if isinstance(outcome, Rejected) and avoid:
+                break  # no other way left: report what was wrong with the last one
+            if isinstance(outcome, Rejected):
+                return Quarantined(unit.source, unit.unit_id, strategy, outcome.reason, outcome.detail,
+                                   example.sentence)
+            variant = apply_step(example, outcome)
+            before = tagged(example, resources)
+            found = validity.problems(example, variant, outcome.edits, name, before, tagged(variant, resources))
+            found = found or context_problems(before, example, variant, outcome, name, resources)
+            if not found:
+                break
+            if found[0][0] in CONTEXT_REASONS or not outcome.methods or outcome.methods <= avoid:
+                break
+            avoid |= outcome.methods
         if found:
             reason, detail = found[0]
             return Quarantined(unit.source, unit.unit_id, strategy, reason, detail, variant.sentence)
@@ -59,10 +79,40 @@ def generate(unit: Unit, strategy: str, settings: Settings, resources: Resources
     return Variant(strategy, _with_record_id(example, record_id), tuple(edits), origin="generated")
 
 
+def context_problems(sentence: TaggedSentence, original: Example, variant: Example, step: Step, strategy: str,
+                     resources: Resources) -> list[tuple[str, str]]:
+    """The reversal strategies' checks that the unchanged context still agrees (perturb.context)."""
+    if strategy not in ("revtgt", "revnon"):
+        return []
+    edits = step.edits
+    word = context.discourse_problem(original, edits)
+    if word:
+        return [("a discourse word depends on the old polarity", word)]
+    word = context.unattributed_sentiment(sentence, original, edits, resources.polarity)
+    if word:
+        return [("a sentiment word outside the annotated opinions", word)]
+    contrast = context.contrast_without_aspect(sentence, original)
+    if contrast:
+        return [("a contrast joins an unannotated clause", contrast)]
+    pair = context.general_specific_disagree(original, step.polarities)
+    if pair:
+        return [("a general and a specific aspect now disagree", pair)]
+    negated = context.negated_negation(variant, edits, lambda w: bool(resources.finder.wordnet.synsets(w)))
+    if negated:
+        return [("a negation of a negative word does not reverse it", negated)]
+    aspects = (original.target, *original.others)
+    for index, new in step.polarities.items():
+        if new in ("positive", "negative") and aspects[index].polarity in ("positive", "negative"):
+            disagreement = context.lexicon_disagrees(original, edits, new, resources.polarity, index)
+            if disagreement:
+                return [("the lexicon does not read the reversal", disagreement)]
+    return []
+
+
 def _one_step(example: Example, name: str, settings: Settings, resources: Resources, domain: str,
-              rng: random.Random) -> Step | NotApplicable | Rejected:
+              rng: random.Random, avoid: frozenset[str] = frozenset()) -> Step | NotApplicable | Rejected:
     if name == "revtgt":
-        return revtgt(example, resources, settings.neutral)
+        return revtgt(example, resources, settings.neutral, avoid)
     if name == "revnon":
         return revnon(example, resources, rng)
     k = settings.k if settings.k is not None else rng.randint(1, 3)

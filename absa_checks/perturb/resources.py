@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
+from ..polarity import Polarity
 from ..sources.infer import vader_lexicon
 from ..wordlists import BankEntry, WordLists, load_aspect_bank, load_wordlists
 from .antonyms import AntonymFinder
@@ -25,6 +26,7 @@ class Resources:
     intensifiers: frozenset[str]
     weakeners: frozenset[str]
     banks: Mapping[str, tuple[BankEntry, ...]]
+    polarity: Polarity  # the lexicon's second opinion on a reversal
 
     def bank(self, domain: str) -> tuple[BankEntry, ...]:
         return self.banks[domain if domain in self.banks else "restaurant"]
@@ -45,9 +47,10 @@ def domain_vocabulary(domain: str, wordlists: WordLists) -> frozenset[str]:
 def load_resources(domain: str) -> Resources:
     """Loads WordNet (a few seconds, once per process) and the word lists for `domain`."""
     wordlists = load_wordlists()
+    polarity = Polarity()
     finder = AntonymFinder(load_wordnet(), wordlists.antonyms, domain_vocabulary(domain, wordlists),
-                           frozenset(vader_lexicon()))
+                           frozenset(vader_lexicon()), polarity.valence)
     return Resources(finder=finder, tagger=pattern_tagger(), degree_adverbs=tuple(wordlists.degree_adverbs),
                      intensifiers=BASE_INTENSIFIERS | frozenset(wordlists.degree_adverbs),
                      weakeners=frozenset(wordlists.weakeners),
-                     banks={d: load_aspect_bank(d) for d in DOMAINS})
+                     banks={d: load_aspect_bank(d) for d in DOMAINS}, polarity=polarity)

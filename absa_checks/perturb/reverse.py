@@ -44,22 +44,27 @@ class Change:
 
 
 def reverse_opinion(sentence: TaggedSentence, opinion: Opinion, finder: AntonymFinder,
-                    polarity: str | None = None) -> Change | str:
-    """The edits that reverse `opinion` (whose aspect has `polarity`), or why it cannot be reversed."""
+                    polarity: str | None = None, avoid: frozenset[str] = frozenset()) -> Change | str:
+    """The edits that reverse `opinion` (whose aspect has `polarity`), or why it cannot be reversed.
+
+    `avoid` names ways (Change.how) a caller already tried and found wanting: the next one is tried.
+    """
     indices = [i for i in sentence.covering(opinion.start, opinion.end)
                if not sentence.is_protected(sentence.tokens[i])]
     if not indices:
         return "the opinion words are part of an aspect term"
     sentence = _opinion_adjectives(sentence, indices, finder)
     removal = _remove_negation(sentence, indices)
+    if removal == ():
+        return "removing 'no' would leave a singular noun without an article"
     if removal is not None:
-        return Change(removal, "negation removed")
-    head = _antonym_edit(sentence, indices, finder)
+        return Change(removal, "negation removed") if "negation removed" not in avoid else "negation removal read wrong"
+    head = _antonym_edit(sentence, indices, finder) if "antonym" not in avoid else None
     if head is not None:
         return Change(head, "antonym")
-    added = _add_negation(sentence, indices, finder)
+    added = _add_negation(sentence, indices, finder) if "negation added" not in avoid else "negation read wrong"
     if isinstance(added, str):
-        plain = _plain_evaluation(sentence, indices, polarity)
+        plain = _plain_evaluation(sentence, indices, polarity) if "plain evaluative adjective" not in avoid else None
         return Change(plain, "plain evaluative adjective") if plain else added
     return Change(added, "negation added")
 
@@ -85,6 +90,8 @@ def exaggerate_opinion(sentence: TaggedSentence, opinion: Opinion, adverb: str,
             return Change(_insert_before(sentence, verbs[0], "really ", "exaggerate verb"), "exaggerated")
         return "no adjective, adverb or plain verb to intensify"
     head = heads[0]
+    if sentence.tokens[head].tag in ("JJR", "JJS", "RBR", "RBS"):
+        return "a comparative or superlative takes no degree adverb"  # "works really better"
     before = [sentence.tokens[j] for j in sentence.left(head, 2)]
     if before and (before[0].tag.startswith("RB") or before[0].lower in intensifiers | weakeners) or any(
             t.lower in weakeners for t in before):
@@ -155,6 +162,8 @@ def _remove_negation(sentence: TaggedSentence, indices: list[int]) -> tuple[Edit
         return None
     j = negators[-1]
     negator = tokens[j]
+    if negator.lower == "no" and j + 1 < len(tokens) and _bare_singular_after_no(sentence, j):
+        return ()  # "has no hard drive" -> "has hard drive": the caller reports it
     if negator.lower == "cannot":
         return (Edit(negator.start, negator.end, negator.text, match_case(negator.text, "can"), "remove negation"),)
     aux = tokens[j - 1] if j > 0 else None
@@ -174,6 +183,17 @@ def _remove_negation(sentence: TaggedSentence, indices: list[int]) -> tuple[Edit
             return (Edit(aux.start, negator.end, sentence.text[aux.start:negator.end], full, "remove negation"),)
         return (Edit(negator.start, negator.end, negator.text, "", "remove negation"),)
     return (_delete_word(sentence, j, "remove negation"),)
+
+
+def _bare_singular_after_no(sentence: TaggedSentence, no: int) -> bool:
+    """After "no", the noun phrase's last noun is singular: removing "no" would leave no article."""
+    nouns = []
+    for token in sentence.tokens[no + 1:no + 6]:
+        if token.tag.startswith("NN"):
+            nouns.append(token)
+        elif nouns or not token.tag.startswith("JJ"):
+            break
+    return bool(nouns) and nouns[-1].tag in ("NN", "NNP")
 
 
 def _next_verb(sentence: TaggedSentence, after: int) -> int | None:
@@ -214,6 +234,9 @@ def _antonym_edit(sentence: TaggedSentence, indices: list[int], finder: AntonymF
                 continue
             if group == "R" and token.lower in PARTICLES:
                 continue
+            following = sentence.tokens[i + 1] if i + 1 < len(sentence.tokens) else None
+            if group == "V" and following is not None and following.tag in ("IN", "TO"):
+                continue  # the preposition belongs to the verb: "suffering from" is not "enjoying from"
             antonym = finder.find(token.text, token.tag)
             if antonym is None:
                 continue
@@ -253,6 +276,9 @@ def _plain_evaluation(sentence: TaggedSentence, indices: list[int], polarity: st
     if not adjectives or sentence.tokens[adjectives[0]].tag != "JJ":
         return None
     head = adjectives[0]
+    following = sentence.tokens[head + 1] if head + 1 < len(sentence.tokens) else None
+    if following is None or not (following.tag.startswith("NN") or sentence.is_protected(following)):
+        return None  # only attributive: "an awesome dinner"; never "out of this disappointing"
     word = match_case(sentence.tokens[head].text, PLAIN_OPPOSITE[polarity])
     return (_replace_with_article(sentence, head, word, "plain opposite adjective"),)
 
@@ -294,7 +320,9 @@ def _add_negation(sentence: TaggedSentence, indices: list[int], finder: AntonymF
             break
     if start > 0 and tokens[start - 1].lower in ("a", "an", "the", "this", "that", "my", "our", "their", "its"):
         return "an attributive adjective after a determiner cannot be negated fluently"
-    return _insert_before(sentence, start, "not ", "negate adjective")
+    # "works not perfectly", "for not optimal mobility", "the waiter not brusquely told": without a
+    # copula or auxiliary English does not put "not" there
+    return "an adjective or adverb without a copula cannot be negated fluently"
 
 
 def _verb_before(sentence: TaggedSentence, first: int) -> int | None:
@@ -337,7 +365,7 @@ def _negate_verb(sentence: TaggedSentence, verb: int, finder: AntonymFinder) -> 
         break
     tag = tokens[verb].tag
     if tag in ("VBN", "VBG"):
-        return _insert_before(sentence, first, "not ", "negate participle")
+        return "a participle without an auxiliary cannot be negated fluently"  # "not pretty surprised"
     before = tokens[first - 1] if first > 0 else None
     if before is not None and before.lower == "to":  # "be sure to try" -> "be sure not to try"
         return (Edit(before.start, before.start, "", "not ", "negate infinitive"),)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ..examples import Aspect, Edit, Example
 from ..labels import opposite
+from ..sources.infer import clause_bounds
 from . import conjunctions
 from .resources import Resources
 from .reverse import Change, exaggerate_opinion, reverse_opinion
@@ -27,6 +28,7 @@ class Step:
     edits: tuple[Edit, ...]
     polarities: dict[int, str] = field(default_factory=dict)  # aspect index -> new polarity
     appended: tuple[Aspect, ...] = ()
+    methods: frozenset[str] = frozenset()  # how opinions were reversed (Change.how): a retry avoids them
 
 
 @dataclass(frozen=True)
@@ -58,8 +60,12 @@ def _overlaps(edit: Edit, start: int, end: int) -> bool:
     return edit.start < end and edit.end > start or (edit.start == edit.end and start < edit.start < end)
 
 
-def revtgt(example: Example, resources: Resources, neutral: str = "keep") -> Step | NotApplicable | Rejected:
-    """Reverse every opinion of the target; fix the conjunctions; the gold flips (neutral stays)."""
+def revtgt(example: Example, resources: Resources, neutral: str = "keep", avoid: frozenset[str] = frozenset()
+           ) -> Step | NotApplicable | Rejected:
+    """Reverse every opinion of the target; fix the conjunctions; the gold flips (neutral stays).
+
+    `avoid`: ways of reversing (Change.how) whose result a check rejected; the next way is tried.
+    """
     mine = [o for o in example.opinions if o.aspect == 0]
     if not mine:
         return NotApplicable("the target has no opinion words")
@@ -67,10 +73,12 @@ def revtgt(example: Example, resources: Resources, neutral: str = "keep") -> Ste
         return NotApplicable("neutral target (neutral: skip)")
     sentence = tagged(example, resources)
     edits: list[Edit] = []
+    methods: set[str] = set()
     for opinion in mine:
-        change = reverse_opinion(sentence, opinion, resources.finder, example.polarity)
+        change = reverse_opinion(sentence, opinion, resources.finder, example.polarity, avoid)
         if isinstance(change, str):
             return Rejected(f"cannot reverse an opinion: {change}", opinion.text)
+        methods.add(change.how)
         if all(edit in edits for edit in change.edits):
             continue  # two opinions negated at one copula: one "not" covers both
         if _clashes(list(change.edits), edits):
@@ -80,12 +88,16 @@ def revtgt(example: Example, resources: Resources, neutral: str = "keep") -> Ste
     changed = {0: new_polarity}
     for index, other in enumerate(example.others, 1):  # an opinion shared with another aspect flips it too
         theirs = [o for o in example.opinions if o.aspect == index]
-        if theirs and all(any(_overlaps(e, o.start, o.end) for e in edits) for o in theirs) and other.polarity in POLAR:
+        reached = [o for o in theirs if any(_overlaps(e, o.start, o.end) for e in edits)]
+        if reached and len(reached) < len(theirs):
+            # "not pleased with the slow log on, speedy WiFi": the WiFi is now both praised and not
+            return Rejected("an edit reverses only part of another aspect's opinions", other.term)
+        if reached and other.polarity in POLAR:
             changed[index] = opposite(other.polarity)
     fixes = conjunctions.adjust(example, sentence, changed)
     if isinstance(fixes, str):
         return Rejected("a contrastive conjunction no longer fits", fixes)
-    return Step("revtgt", tuple(edits) + tuple(fixes), changed)
+    return Step("revtgt", tuple(edits) + tuple(fixes), changed, methods=frozenset(methods))
 
 
 def revnon(example: Example, resources: Resources, rng: random.Random) -> Step | NotApplicable | Rejected:
@@ -126,6 +138,16 @@ def revnon(example: Example, resources: Resources, rng: random.Random) -> Step |
                 changed[index] = opposite(other.polarity)
     if not edits:
         return Rejected("no other aspect could be reversed or exaggerated", "; ".join(skipped))
+    kept = [a.term for i, a in enumerate(example.others, 1) if a.polarity == example.polarity and i not in changed
+            and any(o.aspect == i for o in example.opinions)]
+    if kept:
+        # the rubric: every aspect that shared the target's sentiment now has the opposite one
+        return Rejected("an aspect with the target's sentiment keeps it", ", ".join(kept))
+    lo, hi = clause_bounds(example.sentence, example.target.start, example.target.end)
+    inside = [e for e in edits if e.start < hi and e.end > lo]
+    if inside:
+        # "I dislike the design and its features": a reversal in the target's clause reaches the target
+        return Rejected("a reversal falls in the target's clause", inside[0].old or inside[0].new)
     fixes = conjunctions.adjust(example, sentence, changed)
     if isinstance(fixes, str):
         return Rejected("a contrastive conjunction no longer fits", fixes)
