@@ -64,7 +64,7 @@ def reverse_opinion(sentence: TaggedSentence, opinion: Opinion, finder: AntonymF
         return Change(head, "antonym")
     added = _add_negation(sentence, indices, finder) if "negation added" not in avoid else "negation read wrong"
     if isinstance(added, str):
-        plain = _plain_evaluation(sentence, indices, polarity) if "plain evaluative adjective" not in avoid else None
+        plain = _plain_evaluation(sentence, indices, polarity, finder) if "plain evaluative adjective" not in avoid else None
         return Change(plain, "plain evaluative adjective") if plain else added
     return Change(added, "negation added")
 
@@ -269,7 +269,8 @@ def _insert_before(sentence: TaggedSentence, index: int, words: str, why: str) -
     return (Edit(token.start, token.start, "", words, why),)
 
 
-def _plain_evaluation(sentence: TaggedSentence, indices: list[int], polarity: str | None) -> tuple[Edit, ...] | None:
+def _plain_evaluation(sentence: TaggedSentence, indices: list[int], polarity: str | None,
+                      finder: AntonymFinder) -> tuple[Edit, ...] | None:
     if polarity not in PLAIN_OPPOSITE:
         return None  # a neutral aspect's words must not gain a sentiment
     adjectives = [i for i in indices if sentence.tokens[i].tag.startswith("JJ")]
@@ -279,6 +280,8 @@ def _plain_evaluation(sentence: TaggedSentence, indices: list[int], polarity: st
     following = sentence.tokens[head + 1] if head + 1 < len(sentence.tokens) else None
     if following is None or not (following.tag.startswith("NN") or sentence.is_protected(following)):
         return None  # only attributive: "an awesome dinner"; never "out of this disappointing"
+    if finder.valence is not None and abs(finder.valence(sentence.tokens[head].lower)) < 1.0:
+        return None  # a describing word is no praise to replace: "old operating system", "upgradeable RAM"
     word = match_case(sentence.tokens[head].text, PLAIN_OPPOSITE[polarity])
     return (_replace_with_article(sentence, head, word, "plain opposite adjective"),)
 
