@@ -15,7 +15,7 @@ DEBIAN = Path("/usr/share/wordnet")
 
 
 def run_generate(tmp_path: Path, env: dict) -> subprocess.CompletedProcess:
-    (tmp_path / "one.txt").write_text("The [soup|pos] was {hot|soup}.\n")
+    (tmp_path / "one.txt").write_text("The [staff|pos] was {friendly|staff}.\n")
     command = [sys.executable, "-m", "absa_checks.cli", "generate", "--input", str(tmp_path / "one.txt"),
                "--strategies", "revtgt", "--out", str(tmp_path / "out.jsonl")]
     full = {**os.environ, "PYTHONPATH": str(REPO), "HOME": str(tmp_path / "home"),
@@ -38,4 +38,4 @@ def test_debian_wordnet_is_copied_into_nltk_data(tmp_path):
     installed = tmp_path / "nltk_data" / "corpora" / "wordnet"
     assert (installed / "lexnames").is_file() and (installed / "data.adj").is_file()
     assert not (installed / "data.adj").is_symlink()  # nltk refuses links
-    assert '"sentence": "The soup was cold."' in (tmp_path / "out.jsonl").read_text()
+    assert '"sentence": "The staff was unfriendly."' in (tmp_path / "out.jsonl").read_text()  # WordNet's antonym
