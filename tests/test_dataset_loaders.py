@@ -194,13 +194,14 @@ def test_inference_keeps_a_direct_negation_with_its_word():
     assert [o.text for o in infer_opinions(sentence, [Aspect("screen", 4, 10)])] == ["isn't bad"]
 
 
-def test_inference_takes_the_nearest_words_within_the_aspect_clause_only():
+def test_inference_takes_the_words_attached_to_each_aspect_only():
     sentence = "The wonderful friendly staff was excellent, but the wine was awful."
     staff = Aspect("staff", sentence.index("staff"), sentence.index("staff") + 5)
     wine = Aspect("wine", sentence.index("wine"), sentence.index("wine") + 4)
     opinions = infer_opinions(sentence, [staff, wine])
-    # at most two per aspect, nearest first; "awful" belongs to the wine's clause only
-    assert [(o.text, o.aspect) for o in opinions] == [("friendly", 0), ("excellent", 0), ("awful", 1)]
+    # attributive then predicative adjectives of the staff; "awful" is the wine's alone
+    assert [(o.text, o.aspect) for o in opinions] == [("wonderful", 0), ("friendly", 0), ("excellent", 0),
+                                                      ("awful", 1)]
 
 
 def test_inference_never_marks_an_aspect_term():

@@ -1,8 +1,9 @@
 """Load any annotated ABSA file a user points `absa-checks generate --input` at.
 
 - `*.xml`: SemEval-2014 (sentences with ids) or MAMS (without); opinions inferred;
-- `*.json`: the ARTS generator input (`*_sent_towe.json`, sentence-grouped, opinion spans given) or
-  an ARTS test set (records keyed `<id>`, `<id>_adv1`, ...: its originals);
+- `*.json`: the ARTS generator input (`*_sent_towe.json`, sentence-grouped, opinion spans given;
+  `*_sent.json` without them: inferred) or an ARTS test set (records keyed `<id>`, `<id>_adv1`, ...:
+  its originals, opinions inferred);
 - `*.txt`: the project's sentence markup (`[term|pos]`, `{words|term}`);
 - `*.yaml` / `*.yml`: an examples file as written for inline suite sources.
 """
@@ -18,6 +19,7 @@ from ..examples import Aspect, DataIssue, Unit
 from ..labels import canonical_label
 from .arts import load_arts
 from .base import LoadedSource
+from .infer import with_inferred_opinions
 from .markup import examples_of, read_marked_file
 from .mams import load_mams
 from .semeval import SemevalSentence, build_units, read_semeval_xml
@@ -68,7 +70,9 @@ def _load_json(path: Path, name: str) -> LoadedSource:
     if isinstance(first, dict) and "term_list" in first:
         return _load_sentence_grouped(data, name)
     loaded = load_arts(path, name)
-    return LoadedSource(name, tuple(Unit(u.source, u.unit_id, u.original) for u in loaded.units), loaded.issues)
+    # the records name aspect and polarity only: REVTGT/REVNON need opinion words, so they are inferred
+    units = tuple(Unit(u.source, u.unit_id, with_inferred_opinions(u.original)) for u in loaded.units)
+    return LoadedSource(name, units, loaded.issues)
 
 
 def _load_sentence_grouped(data: dict, name: str) -> LoadedSource:

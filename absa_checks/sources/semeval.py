@@ -12,7 +12,8 @@ Opinion spans, in order of preference:
    BIO tags and no offsets; the tokens are aligned to the SemEval text (n't, $ 150, quotes, --,
    spaces the tokenizer added or dropped, misspellings it fixed). A row that cannot be aligned is
    dropped and reported.
-3. aspects that neither annotates get opinions inferred from the VADER lexicon (infer.py).
+3. aspects that neither annotates get inferred opinions (infer.py: from how sentiment words attach
+   to the aspect; measured against TOWE in docs/opinion_inference.md).
 
 Opinions are joined for every aspect of a sentence (target and others), so a perturbation can
 reverse the other aspects' opinions too.
