@@ -1,6 +1,7 @@
 """Benchmark: inferred opinion spans against TOWE's gold spans, and what they do to REVTGT coverage.
 
     python benchmarks/opinion_inference.py [--data ../shared/data] [--json out.json] [--show-errors N]
+                                           [--split train]
 
 For both SemEval-2014 test sets (laptop, restaurant) the same XML is loaded twice:
 - "TOWE": the `semeval14-*` source (TOWE's gold opinion spans; aspects TOWE leaves out get inferred ones);
@@ -18,6 +19,8 @@ REVTGT coverage is counted live from the current generator (absa_checks.perturb.
 Settings(seed=0)) on the same targets: variants shipped (accepted) with TOWE, with inference only, and
 their ratio. Of the inferred-only variants on TOWE-annotated targets, "clean" ones are those whose every
 inferred target opinion overlaps a gold span, and "same" ones equal the TOWE variant word for word.
+`--split train` measures SemEval's training sets instead (the split the rules were developed on).
+Results: docs/opinion_inference.md.
 """
 
 from __future__ import annotations
@@ -127,10 +130,6 @@ def tokens_in(sentence: str, spans: Iterable[Span]) -> set[Span]:
     for start, end in spans:
         found |= {(m.start() + start, m.end() + start) for m in _TOKEN.finditer(sentence[start:end])}
     return found
-
-
-def _overlap(a: Span, b: Span) -> bool:
-    return a[0] < b[1] and b[0] < a[1]
 
 
 def score_opinions(towe_units: Sequence[Unit], inferred_units: Mapping[str, Unit]) -> Scores:

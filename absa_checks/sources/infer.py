@@ -355,7 +355,8 @@ def _evaluative_vocabulary() -> tuple[str, ...]:
 
 def _modifier(word: Word) -> bool:
     """A degree word, or an adverb that judges nothing ("always", "clearly")."""
-    return _free(word) and (word.lower in DEGREE or word.tag.startswith("RB") and not evaluative(word.lower, "adverb"))
+    return _free(word) and (word.lower in DEGREE or word.tag.startswith("RB") and not evaluative(word.lower, "adverb")
+                             and not misspelled_evaluative(word.lower))
 
 
 def _skip_modifiers(words: Sequence[Word], k: int) -> int:
@@ -488,6 +489,9 @@ def _attributive(words: Sequence[Word], first: int) -> list[Found]:
         heads = [first - 1]  # "a faster processor", "the largest screen": a comparison judges
     if not heads and first >= 1 and words[first].tag in ("VBN", "VBD") and _how(words, first - 1):
         heads = [first - 1]  # "reasonably priced", "well made"
+    if not heads and first >= 3 and words[first - 1].lower in DETERMINERS and words[first - 3].lower == "how" and (
+            _opinion(words[first - 2], "adjective") or _plain_adjective(words[first - 2])):
+        heads = [first - 2]  # "how small the portions were"
     if not heads and first >= 1 and words[first - 1].lower == "no":
         return [Found(first - 1, first - 1, rule=1)]  # "no cd drive": a missing part is the complaint
     if (not heads and first >= 2 and words[first - 1].lower in COORDINATORS and words[first - 2].aspect is not None
@@ -577,6 +581,10 @@ def _predicate(words: Sequence[Word], start: int) -> list[Found]:
         if phrase is not None:
             return [Found(k if negator is None else negator, phrase, rule=2)]
         heads = _chain_right(words, k, before_noun=True, predicative=True)
+        if not heads and words[k].tag == "VBN":  # a passive and how it was done: "was cooked well"
+            after = _skip_modifiers(words, k + 1)
+            if after < len(words) and _how(words, after):
+                return _spans([after], negator, rule=2)
         noun = next((j for j in range(k, min(k + 4, len(words))) if words[j].tag.startswith("NN")), None)
         if noun is not None and (not heads or noun == heads[-1] + 1) and _free(words[noun]):
             # "is a huge disappointment": the noun is the opinion, its adjectives only grade it;
@@ -756,12 +764,32 @@ def find_opinions(sentence: str, aspects: Sequence[Aspect]) -> tuple[tuple[Word,
         mine = [k for k, w in enumerate(words) if w.aspect == index]
         places.append((mine[0], mine[-1]) if mine else None)  # None: an empty span, or inside an earlier aspect
     by_aspect = [_attached(words, *place) if place else [] for place in places]
+    for index, place in enumerate(places):  # "the anti-pasta was poor, especially the calamari"
+        example_of = _example_of(words, place[0]) if place and not by_aspect[index] else None
+        if example_of is not None:
+            by_aspect[index] = [f for f in by_aspect[example_of] if f.rule == 2]
     claimed = {k for found in by_aspect for f in found for k in range(f.first, f.last + 1)}
     for index, place in enumerate(places):
         if place and not by_aspect[index]:
             by_aspect[index] = (_pronoun_predicate(words, place[1])
                                 or _clause_fallback(sentence, words, aspects[index], claimed))
     return words, by_aspect
+
+
+def _example_of(words: Sequence[Word], first: int) -> int | None:
+    """The aspect that the aspect at `first` is singled out from ("..., especially the calamari"):
+    it shares that aspect's predicate."""
+    j = first - 1
+    while j >= 0 and words[j].lower in DETERMINERS:
+        j -= 1
+    if j < 1 or words[j].lower not in ("especially", "particularly", "including", "notably") or words[j - 1].text != ",":
+        return None
+    for k in range(j - 2, -1, -1):
+        if words[k].lower in CLAUSE_STOPS:
+            return None
+        if words[k].aspect is not None:
+            return words[k].aspect
+    return None
 
 
 def _attached(words: Sequence[Word], first: int, last: int) -> list[Found]:
