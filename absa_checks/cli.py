@@ -8,8 +8,10 @@ from pathlib import Path
 
 from .errors import AbsaChecksError
 from .items import is_suite_file
+from .sources.base import LoadedSource
 from .sources.catalog import known_source_names
 from .spec import parse_suite
+from .variants import DEFAULT_SEED
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,15 +21,24 @@ def main(argv: list[str] | None = None) -> int:
     validate.add_argument("paths", nargs="*", default=["suites"], help="suite files or folders (default: suites)")
     models = commands.add_parser("models", help="list the models --model can name")
     models.add_argument("--models-file", default="models.yaml")
-    gen = commands.add_parser("generate", help="write REVTGT/REVNON/ADDDIFF variants of an annotated file")
-    gen.add_argument("--input", required=True, help="SemEval/MAMS .xml, ARTS .json, markup .txt, examples .yaml")
+    gen = commands.add_parser("generate", help="write REVTGT/REVNON/ADDDIFF variants of an annotated file, "
+                                               "or exactly those the suites test for a source")
+    gen.add_argument("--input", default=None, metavar="FILE",
+                     help="SemEval/MAMS .xml, ARTS .json, markup .txt, examples .yaml")
+    gen.add_argument("--source", default=None, metavar="NAME",
+                     help=f"a source the suites name ({', '.join(known_source_names())}) instead of --input")
+    gen.add_argument("--data", default=None, metavar="DIR",
+                     help="with --source: data directory laid out like shared/data (default: $ABSA_DATA_DIR)")
+    gen.add_argument("--variants", choices=("auto", "given", "generated"), default=None,
+                     help="as the suite key: the source's own variants, generated ones, or given when the source "
+                          "has any (default: auto with --source, generated with --input)")
     gen.add_argument("--strategies", default="revtgt,revnon,adddiff",
                      help="comma-separated; chains with + (default: revtgt,revnon,adddiff)")
     gen.add_argument("--out", required=True, help="output file (.jsonl, or .json for the ARTS layout)")
     gen.add_argument("--format", choices=("jsonl", "arts"), default=None, help="default: from --out's suffix")
     gen.add_argument("--domain", choices=("restaurant", "laptop"), default=None,
                      help="picks the ADDDIFF aspect bank and the vocabulary (default: guessed from the path)")
-    gen.add_argument("--seed", type=int, default=0)
+    gen.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"as --absa-seed (default {DEFAULT_SEED})")
     gen.add_argument("--k", type=int, default=None, help="ADDDIFF: aspects appended (default: 1-3 per unit)")
     gen.add_argument("--neutral", choices=("keep", "skip"), default="keep", help="REVTGT on neutral targets")
     gen.add_argument("--quarantine", default=None, help="also write the rejected attempts (JSONL) here")
@@ -77,6 +88,13 @@ def _generate(args: argparse.Namespace) -> int:
     from .perturb.engine import Settings
     from .sources.files import load_file
 
+    if (args.input is None) == (args.source is None):
+        raise AbsaChecksError("generate: pass exactly one of --input FILE (an annotated file) or --source NAME "
+                              "(a source the suites name, with --data DIR)")
+    if args.input is not None and args.data is not None:
+        raise AbsaChecksError("--data: only used with --source; --input reads the file it names")
+    if args.source is not None and args.domain is not None:
+        raise AbsaChecksError(f"--domain: only used with --input; --source {args.source} has its own domain")
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
     unknown = [s for s in strategies if not names.is_known(s)]
     if unknown:
@@ -84,9 +102,12 @@ def _generate(args: argparse.Namespace) -> int:
                               "or chains such as revnon+adddiff")
     if args.k is not None and not 1 <= args.k <= 10:
         raise AbsaChecksError("--k: use a whole number from 1 to 10")
-    loaded = load_file(Path(args.input), args.domain)
+    if args.source is not None:
+        loaded, origin, mode = _load_source(args.source, args.data), args.source, args.variants or "auto"
+    else:  # a file's own variants are ignored unless asked for: generated is what --input always did
+        loaded, origin, mode = load_file(Path(args.input), args.domain), args.input, args.variants or "generated"
     settings = Settings(seed=args.seed, k=args.k, neutral=args.neutral)
-    made, rejected, tally = generate.run(loaded, strategies, settings)
+    made, rejected, tally = generate.run(loaded, strategies, settings, mode)
     out = Path(args.out)
     fmt = args.format or ("arts" if out.suffix == ".json" else "jsonl")
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -94,11 +115,33 @@ def _generate(args: argparse.Namespace) -> int:
         (generate.write_arts if fmt == "arts" else generate.write_jsonl)(made, stream)
     if args.quarantine:
         generate.write_quarantine(rejected, Path(args.quarantine))
-    print(f"{len(loaded.units)} units from {args.input} ({loaded.domain}); wrote {len(made)} variants to {out}",
-          file=sys.stderr)
+    domain = f" ({loaded.domain})" if loaded.domain else ""  # ARTS files do not say
+    print(f"{len(loaded.units)} units from {origin}{domain}; wrote {len(made)} variants to {out}", file=sys.stderr)
     for line in tally.lines():
         print("  " + line, file=sys.stderr)
     return 0
+
+
+def _load_source(name: str, data: str | None) -> LoadedSource:
+    """A source by the name the suites use, loaded as the plugin loads it; errors name --source/--data."""
+    from .sources import BUILTIN_SOURCES, DATA_ENV, resolve_data_dir
+    from .sources.catalog import load_named
+
+    if name not in known_source_names():
+        raise AbsaChecksError(f"--source: unknown source '{name}'; use one of {', '.join(known_source_names())}")
+    data_dir = resolve_data_dir(data)
+    dataset = BUILTIN_SOURCES.get(name)
+    if dataset is not None:  # checked here so the messages name this command's --data, not --absa-data
+        if data_dir is None:
+            raise AbsaChecksError(f"--source {name} reads a data directory: pass --data DIR (or set {DATA_ENV}), "
+                                  "a folder laid out like shared/data")
+        if not data_dir.is_dir():
+            raise AbsaChecksError(f"--data: {data_dir} is not a folder; pass the data directory, laid out like "
+                                  "shared/data")
+        if not (data_dir / dataset.relative_path).is_file():
+            raise AbsaChecksError(f"--data: {data_dir / dataset.relative_path} not found; {name} needs "
+                                  f"{dataset.how_to_get} there")
+    return load_named(name, data_dir)
 
 
 def _models(models_file: Path) -> int:

@@ -12,45 +12,71 @@ from pathlib import Path
 from typing import Iterable, TextIO
 
 from .examples import Example, Unit, Variant
-from .perturb.engine import Quarantined, Settings, generate
-from .perturb.resources import load_resources
-from .perturb.strategies import NotApplicable
+from .perturb.engine import Quarantined, Settings
+from .run_state import VariantCache
 from .sources.base import LoadedSource
+from .variants import VariantRequest, VariantSet
 
 ARTS_SUFFIX = {"revtgt": "_adv1", "revnon": "_adv2", "adddiff": "_adv3"}
+NO_GIVEN = "the source gives no variant"  # the not-applicable reason of a unit without a given variant
 
 
 @dataclass
 class Tally:
-    made: Counter = field(default_factory=Counter)
-    not_applicable: Counter = field(default_factory=Counter)
-    quarantined: Counter = field(default_factory=Counter)  # (strategy, reason)
+    """Per strategy: variants written, and why the other units have none (quarantined or not applicable)."""
+
+    made: Counter = field(default_factory=Counter)            # strategy
+    not_applicable: Counter = field(default_factory=Counter)  # (strategy, reason)
+    quarantined: Counter = field(default_factory=Counter)     # (strategy, reason)
+    given: set[str] = field(default_factory=set)              # strategies whose variants the source gives
+
+    def add(self, strategy: str, found: VariantSet) -> None:
+        self.made[strategy] += sum(len(v) for v in found.by_unit.values())
+        if found.mode == "given":
+            self.given.add(strategy)
+            self.not_applicable[(strategy, NO_GIVEN)] += sum(not v for v in found.by_unit.values())
+        for q in found.quarantined:
+            self.quarantined[(strategy, q.reason)] += 1
+        for n in found.not_applicable:
+            self.not_applicable[(strategy, n.reason)] += 1
 
     def lines(self) -> list[str]:
         out = []
-        for strategy in sorted(set(self.made) | set(self.not_applicable) | {s for s, _ in self.quarantined}):
-            rejected = {r: n for (s, r), n in self.quarantined.items() if s == strategy}
-            out.append(f"{strategy}: {self.made[strategy]} variants, {sum(rejected.values())} quarantined, "
-                       f"{self.not_applicable[strategy]} not applicable")
-            out += [f"    quarantined: {n} x {reason}" for reason, n in sorted(rejected.items(), key=lambda x: -x[1])]
+        pairs = set(self.quarantined) | set(self.not_applicable)
+        for strategy in sorted(set(self.made) | {s for s, _ in pairs}):
+            rejected = _reasons(self.quarantined, strategy)
+            skipped = _reasons(self.not_applicable, strategy)
+            given = " (given by the source)" if strategy in self.given else ""
+            out.append(f"{strategy}: {self.made[strategy]} variants{given}, {sum(n for _, n in rejected)} "
+                       f"quarantined, {sum(n for _, n in skipped)} not applicable")
+            out += [f"    quarantined: {n} x {reason}" for reason, n in rejected]
+            out += [f"    not applicable: {n} x {reason}" for reason, n in skipped]
         return out
 
 
-def run(loaded: LoadedSource, strategies: list[str], settings: Settings
+def _reasons(counts: Counter, strategy: str) -> list[tuple[str, int]]:
+    """(reason, count) for one strategy, the most frequent first (ties by name, for stable output)."""
+    found = [(reason, n) for (s, reason), n in counts.items() if s == strategy and n]
+    return sorted(found, key=lambda x: (-x[1], x[0]))
+
+
+def run(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str = "generated"
         ) -> tuple[list[tuple[Unit, Variant]], list[Quarantined], Tally]:
-    resources = load_resources(loaded.domain or "restaurant")
-    made, rejected, tally = [], [], Tally()
-    for unit in loaded.units:
+    """Each unit's variants for each strategy, chosen as a suite test with `variants: mode` chooses them:
+    through the plugin's own VariantCache, so the two cannot drift."""
+    cache = VariantCache(settings.seed)
+    found = {s: cache.variants(VariantRequest(s, mode, settings.k, settings.neutral), loaded, loaded.units)
+             for s in strategies}
+    tally = Tally()
+    for strategy, variants in found.items():
+        tally.add(strategy, variants)
+    rejected_of = {s: {q.unit_id: q for q in v.quarantined} for s, v in found.items()}
+    made, rejected = [], []
+    for unit in loaded.units:  # unit by unit, strategies in the order asked (as the output always was)
         for strategy in strategies:
-            outcome = generate(unit, strategy, settings, resources, loaded.domain or "restaurant")
-            if isinstance(outcome, Variant):
-                made.append((unit, outcome))
-                tally.made[strategy] += 1
-            elif isinstance(outcome, Quarantined):
-                rejected.append(outcome)
-                tally.quarantined[(strategy, outcome.reason)] += 1
-            elif isinstance(outcome, NotApplicable):
-                tally.not_applicable[strategy] += 1
+            made += [(unit, variant) for variant in found[strategy].by_unit.get(unit.unit_id, ())]
+            if unit.unit_id in rejected_of[strategy]:
+                rejected.append(rejected_of[strategy][unit.unit_id])
     return made, rejected, tally
 
 

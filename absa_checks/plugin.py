@@ -29,6 +29,7 @@ from .outcomes import PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
 from .cache import PredictionCache
 from .run_state import OutcomeCollector, Predictor, RunOptions, SourceCache, VariantCache
 from .sources import resolve_data_dir
+from .variants import DEFAULT_SEED
 
 
 @dataclass
@@ -56,7 +57,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="data directory laid out like shared/data (default: $ABSA_DATA_DIR)")
     group.addoption("--absa-sources", default=None, metavar="A,B", help="only run these sources")
     group.addoption("--absa-sample", default=None, type=int, metavar="N", help="sample N units per source")
-    group.addoption("--absa-seed", default=0, type=int, metavar="S", help="seed for sampling (default 0)")
+    group.addoption("--absa-seed", default=DEFAULT_SEED, type=int, metavar="S",
+                    help=f"seed for sampling and generated variants (default {DEFAULT_SEED})")
     group.addoption("--absa-report", default=None, metavar="PATH", help="write the JSON report here")
     group.addoption("--absa-markdown", default=None, metavar="PATH", help="write a Markdown summary here")
     group.addoption("--absa-strict", action="store_true", help="every failed case fails the run, not only gates")

@@ -26,7 +26,7 @@ from .sources.catalog import load_named
 from .sources.inline import load_inline
 from .perturb.resources import Resources, load_resources
 from .spec import SuiteSpec, TestSpec
-from .variants import VariantSet, variant_set
+from .variants import VariantRequest, VariantSet, variant_set
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ class VariantCache:
             self._resources[domain] = load_resources(domain)
         return self._resources[domain]
 
-    def variants(self, test: TestSpec, loaded: LoadedSource, units: tuple) -> VariantSet:
+    def variants(self, test: TestSpec | VariantRequest, loaded: LoadedSource, units: tuple) -> VariantSet:
         return variant_set(test, loaded, units, self.seed, self.resources, self._memo)
 
 

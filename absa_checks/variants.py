@@ -12,23 +12,35 @@ from .perturb.strategies import NotApplicable
 from .sources.base import LoadedSource
 from .spec import TestSpec
 
+DEFAULT_SEED = 0  # pytest's --absa-seed and `absa-checks generate --seed`: one default, the same variants
+
+
+@dataclass(frozen=True)
+class VariantRequest:
+    """What variant_set reads from a test; `absa-checks generate` asks with one of these."""
+
+    strategy: str
+    variants: str = "auto"
+    k: int | None = None
+    neutral: str = "keep"
+
 
 @dataclass(frozen=True)
 class VariantSet:
     mode: str                                # "given" or "generated"
     by_unit: dict[str, tuple[Variant, ...]]
     quarantined: tuple[Quarantined, ...] = ()
-    not_applicable: int = 0
+    not_applicable: tuple[NotApplicable, ...] = ()  # one per unit with nothing to perturb
 
 
-def mode_for(test: TestSpec, loaded: LoadedSource) -> str:
+def mode_for(test: TestSpec | VariantRequest, loaded: LoadedSource) -> str:
     if test.variants != "auto":
         return test.variants
     has_given = any(test.strategy in unit.given for unit in loaded.units)
     return "given" if has_given else "generated"
 
 
-def variant_set(test: TestSpec, loaded: LoadedSource, units: tuple[Unit, ...], seed: int,
+def variant_set(test: TestSpec | VariantRequest, loaded: LoadedSource, units: tuple[Unit, ...], seed: int,
                 resources: Callable[[str], Resources], memo: dict | None = None) -> VariantSet:
     """The variants of `test` for `units`; `resources(domain)` is only called when generating.
 
@@ -41,7 +53,7 @@ def variant_set(test: TestSpec, loaded: LoadedSource, units: tuple[Unit, ...], s
     settings = Settings(seed=seed, k=test.k, neutral=test.neutral)
     found = resources(domain)
     by_unit: dict[str, tuple[Variant, ...]] = {}
-    quarantined, not_applicable = [], 0
+    quarantined, not_applicable = [], []
     memo = {} if memo is None else memo
     for unit in units:
         key = (id(loaded), unit.unit_id, test.strategy, test.k, test.neutral, seed)
@@ -53,5 +65,5 @@ def variant_set(test: TestSpec, loaded: LoadedSource, units: tuple[Unit, ...], s
         elif isinstance(outcome, Quarantined):
             quarantined.append(outcome)
         elif isinstance(outcome, NotApplicable):
-            not_applicable += 1
-    return VariantSet(mode, by_unit, tuple(quarantined), not_applicable)
+            not_applicable.append(outcome)
+    return VariantSet(mode, by_unit, tuple(quarantined), tuple(not_applicable))
