@@ -29,6 +29,7 @@ DISCOURSE = re.compile(
     r"|recomm?end\w*|reccomm?end\w*|worth\w*|if not|skip|avoid|thank\w*|expect\w*|surpris\w*|must"
     r"|at least|anyway|enough|all (?:\w+ )?(?:i|you|one) (?:could|would|need|want)|has it all"
     r"|if|bother|again|below|above|compared?|stay away|come back|go back"
+    r"|too|as well|not just|n't just|other than|put up with|because|yum\w*|hard to find|all (?:\w+ )?(?:is|are|were|was)"
     r"|so (?:\w+ ){1,3}(?:that|you|i|we|they|one|it)|such an? \w+ (?:that|you|i|we))\b")
 # A discourse word that is itself the opinion edited away is no context ("I recommend" -> "I do not recommend")
 OPINION_DISCOURSE = re.compile(r"(?i)^(?:recomm?end\w*|reccomm?end\w*)$")
@@ -167,4 +168,44 @@ def general_specific_disagree(example: Example, new_polarities: dict[int, str]) 
             if (j != g and old[g] == old[j] and new[g] != new[j] and old[j] in ("positive", "negative")
                     and aspects[j].term.lower() not in NOT_PARTS):
                 return f"{aspects[g].term} / {aspects[j].term}"
+    return None
+
+
+FREQUENCY_ADVERBS = frozenset({"sometimes", "occasionally", "usually", "often", "frequently", "still", "also",
+                               "already", "even", "just", "really", "definitely", "certainly", "totally"})
+
+
+def misplaced_not(variant: Example, edits: Sequence[Edit]) -> str | None:
+    """An added "not" before a frequency or focus adverb ("is not sometimes a little too heavy")."""
+    for edit in edits:
+        if not edit.new.strip().lower().endswith("not"):
+            continue
+        rest = variant.sentence[_after(edit, variant, edits):].split()
+        if rest and rest[0].lower().strip(",.") in FREQUENCY_ADVERBS:
+            return f"not {rest[0]}"
+    return None
+
+
+def clause_mates_change_relation(example: Example, new_polarities: dict[int, str], edits: Sequence[Edit]
+                                 ) -> str | None:
+    """Two aspects of one clause ("I like iTunes, the security, the Mini form factor") agreed and now
+    disagree, or the other way round, with no conjunction between them adjusted."""
+    from ..sources.infer import clause_bounds
+
+    aspects = (example.target, *example.others)
+    old = {i: a.polarity for i, a in enumerate(aspects)}
+    new = {**old, **new_polarities}
+    for i, a in enumerate(aspects):
+        lo, hi = clause_bounds(example.sentence, a.start, a.end)
+        for j, b in enumerate(aspects):
+            if j <= i or not (lo <= b.start and b.end <= hi):
+                continue
+            if not all(p in ("positive", "negative") for p in (old[i], old[j])):
+                continue
+            if (old[i] == old[j]) == (new[i] == new[j]):
+                continue
+            left, right = min(a.end, b.end), max(a.start, b.start)
+            if any(left <= e.start and e.end <= right and "conjunction" in e.why for e in edits):
+                continue
+            return f"{a.term} / {b.term}"
     return None

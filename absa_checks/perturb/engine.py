@@ -43,7 +43,8 @@ MAX_TRIES = 3  # REVTGT: another way of reversing is tried when a check rejects 
 CONTEXT_REASONS = frozenset({"a discourse word depends on the old polarity",
                              "a sentiment word outside the annotated opinions",
                              "a contrast joins an unannotated clause",
-                             "a general and a specific aspect now disagree"})
+                             "a general and a specific aspect now disagree",
+                             "two aspects of one clause change their relation"})
 
 
 def generate(unit: Unit, strategy: str, settings: Settings, resources: Resources, domain: str
@@ -97,6 +98,12 @@ def context_problems(sentence: TaggedSentence, original: Example, variant: Examp
     pair = context.general_specific_disagree(original, step.polarities)
     if pair:
         return [("a general and a specific aspect now disagree", pair)]
+    pair = context.clause_mates_change_relation(original, step.polarities, edits)
+    if pair:
+        return [("two aspects of one clause change their relation", pair)]
+    misplaced = context.misplaced_not(variant, edits)
+    if misplaced:
+        return [("a negation before a frequency adverb", misplaced)]
     negated = context.negated_negation(variant, edits, lambda w: bool(resources.finder.wordnet.synsets(w)))
     if negated:
         return [("a negation of a negative word does not reverse it", negated)]

@@ -35,6 +35,7 @@ PARTICLES = frozenset({"up", "down", "out", "in", "off", "on", "over", "back", "
 # Last resort for an attributive adjective with no antonym ("an awesome dinner", "a graceless manager"):
 # a plain adjective of the opposite polarity, which fits before any noun.
 PLAIN_OPPOSITE = {"positive": "disappointing", "negative": "excellent"}
+QUANTITY_NOUNS = frozenset({"lot", "lots", "bit", "couple", "number", "plenty", "ton", "tons", "deal", "amount"})
 
 
 @dataclass(frozen=True)
@@ -237,6 +238,10 @@ def _antonym_edit(sentence: TaggedSentence, indices: list[int], finder: AntonymF
             following = sentence.tokens[i + 1] if i + 1 < len(sentence.tokens) else None
             if group == "V" and following is not None and following.tag in ("IN", "TO"):
                 continue  # the preposition belongs to the verb: "suffering from" is not "enjoying from"
+            previous = sentence.tokens[i - 1] if i > 0 else None
+            if group == "J" and previous is not None and previous.tag.startswith("VB") \
+                    and previous.lower not in COPULAS and not sentence.is_protected(previous):
+                continue  # "running great" is adverbial: "running terrible" is not English
             antonym = finder.find(token.text, token.tag)
             if antonym is None:
                 continue
@@ -298,6 +303,8 @@ def _add_negation(sentence: TaggedSentence, indices: list[int], finder: AntonymF
     for j in sentence.left(indices[0], 5):
         word = tokens[j].lower
         if word in BE_FORMS:
+            if word == "be" and j > 0 and tokens[j - 1].lower in MODALS:
+                return _negate_after_auxiliary(sentence, j - 1)  # "can be solved" -> "cannot be solved"
             return (Edit(tokens[j].end, tokens[j].end, "", " not", "negate copula"),)
         if word in COPULAS:
             return _negate_verb(sentence, j, finder)
@@ -348,6 +355,8 @@ def _negate_noun(sentence: TaggedSentence, noun: int) -> tuple[Edit, ...] | None
             first = j
         else:
             break
+    if tokens[noun].lower in QUANTITY_NOUNS:
+        return None  # "a lot of features" is no "no lot of features"
     before = tokens[first - 1] if first > 0 else None
     if before is not None and before.lower in ("a", "an", "any", "some"):
         return (Edit(before.start, before.end, before.text, match_case(before.text, "no"), "negate noun"),)
@@ -381,6 +390,9 @@ def _negate_verb(sentence: TaggedSentence, verb: int, finder: AntonymFinder) -> 
         if not (has_subject or imperative):
             # a bare base form after "and" or a comma is as often a noun the tagger misread ("and ease of use")
             return "a base-form verb without a visible subject cannot be negated safely"
+    after_verb = tokens[verb + 1] if verb + 1 < len(tokens) else None
+    if after_verb is not None and after_verb.lower == "of":
+        return "a noun read as a verb cannot take do-support"  # "ease of use" -> "do not ease of use"
     lemma = finder.lemma(tokens[verb].text, "v", tag)
     do = DO_FOR_TAG.get(tag, "do")
     middle = sentence.text[tokens[first].start:tokens[verb].start]

@@ -14,6 +14,7 @@ from ..examples import Aspect, Edit, Example
 from ..labels import opposite
 from ..sources.infer import clause_bounds
 from . import conjunctions
+from .aspect_groups import groups_of
 from .resources import Resources
 from .reverse import Change, exaggerate_opinion, reverse_opinion
 from .sentence import TaggedSentence
@@ -167,10 +168,14 @@ def adddiff(example: Example, resources: Resources, domain: str, k: int, rng: ra
     bank = resources.bank(domain)
     present = example.sentence.lower()
     mentioned = {a.term.lower() for a in (example.target, *example.others)}
+    # an appended clause must not be about the target or an aspect standing for it ("ambiance" for
+    # "atmosphere"); other aspects of the sentence may share a group with the bank's aspects
+    taken = groups_of(example.target.term)
 
     def usable(entry) -> bool:
         term = entry.aspect.lower()
-        return term not in mentioned and not re.search(rf"\b{re.escape(term)}\b", present)
+        return (term not in mentioned and not re.search(rf"\b{re.escape(term)}\b", present)
+                and not groups_of(entry.aspect) & taken)
 
     chosen, used_aspects = [], set()
     for _ in range(k):
