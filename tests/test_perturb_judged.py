@@ -60,8 +60,6 @@ QUARANTINED = [
     ("not placement", LAP, "709:1_0", "revtgt", "so much more not pleasurable", "cannot reverse an opinion"),
     ("not placement", LAP, "293:3_0", "revtgt", "The 2.9ghz dual-core i7 chip not really out does itself.",
      "cannot reverse an opinion"),
-    ("not placement", LAP, "758:1_0", "revtgt", "It came in brand new and works not perfectly.",
-     "cannot reverse an opinion"),
     ("not placement", RES, "33068909#1189415#2_0", "revtgt",
      "After waiting for almost an hour, the waiter not brusquely told us he'd forgotten to give the kitchen our "
      "order.", "cannot reverse an opinion"),
@@ -97,6 +95,8 @@ QUARANTINED = [
 REPAIRED = [
     ("antonym", LAP, "130:1_0", "revtgt", "Works ill, but I am extremely happy to be back to an apple OS.",
      "Works poorly, but I am extremely happy to be back to an apple OS."),
+    ("not placement", LAP, "758:1_0", "revtgt", "It came in brand new and works not perfectly.",
+     "It came in brand new and works poorly."),
     ("antonym", LAP, "87:1_0", "revnon", "It works fine, but all the software seems to run pretty ill.",
      "It works fine, but all the software seems to run pretty poorly."),
 ]

@@ -243,6 +243,8 @@ def _antonym_edit(sentence: TaggedSentence, indices: list[int], finder: AntonymF
                     and previous.lower not in COPULAS and not sentence.is_protected(previous):
                 continue  # "running great" is adverbial: "running terrible" is not English
             antonym = finder.find(token.text, token.tag)
+            if antonym is None and token.tag in ("VBN", "VBG") and (token.lower, "a") in finder.curated:
+                antonym = finder.find(token.text, "JJ")  # an adjectival participle: "overpriced", "impressed"
             if antonym is None:
                 continue
             return (_replace_with_article(sentence, i, match_case(token.text, antonym.word), "antonym"),)
