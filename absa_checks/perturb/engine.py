@@ -83,9 +83,14 @@ def generate(unit: Unit, strategy: str, settings: Settings, resources: Resources
 def context_problems(sentence: TaggedSentence, original: Example, variant: Example, step: Step, strategy: str,
                      resources: Resources) -> list[tuple[str, str]]:
     """The reversal strategies' checks that the unchanged context still agrees (perturb.context)."""
+    return reversal_problems(sentence, original, variant, step.edits, step.polarities, strategy, resources)
+
+
+def reversal_problems(sentence: TaggedSentence, original: Example, variant: Example, edits, polarities: dict,
+                      strategy: str, resources: Resources) -> list[tuple[str, str]]:
+    """context_problems on plain edits and new polarities (also for variants made elsewhere: screen.py)."""
     if strategy not in ("revtgt", "revnon"):
         return []
-    edits = step.edits
     word = context.discourse_problem(original, edits)
     if word:
         return [("a discourse word depends on the old polarity", word)]
@@ -95,10 +100,10 @@ def context_problems(sentence: TaggedSentence, original: Example, variant: Examp
     contrast = context.contrast_without_aspect(sentence, original)
     if contrast:
         return [("a contrast joins an unannotated clause", contrast)]
-    pair = context.general_specific_disagree(original, step.polarities)
+    pair = context.general_specific_disagree(original, polarities)
     if pair:
         return [("a general and a specific aspect now disagree", pair)]
-    pair = context.clause_mates_change_relation(original, step.polarities, edits)
+    pair = context.clause_mates_change_relation(original, polarities, edits)
     if pair:
         return [("two aspects of one clause change their relation", pair)]
     misplaced = context.misplaced_not(variant, edits)
@@ -108,7 +113,7 @@ def context_problems(sentence: TaggedSentence, original: Example, variant: Examp
     if negated:
         return [("a negation of a negative word does not reverse it", negated)]
     aspects = (original.target, *original.others)
-    for index, new in step.polarities.items():
+    for index, new in polarities.items():
         if new in ("positive", "negative") and aspects[index].polarity in ("positive", "negative"):
             disagreement = context.lexicon_disagrees(original, edits, new, resources.polarity, index)
             if disagreement:

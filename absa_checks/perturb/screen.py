@@ -1,0 +1,62 @@
+"""Screen variants made elsewhere (ARTS's published ones) with the checks our own variants pass.
+
+The edits are recovered by a token diff of the original and the variant; the new polarities are what
+the strategy says (REVTGT flips the target, REVNON flips the other aspects that shared the target's
+polarity). Then the same validity and context checks run as for a generated variant.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from ..examples import Edit, Example
+from ..labels import opposite
+from .engine import reversal_problems
+from .resources import Resources
+from .strategies import tagged
+from .validity import _DOUBLE_NEGATION, _agreement_errors
+
+_TOKEN = re.compile(r"\w+(?:['\u2019-]\w+)*|[^\w\s]")
+POLAR = ("positive", "negative")
+
+
+def edits_between(original: str, variant: str) -> tuple[Edit, ...]:
+    """The token-level edits that turn `original` into `variant`, in the original's coordinates."""
+    a, b = list(_TOKEN.finditer(original)), list(_TOKEN.finditer(variant))
+    matcher = difflib.SequenceMatcher(a=[m.group(0) for m in a], b=[m.group(0) for m in b], autojunk=False)
+    edits = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        start = a[i1].start() if i1 < len(a) else len(original)
+        end = a[i2 - 1].end() if i2 > i1 else start
+        new = variant[b[j1].start():b[j2 - 1].end()] if j2 > j1 else ""
+        if i2 == i1:  # an insertion: give it its own space
+            new = new + " " if start < len(original) else " " + new
+        edits.append(Edit(start, end, original[start:end], new, "published edit"))
+    return tuple(edits)
+
+
+def screen(original: Example, variant_sentence: str, strategy: str, resources: Resources) -> list[tuple[str, str]]:
+    """(reason, detail) for every check the published variant fails; empty when it would ship."""
+    if strategy not in ("revtgt", "revnon"):
+        return []
+    edits = edits_between(original.sentence, variant_sentence)
+    if not edits:
+        return [("nothing changed", "")]
+    if strategy == "revtgt":
+        polarities = {0: opposite(original.polarity)} if original.polarity in POLAR else {}
+    else:
+        polarities = {i: opposite(a.polarity) for i, a in enumerate(original.others, 1)
+                      if a.polarity == original.polarity and a.polarity in POLAR}
+    found = []
+    if len(_DOUBLE_NEGATION.findall(variant_sentence)) > len(_DOUBLE_NEGATION.findall(original.sentence)):
+        found.append(("double negation", variant_sentence))
+    before = tagged(original, resources)
+    after = tagged(Example(variant_sentence, original.target.__class__(original.target.term, 0, 0)), resources)
+    new_errors = _agreement_errors(after) - _agreement_errors(before)
+    found += [("verb agreement", error) for error in sorted(new_errors)]
+    variant = Example(variant_sentence, original.target)
+    found += reversal_problems(before, original, variant, edits, polarities, strategy, resources)
+    return found
