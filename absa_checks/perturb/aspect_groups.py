@@ -22,7 +22,7 @@ GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(words.split(",")) for words
     "wait,reservations,seating,tables,table",
     # laptop
     "storage,hard drive,hdd,ssd,disk,drive,optical drive,memory,ram",
-    "processor,cpu,chip,performance,speed,boot time,graphics card,graphics,gpu",
+    "processor,cpu,chip,performance,speed,boot time,graphics card,graphics,gpu,fast,slow,powerful,quick,instantly",
     "display,screen,resolution,brightness,backlight,touchscreen,retina",
     "keyboard,keys,touchpad,trackpad,touch pad,mouse",
     "speakers,sound quality,sound,audio,headphone jack,microphone,volume",
@@ -34,6 +34,26 @@ GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(words.split(",")) for words
     "wifi,ports,usb,bluetooth,webcam,camera",
     "fan,cooling system,heat,temperature",
 ))
+
+
+# Targets that stand for the whole machine: every component clause would be about them ("the hardware
+# problems have been so bad, ... but the cooling system ..."). Only groups outside the machine remain.
+WHOLE_MACHINE = frozenset({"hardware", "laptop", "computer", "machine", "notebook", "netbook", "macbook", "mac",
+                           "macbook pro", "system", "unit", "device", "product", "build"})
+OUTSIDE_THE_MACHINE = ("customer service", "operating system", "prices")
+
+
+def covered_groups(terms: list[str], sentence: str) -> frozenset[int]:
+    """The groups an appended clause must avoid: those of every aspect and every word of the sentence
+    ("the speed is terrible" after "fast, powerful"; "the backlight is too dim" after "the brightness"),
+    and every component's group when the target is the whole machine."""
+    taken = set(groups_of(sentence))
+    for term in terms:
+        taken |= groups_of(term)
+    if any(term.lower() in WHOLE_MACHINE for term in terms[:1]):
+        keep = {i for word in OUTSIDE_THE_MACHINE for i in groups_of(word)}
+        taken |= {i for i in range(len(GROUPS)) if i not in keep}
+    return frozenset(taken)
 
 
 def groups_of(term: str) -> frozenset[int]:

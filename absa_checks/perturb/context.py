@@ -30,9 +30,14 @@ DISCOURSE = re.compile(
     r"|at least|anyway|enough|all (?:\w+ )?(?:i|you|one) (?:could|would|need|want)|has it all"
     r"|if|bother|again|below|above|compared?|stay away|come back|go back"
     r"|too|as well|not just|n't just|other than|put up with|because|yum\w*|hard to find|all (?:\w+ )?(?:is|are|were|was)"
+    r"|cons?|pros?|complaints?|problems?|issues?|plus|minus|downsides?|upsides?|drawbacks?|highlights?|treat"
+    r"|nothing more|all we want|diagnosed"
     r"|so (?:\w+ ){1,3}(?:that|you|i|we|they|one|it)|such an? \w+ (?:that|you|i|we))\b")
 # A discourse word that is itself the opinion edited away is no context ("I recommend" -> "I do not recommend")
 OPINION_DISCOURSE = re.compile(r"(?i)^(?:recomm?end\w*|reccomm?end\w*)$")
+# A frame noun that is itself an annotated opinion is no frame ("no problems" -> "problems")
+FRAME_NOUNS = re.compile(r"(?i)^(?:cons?|pros?|complaints?|problems?|issues?|downsides?|upsides?|drawbacks?"
+                         r"|highlights?|treat)$")
 # Lexicon words that in reviews are mostly not opinions about anything ("like" a preposition,
 # "pretty" and "super" degree adverbs, "no" a determiner); counted from the SemEval-2014 test sets'
 # flagged words and read one by one.
@@ -56,6 +61,9 @@ def discourse_problem(example: Example, edits: Sequence[Edit]) -> str | None:
     for match in DISCOURSE.finditer(example.sentence):
         if OPINION_DISCOURSE.match(match.group(0)) and any(
                 e.start < match.end() and e.end > match.start() or e.end == match.start() - 1 for e in edits):
+            continue
+        if FRAME_NOUNS.match(match.group(0)) and any(
+                o.start <= match.start() and match.end() <= o.end for o in example.opinions):
             continue
         return match.group(0)
     return None
@@ -208,4 +216,22 @@ def clause_mates_change_relation(example: Example, new_polarities: dict[int, str
             if any(left <= e.start and e.end <= right and "conjunction" in e.why for e in edits):
                 continue
             return f"{a.term} / {b.term}"
+    return None
+
+
+# Words that need a negation before them: removing the negation leaves them ungrammatical
+# ("have not yet discovered" -> "have yet discovered", "I don't have any app open" -> "I have any app open")
+NEGATIVE_POLARITY_ITEMS = frozenset({"yet", "any", "anything", "anyone", "anybody", "anywhere", "either", "ever",
+                                     "at all"})
+
+
+def orphaned_polarity_item(original: Example, edits: Sequence[Edit]) -> str | None:
+    """A negation removed before a word that only a negation licenses."""
+    for edit in edits:
+        if not edit.why.startswith("remove") or edit.old.strip() == "":
+            continue
+        following = original.sentence[edit.end:].split()[:4]
+        for word in following:
+            if word.lower().strip(",.!?") in NEGATIVE_POLARITY_ITEMS:
+                return word
     return None

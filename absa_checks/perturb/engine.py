@@ -106,6 +106,9 @@ def reversal_problems(sentence: TaggedSentence, original: Example, variant: Exam
     pair = context.clause_mates_change_relation(original, polarities, edits)
     if pair:
         return [("two aspects of one clause change their relation", pair)]
+    orphan = context.orphaned_polarity_item(original, edits)
+    if orphan:
+        return [("a word that needs the removed negation stays", orphan)]
     misplaced = context.misplaced_not(variant, edits)
     if misplaced:
         return [("a negation before a frequency adverb", misplaced)]

@@ -285,7 +285,8 @@ def _plain_evaluation(sentence: TaggedSentence, indices: list[int], polarity: st
         return None
     head = adjectives[0]
     following = sentence.tokens[head + 1] if head + 1 < len(sentence.tokens) else None
-    if following is None or not (following.tag.startswith("NN") or sentence.is_protected(following)):
+    if following is None or following.lower.endswith("ed") or not (
+            following.tag.startswith("NN") or sentence.is_protected(following)):
         return None  # only attributive: "an awesome dinner"; never "out of this disappointing"
     if finder.valence is not None and abs(finder.valence(sentence.tokens[head].lower)) < 1.0:
         return None  # a describing word is no praise to replace: "old operating system", "upgradeable RAM"

@@ -14,7 +14,7 @@ from ..examples import Aspect, Edit, Example
 from ..labels import opposite
 from ..sources.infer import clause_bounds
 from . import conjunctions
-from .aspect_groups import groups_of
+from .aspect_groups import covered_groups, groups_of
 from .resources import Resources
 from .reverse import Change, exaggerate_opinion, reverse_opinion
 from .sentence import TaggedSentence
@@ -139,6 +139,12 @@ def revnon(example: Example, resources: Resources, rng: random.Random) -> Step |
                 changed[index] = opposite(other.polarity)
     if not edits:
         return Rejected("no other aspect could be reversed or exaggerated", "; ".join(skipped))
+    for index, aspect in enumerate((example.target, *example.others)):
+        theirs = [o for o in example.opinions if o.aspect == index]
+        reached = [o for o in theirs if any(_overlaps(e, o.start, o.end) for e in edits)]
+        if reached and len(reached) < len(theirs):
+            # "The host (owner) and servers are cold and caring": half of a shared pair reversed
+            return Rejected("an edit reverses only part of another aspect's opinions", aspect.term)
     kept = [a.term for i, a in enumerate(example.others, 1) if a.polarity == example.polarity and i not in changed
             and any(o.aspect == i for o in example.opinions)]
     if kept:
@@ -170,7 +176,7 @@ def adddiff(example: Example, resources: Resources, domain: str, k: int, rng: ra
     mentioned = {a.term.lower() for a in (example.target, *example.others)}
     # an appended clause must not be about the target or an aspect standing for it ("ambiance" for
     # "atmosphere"); other aspects of the sentence may share a group with the bank's aspects
-    taken = groups_of(example.target.term)
+    taken = covered_groups([a.term for a in (example.target, *example.others)], example.sentence)
 
     def usable(entry) -> bool:
         term = entry.aspect.lower()
