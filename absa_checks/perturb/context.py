@@ -31,7 +31,8 @@ DISCOURSE = re.compile(
     r"|if|bother|again|below|above|compared?|stay away|come back|go back"
     r"|too|as well|not just|n't just|other than|put up with|because|yum\w*|hard to find|all (?:\w+ )?(?:is|are|were|was)"
     r"|cons?|pros?|complaints?|problems?|issues?|plus|minus|downsides?|upsides?|drawbacks?|highlights?|treat"
-    r"|nothing more|all we want|diagnosed"
+    r"|nothing more|all we want|diagnosed|get me started|can't complain|cannot complain|had to replace"
+    r"|you're set|you are set|everything (?:i|we|you) (?:wanted|needed|want|need)|make sure you"
     r"|so (?:\w+ ){1,3}(?:that|you|i|we|they|one|it)|such an? \w+ (?:that|you|i|we))\b")
 # A discourse word that is itself the opinion edited away is no context ("I recommend" -> "I do not recommend")
 OPINION_DISCOURSE = re.compile(r"(?i)^(?:recomm?end\w*|reccomm?end\w*)$")
@@ -235,3 +236,40 @@ def orphaned_polarity_item(original: Example, edits: Sequence[Edit]) -> str | No
             if word.lower().strip(",.!?") in NEGATIVE_POLARITY_ITEMS:
                 return word
     return None
+
+
+EXTREME = frozenset({"excellent", "terrible", "awful", "amazing", "perfect", "superb", "outstanding", "horrible",
+                     "fantastic", "wonderful", "disgusting", "fabulous", "incredible", "dreadful", "phenomenal",
+                     "atrocious", "exceptional", "abysmal", "spectacular"})
+INTENSIFIERS = frozenset({"very", "fairly", "quite", "rather", "somewhat", "pretty", "a bit", "slightly"})
+
+
+def unidiomatic_degree(variant: Example, edits: Sequence[Edit]) -> str | None:
+    """A gradable degree word left before an extreme adjective the edit brought ("very excellent")."""
+    for edit in edits:
+        words = edit.new.split()
+        if not words or words[-1].lower().strip(",.!") not in EXTREME:
+            continue
+        before = variant.sentence[:_after(edit, variant, edits) - len(edit.new)].split()
+        if before and before[-1].lower() in INTENSIFIERS:
+            return f"{before[-1]} {words[-1]}"
+    return None
+
+
+def neutral_gains_sentiment(original: Example, edits: Sequence[Edit], polarity: Polarity) -> str | None:
+    """REVTGT keeps a neutral target neutral: the stretch to its opinion words must not turn clearly
+    evaluative ("keep up with the latest specs" -> "the worst specs")."""
+    mine = [o for o in original.opinions if o.aspect == 0]
+    start = min([original.target.start] + [o.start for o in mine] + [e.start for e in edits])
+    end = max([original.target.end] + [o.end for o in mine] + [e.end for e in edits])
+    text = original.sentence[start:end]
+    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
+        if start <= edit.start and edit.end <= end:
+            text = text[:edit.start - start] + edit.new + text[edit.end - start:]
+    before, after = polarity.compound(original.sentence[start:end]), polarity.compound(text)
+    if abs(after) >= NEUTRAL_LIMIT and abs(after) > abs(before):
+        return f"score {before:+.2f} -> {after:+.2f} for '{text}'"
+    return None
+
+
+NEUTRAL_LIMIT = 0.4

@@ -115,6 +115,13 @@ def reversal_problems(sentence: TaggedSentence, original: Example, variant: Exam
     negated = context.negated_negation(variant, edits, lambda w: bool(resources.finder.wordnet.synsets(w)))
     if negated:
         return [("a negation of a negative word does not reverse it", negated)]
+    degree = context.unidiomatic_degree(variant, edits)
+    if degree:
+        return [("a degree word does not fit the new adjective", degree)]
+    if strategy == "revtgt" and original.polarity == "neutral":
+        gained = context.neutral_gains_sentiment(original, edits, resources.polarity)
+        if gained:
+            return [("a neutral target gains sentiment", gained)]
     aspects = (original.target, *original.others)
     for index, new in polarities.items():
         if new in ("positive", "negative") and aspects[index].polarity in ("positive", "negative"):

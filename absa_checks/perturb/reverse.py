@@ -242,6 +242,8 @@ def _antonym_edit(sentence: TaggedSentence, indices: list[int], finder: AntonymF
             if group == "J" and previous is not None and previous.tag.startswith("VB") \
                     and previous.lower not in COPULAS and not sentence.is_protected(previous):
                 continue  # "running great" is adverbial: "running terrible" is not English
+            if group == "J" and previous is not None and previous.tag.startswith("JJ"):
+                continue  # stacked adjectives read as one judgement: "warm welcoming" -> "warm unwelcoming"
             antonym = finder.find(token.text, token.tag)
             if antonym is None and token.tag in ("VBN", "VBG") and (token.lower, "a") in finder.curated:
                 antonym = finder.find(token.text, "JJ")  # an adjectival participle: "overpriced", "impressed"

@@ -150,6 +150,9 @@ def revnon(example: Example, resources: Resources, rng: random.Random) -> Step |
     if kept:
         # the rubric: every aspect that shared the target's sentiment now has the opposite one
         return Rejected("an aspect with the target's sentiment keeps it", ", ".join(kept))
+    if _in_parentheses(example.sentence, example.target.start):
+        # "Worst things to order are from the grill (Churrasco and Ribs)": the bracket restates its head
+        return Rejected("the target is inside parentheses", example.target.term)
     lo, hi = clause_bounds(example.sentence, example.target.start, example.target.end)
     inside = [e for e in edits if e.start < hi and e.end > lo]
     if inside:
@@ -159,6 +162,10 @@ def revnon(example: Example, resources: Resources, rng: random.Random) -> Step |
     if isinstance(fixes, str):
         return Rejected("a contrastive conjunction no longer fits", fixes)
     return Step("revnon", tuple(edits) + tuple(fixes), changed)
+
+
+def _in_parentheses(sentence: str, position: int) -> bool:
+    return sentence.rfind("(", 0, position) > sentence.rfind(")", 0, position)
 
 
 def _clashes(new: list[Edit], existing: list[Edit]) -> bool:
