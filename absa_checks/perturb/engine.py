@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from typing import Callable
 
 from ..examples import Example, Unit, Variant
 from .. import strategies as strategy_names
@@ -88,47 +89,49 @@ def context_problems(sentence: TaggedSentence, original: Example, variant: Examp
 
 def reversal_problems(sentence: TaggedSentence, original: Example, variant: Example, edits, polarities: dict,
                       strategy: str, resources: Resources) -> list[tuple[str, str]]:
-    """context_problems on plain edits and new polarities (also for variants made elsewhere: screen.py)."""
+    """context_problems on plain edits and new polarities (also for variants made elsewhere: screen.py).
+
+    The checks run in order and the first that finds something names the reason (counted in reports).
+    """
     if strategy not in ("revtgt", "revnon"):
         return []
-    word = context.discourse_problem(original, edits)
-    if word:
-        return [("a discourse word depends on the old polarity", word)]
-    word = context.unattributed_sentiment(sentence, original, edits, resources.polarity)
-    if word:
-        return [("a sentiment word outside the annotated opinions", word)]
-    contrast = context.contrast_without_aspect(sentence, original)
-    if contrast:
-        return [("a contrast joins an unannotated clause", contrast)]
-    pair = context.general_specific_disagree(original, polarities)
-    if pair:
-        return [("a general and a specific aspect now disagree", pair)]
-    pair = context.clause_mates_change_relation(original, polarities, edits)
-    if pair:
-        return [("two aspects of one clause change their relation", pair)]
-    orphan = context.orphaned_polarity_item(original, edits)
-    if orphan:
-        return [("a word that needs the removed negation stays", orphan)]
-    misplaced = context.misplaced_not(variant, edits)
-    if misplaced:
-        return [("a negation before a frequency adverb", misplaced)]
-    negated = context.negated_negation(variant, edits, lambda w: bool(resources.finder.wordnet.synsets(w)))
-    if negated:
-        return [("a negation of a negative word does not reverse it", negated)]
-    degree = context.unidiomatic_degree(variant, edits)
-    if degree:
-        return [("a degree word does not fit the new adjective", degree)]
-    if strategy == "revtgt" and original.polarity == "neutral":
-        gained = context.neutral_gains_sentiment(original, edits, resources.polarity)
-        if gained:
-            return [("a neutral target gains sentiment", gained)]
+    is_word = lambda w: bool(resources.finder.wordnet.synsets(w))  # noqa: E731
+    neutral_target = strategy == "revtgt" and original.polarity == "neutral"
+    checks: tuple[tuple[str, Callable[[], str | None]], ...] = (
+        ("a discourse word depends on the old polarity", lambda: context.discourse_problem(original, edits)),
+        ("a sentiment word outside the annotated opinions",
+         lambda: context.unattributed_sentiment(sentence, original, edits, resources.polarity)),
+        ("a contrast joins an unannotated clause", lambda: context.contrast_without_aspect(sentence, original)),
+        ("a general and a specific aspect now disagree",
+         lambda: context.general_specific_disagree(original, polarities)),
+        ("two aspects of one clause change their relation",
+         lambda: context.clause_mates_change_relation(original, polarities, edits)),
+        ("a word that needs the removed negation stays", lambda: context.orphaned_polarity_item(original, edits)),
+        ("a negation before a frequency adverb", lambda: context.misplaced_not(variant, edits)),
+        ("a negation of a negative word does not reverse it",
+         lambda: context.negated_negation(variant, edits, is_word)),
+        ("a degree word does not fit the new adjective", lambda: context.unidiomatic_degree(variant, edits)),
+        ("a neutral target gains sentiment",
+         lambda: context.neutral_gains_sentiment(original, edits, resources.polarity) if neutral_target else None),
+        ("the lexicon does not read the reversal", lambda: _lexicon_disagreement(original, edits, polarities,
+                                                                                 resources)),
+    )
+    for reason, check in checks:
+        detail = check()
+        if detail:
+            return [(reason, detail)]
+    return []
+
+
+def _lexicon_disagreement(original: Example, edits, polarities: dict, resources: Resources) -> str | None:
+    """The first aspect whose new polarity the lexicon reads against (perturb.context.lexicon_disagrees)."""
     aspects = (original.target, *original.others)
     for index, new in polarities.items():
         if new in ("positive", "negative") and aspects[index].polarity in ("positive", "negative"):
             disagreement = context.lexicon_disagrees(original, edits, new, resources.polarity, index)
             if disagreement:
-                return [("the lexicon does not read the reversal", disagreement)]
-    return []
+                return disagreement
+    return None
 
 
 def _one_step(example: Example, name: str, settings: Settings, resources: Resources, domain: str,

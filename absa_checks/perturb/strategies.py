@@ -184,11 +184,12 @@ def adddiff(example: Example, resources: Resources, domain: str, k: int, rng: ra
     # an appended clause must not be about the target or an aspect standing for it ("ambiance" for
     # "atmosphere"); other aspects of the sentence may share a group with the bank's aspects
     taken = covered_groups([a.term for a in (example.target, *example.others)], example.sentence)
+    clear = {aspect for aspect in {e.aspect for e in bank} if not groups_of(aspect) & taken}
 
     def usable(entry) -> bool:
         term = entry.aspect.lower()
-        return (term not in mentioned and not re.search(rf"\b{re.escape(term)}\b", present)
-                and not groups_of(entry.aspect) & taken)
+        return (entry.aspect in clear and term not in mentioned
+                and not re.search(rf"\b{re.escape(term)}\b", present))
 
     chosen, used_aspects = [], set()
     for _ in range(k):
