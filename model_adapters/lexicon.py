@@ -17,7 +17,7 @@ from typing import Sequence
 import vaderSentiment.vaderSentiment as _vader
 
 from absa_checks.clauses import target_clause, target_window
-from absa_checks.polarity import VADER_SCALE, supplementary_lexicon
+from absa_checks.polarity import Polarity
 from model_adapters.protocol import Answer, Query, QueryError
 
 # Bump whenever the scoring below changes, so cached answers are invalidated (see fingerprint()).
@@ -60,11 +60,9 @@ class LexiconAdapter:
         self.scope = scope
         self.name = SCOPES[scope]
         self._version = version("vaderSentiment")
-        self._analyzer = _vader.SentimentIntensityAnalyzer()  # reads the lexicon: once per instance
-        # VADER lacks common review adjectives ("slow", "bland", "stale"); TextBlob's pattern lexicon
-        # (shipped in the package) has many of them, on a -1..1 scale where VADER uses -4..4.
-        for word, polarity in supplementary_lexicon().items():
-            self._analyzer.lexicon.setdefault(word, VADER_SCALE * polarity)
+        # VADER with TextBlob's words for the review adjectives it lacks ("slow", "bland", "stale"): the
+        # lexicon the generator's second opinion reads too. Read once per instance.
+        self._polarity = Polarity()
 
     def describe(self) -> dict[str, object]:
         return {"kind": "lexicon", "scope": self.scope,
@@ -80,7 +78,7 @@ class LexiconAdapter:
         return h.hexdigest()[:16]
 
     def _score(self, text: str) -> float:
-        return float(self._analyzer.polarity_scores(text)["compound"])
+        return self._polarity.compound(text)
 
     def compound(self, query: Query) -> float:
         """The VADER compound score this adapter's decision is based on."""

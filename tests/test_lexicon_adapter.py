@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
+from absa_checks.polarity import supplementary_lexicon
 from model_adapters.lexicon import (
     ALGORITHM_VERSION,
     LexiconAdapter,
-    supplementary_lexicon,
     compound_to_label,
     compound_to_probabilities,
     target_clause,
@@ -126,8 +126,8 @@ def test_supplement_fills_only_words_vader_lacks(target: LexiconAdapter) -> None
     supplement = supplementary_lexicon()
     assert supplement["slow"] < 0 and supplement["bland"] < 0 and supplement["quick"] > 0
     # VADER's own value for a word it has is kept
-    assert target._analyzer.lexicon["good"] == 1.9
-    assert target._analyzer.lexicon["slow"] == pytest.approx(4 * supplement["slow"])
+    assert target._polarity.valence("good") == 1.9
+    assert target._polarity.valence("slow") == pytest.approx(4 * supplement["slow"])
 
 
 def test_adddiff_sentence(target: LexiconAdapter, sentence: LexiconAdapter) -> None:

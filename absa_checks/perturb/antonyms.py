@@ -21,8 +21,8 @@ from .inflect import adjective_form, verb_form
 TAG_TO_WORDNET = {"J": "a", "V": "v", "R": "r", "N": "n"}
 # Review spellings of verbs that WordNet does not know, so "I reccomend the dumplings" still reads as a verb
 MISSPELLED_VERBS = frozenset({"reccomend", "recomend", "recommed", "reccommend", "reccomended", "recomended"})
-SATELLITE_SENSES = 2
-MIN_SENSE_VALENCE = 1.2  # both words clearly evaluative: "huge" 1.3 -> "small" -1.0 is size, not praise  # a satellite's head is a fair stand-in only for the word's main senses
+SATELLITE_SENSES = 2  # a satellite's head is a fair stand-in only for the word's main senses
+MIN_SENSE_VALENCE = 1.2  # both words clearly evaluative: "huge" 1.3 -> "small" -1.0 is size, not praise
 
 
 def wordnet_pos(tag: str) -> str | None:

@@ -21,8 +21,11 @@ from typing import Sequence
 
 from ..examples import Edit, Example
 from ..polarity import Polarity
+from ..sources.infer import clause_bounds
 from .sentence import TaggedSentence
 
+# Nouns that frame a sentence as praise or complaint ("A con was ...", "Two complaints-")
+_FRAME_NOUNS = r"cons?|pros?|complaints?|problems?|issues?|downsides?|upsides?|drawbacks?|highlights?|treat"
 # Discourse words whose meaning depends on the polarity of what surrounds them.
 DISCOURSE = re.compile(
     r"(?i)\b(?:not only|even|only|equally|just as|as (?:\w+ ){1,2}as|rather|instead|still|except"
@@ -30,15 +33,14 @@ DISCOURSE = re.compile(
     r"|at least|anyway|enough|all (?:\w+ )?(?:i|you|one) (?:could|would|need|want)|has it all"
     r"|if|bother|again|below|above|compared?|stay away|come back|go back"
     r"|too|as well|not just|n't just|other than|put up with|because|yum\w*|hard to find|all (?:\w+ )?(?:is|are|were|was)"
-    r"|cons?|pros?|complaints?|problems?|issues?|plus|minus|downsides?|upsides?|drawbacks?|highlights?|treat"
+    rf"|{_FRAME_NOUNS}|plus|minus"
     r"|nothing more|all we want|diagnosed|get me started|can't complain|cannot complain|had to replace"
     r"|you're set|you are set|everything (?:i|we|you) (?:wanted|needed|want|need)|make sure you"
     r"|so (?:\w+ ){1,3}(?:that|you|i|we|they|one|it)|such an? \w+ (?:that|you|i|we))\b")
 # A discourse word that is itself the opinion edited away is no context ("I recommend" -> "I do not recommend")
 OPINION_DISCOURSE = re.compile(r"(?i)^(?:recomm?end\w*|reccomm?end\w*)$")
 # A frame noun that is itself an annotated opinion is no frame ("no problems" -> "problems")
-FRAME_NOUNS = re.compile(r"(?i)^(?:cons?|pros?|complaints?|problems?|issues?|downsides?|upsides?|drawbacks?"
-                         r"|highlights?|treat)$")
+FRAME_NOUNS = re.compile(rf"(?i)^(?:{_FRAME_NOUNS})$")
 # Lexicon words that in reviews are mostly not opinions about anything ("like" a preposition,
 # "pretty" and "super" degree adverbs, "no" a determiner); counted from the SemEval-2014 test sets'
 # flagged words and read one by one.
@@ -52,7 +54,7 @@ NOT_SENTIMENT = frozenset(
 MIN_VALENCE = 1.0  # VADER scale (-4..4): "good" 1.9, "fine" 0.8, "fresh" 1.3
 MIN_OTHER_VALENCE = 2.0  # nouns, verbs, adverbs: "delight" 2.9, "love" 3.2, "definitely" 1.7
 NEAR = 40  # characters: an edit this close before an opinion belongs to it ("is not [very] good")
-MIN_SHIFT = 0.1    # REVTGT: the target clause's compound score must move at least this far
+MIN_SHIFT = 0.1    # the compound score of an aspect's stretch must move at least this far
 NEGATIVE_PREFIX = re.compile(r"(?i)^(?:un|in|im|ir|il|dis|non-?)(\w{3,})$")
 _WORD = re.compile(r"[A-Za-z]+(?:['\u2019][A-Za-z]+)*")
 
@@ -106,6 +108,20 @@ def negated_negation(variant: Example, edits: Sequence[Edit], is_word) -> str | 
     return None
 
 
+def _stretch(original: Example, index: int, reach: Sequence[Edit], edits: Sequence[Edit]) -> tuple[str, str]:
+    """The text from aspect `index` over its opinion words and the edits in `reach`, before and after
+    every edit that falls inside it."""
+    aspect = (original.target, *original.others)[index]
+    mine = [o for o in original.opinions if o.aspect == index]
+    start = min([aspect.start] + [o.start for o in mine] + [e.start for e in reach])
+    end = max([aspect.end] + [o.end for o in mine] + [e.end for e in reach])
+    after = original.sentence[start:end]
+    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
+        if start <= edit.start and edit.end <= end:
+            after = after[:edit.start - start] + edit.new + after[edit.end - start:]
+    return original.sentence[start:end], after
+
+
 def _after(edit: Edit, variant: Example, edits: Sequence[Edit]) -> int:
     """Where `edit`'s new text ends in the variant's coordinates."""
     shift = sum(len(e.new) - (e.end - e.start) for e in edits if e.end <= edit.start and e is not edit)
@@ -119,16 +135,9 @@ def lexicon_disagrees(original: Example, edits: Sequence[Edit], intended: str, p
     The stretch, not the target's clause: in "Host and Hostess was quite rude" or "..., and all of it
     delicious" the opinion is outside the clause the target starts.
     """
-    aspect = (original.target, *original.others)[index]
     mine = [o for o in original.opinions if o.aspect == index]
     reach = [e for e in edits if any(e.start <= o.end and e.end >= o.start - NEAR for o in mine)] or list(edits)
-    start = min([aspect.start] + [o.start for o in mine] + [e.start for e in reach])
-    end = max([aspect.end] + [o.end for o in mine] + [e.end for e in reach])
-    before_text = original.sentence[start:end]
-    after_text = before_text
-    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
-        if start <= edit.start and edit.end <= end:
-            after_text = after_text[:edit.start - start] + edit.new + after_text[edit.end - start:]
+    before_text, after_text = _stretch(original, index, reach, edits)
     before, after = polarity.compound(before_text), polarity.compound(after_text)
     if before == after:
         return None  # the lexicon does not see the edit ("doesn't work" -> "works"): no second opinion
@@ -199,8 +208,6 @@ def clause_mates_change_relation(example: Example, new_polarities: dict[int, str
                                  ) -> str | None:
     """Two aspects of one clause ("I like iTunes, the security, the Mini form factor") agreed and now
     disagree, or the other way round, with no conjunction between them adjusted."""
-    from ..sources.infer import clause_bounds
-
     aspects = (example.target, *example.others)
     old = {i: a.polarity for i, a in enumerate(aspects)}
     new = {**old, **new_polarities}
@@ -259,14 +266,8 @@ def unidiomatic_degree(variant: Example, edits: Sequence[Edit]) -> str | None:
 def neutral_gains_sentiment(original: Example, edits: Sequence[Edit], polarity: Polarity) -> str | None:
     """REVTGT keeps a neutral target neutral: the stretch to its opinion words must not turn clearly
     evaluative ("keep up with the latest specs" -> "the worst specs")."""
-    mine = [o for o in original.opinions if o.aspect == 0]
-    start = min([original.target.start] + [o.start for o in mine] + [e.start for e in edits])
-    end = max([original.target.end] + [o.end for o in mine] + [e.end for e in edits])
-    text = original.sentence[start:end]
-    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
-        if start <= edit.start and edit.end <= end:
-            text = text[:edit.start - start] + edit.new + text[edit.end - start:]
-    before, after = polarity.compound(original.sentence[start:end]), polarity.compound(text)
+    before_text, text = _stretch(original, 0, edits, edits)
+    before, after = polarity.compound(before_text), polarity.compound(text)
     if abs(after) >= NEUTRAL_LIMIT and abs(after) > abs(before):
         return f"score {before:+.2f} -> {after:+.2f} for '{text}'"
     return None

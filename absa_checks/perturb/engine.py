@@ -40,12 +40,13 @@ class Quarantined:
 
 
 MAX_TRIES = 3  # REVTGT: another way of reversing is tried when a check rejects the first one's result
+DISCOURSE = "a discourse word depends on the old polarity"
+UNATTRIBUTED = "a sentiment word outside the annotated opinions"
+UNANNOTATED_CONTRAST = "a contrast joins an unannotated clause"
+GENERAL_SPECIFIC = "a general and a specific aspect now disagree"
+CLAUSE_MATES = "two aspects of one clause change their relation"
 # Reasons that depend on the sentence, not on the edit chosen: another way of reversing cannot help
-CONTEXT_REASONS = frozenset({"a discourse word depends on the old polarity",
-                             "a sentiment word outside the annotated opinions",
-                             "a contrast joins an unannotated clause",
-                             "a general and a specific aspect now disagree",
-                             "two aspects of one clause change their relation"})
+CONTEXT_REASONS = frozenset({DISCOURSE, UNATTRIBUTED, UNANNOTATED_CONTRAST, GENERAL_SPECIFIC, CLAUSE_MATES})
 
 
 def generate(unit: Unit, strategy: str, settings: Settings, resources: Resources, domain: str
@@ -54,6 +55,7 @@ def generate(unit: Unit, strategy: str, settings: Settings, resources: Resources
     example, edits = unit.original, []
     for name in strategy_names.split_chain(strategy):
         avoid: frozenset[str] = frozenset()
+        before = tagged(example, resources)
         for _ in range(MAX_TRIES):
             outcome = _one_step(example, name, settings, resources, domain, rng, avoid)
             if isinstance(outcome, NotApplicable):
@@ -64,9 +66,9 @@ def generate(unit: Unit, strategy: str, settings: Settings, resources: Resources
                 return Quarantined(unit.source, unit.unit_id, strategy, outcome.reason, outcome.detail,
                                    example.sentence)
             variant = apply_step(example, outcome)
-            before = tagged(example, resources)
             found = validity.problems(example, variant, outcome.edits, name, before, tagged(variant, resources))
-            found = found or context_problems(before, example, variant, outcome, name, resources)
+            found = found or reversal_problems(before, example, variant, outcome.edits, outcome.polarities, name,
+                                               resources)
             if not found:
                 break
             if found[0][0] in CONTEXT_REASONS or not outcome.methods or outcome.methods <= avoid:
@@ -81,15 +83,10 @@ def generate(unit: Unit, strategy: str, settings: Settings, resources: Resources
     return Variant(strategy, _with_record_id(example, record_id), tuple(edits), origin="generated")
 
 
-def context_problems(sentence: TaggedSentence, original: Example, variant: Example, step: Step, strategy: str,
-                     resources: Resources) -> list[tuple[str, str]]:
-    """The reversal strategies' checks that the unchanged context still agrees (perturb.context)."""
-    return reversal_problems(sentence, original, variant, step.edits, step.polarities, strategy, resources)
-
-
 def reversal_problems(sentence: TaggedSentence, original: Example, variant: Example, edits, polarities: dict,
                       strategy: str, resources: Resources) -> list[tuple[str, str]]:
-    """context_problems on plain edits and new polarities (also for variants made elsewhere: screen.py).
+    """The reversal strategies' checks that the unchanged context still agrees (perturb.context); also
+    for variants made elsewhere (screen.py).
 
     The checks run in order and the first that finds something names the reason (counted in reports).
     """
@@ -98,14 +95,11 @@ def reversal_problems(sentence: TaggedSentence, original: Example, variant: Exam
     is_word = lambda w: bool(resources.finder.wordnet.synsets(w))  # noqa: E731
     neutral_target = strategy == "revtgt" and original.polarity == "neutral"
     checks: tuple[tuple[str, Callable[[], str | None]], ...] = (
-        ("a discourse word depends on the old polarity", lambda: context.discourse_problem(original, edits)),
-        ("a sentiment word outside the annotated opinions",
-         lambda: context.unattributed_sentiment(sentence, original, edits, resources.polarity)),
-        ("a contrast joins an unannotated clause", lambda: context.contrast_without_aspect(sentence, original)),
-        ("a general and a specific aspect now disagree",
-         lambda: context.general_specific_disagree(original, polarities)),
-        ("two aspects of one clause change their relation",
-         lambda: context.clause_mates_change_relation(original, polarities, edits)),
+        (DISCOURSE, lambda: context.discourse_problem(original, edits)),
+        (UNATTRIBUTED, lambda: context.unattributed_sentiment(sentence, original, edits, resources.polarity)),
+        (UNANNOTATED_CONTRAST, lambda: context.contrast_without_aspect(sentence, original)),
+        (GENERAL_SPECIFIC, lambda: context.general_specific_disagree(original, polarities)),
+        (CLAUSE_MATES, lambda: context.clause_mates_change_relation(original, polarities, edits)),
         ("a word that needs the removed negation stays", lambda: context.orphaned_polarity_item(original, edits)),
         ("a negation before a frequency adverb", lambda: context.misplaced_not(variant, edits)),
         ("a negation of a negative word does not reverse it",

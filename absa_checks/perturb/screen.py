@@ -10,12 +10,12 @@ from __future__ import annotations
 import difflib
 import re
 
-from ..examples import Edit, Example
+from ..examples import Aspect, Edit, Example
 from ..labels import opposite
 from .engine import reversal_problems
 from .resources import Resources
 from .strategies import tagged
-from .validity import _DOUBLE_NEGATION, _agreement_errors
+from .validity import language_problems
 
 _TOKEN = re.compile(r"\w+(?:['\u2019-]\w+)*|[^\w\s]")
 POLAR = ("positive", "negative")
@@ -50,13 +50,9 @@ def screen(original: Example, variant_sentence: str, strategy: str, resources: R
     else:
         polarities = {i: opposite(a.polarity) for i, a in enumerate(original.others, 1)
                       if a.polarity == original.polarity and a.polarity in POLAR}
-    found = []
-    if len(_DOUBLE_NEGATION.findall(variant_sentence)) > len(_DOUBLE_NEGATION.findall(original.sentence)):
-        found.append(("double negation", variant_sentence))
     before = tagged(original, resources)
-    after = tagged(Example(variant_sentence, original.target.__class__(original.target.term, 0, 0)), resources)
-    new_errors = _agreement_errors(after) - _agreement_errors(before)
-    found += [("verb agreement", error) for error in sorted(new_errors)]
+    # the variant's spans are unknown: no token of it is protected as an aspect
+    after = tagged(Example(variant_sentence, Aspect(original.target.term, 0, 0)), resources)
     variant = Example(variant_sentence, original.target)
-    found += reversal_problems(before, original, variant, edits, polarities, strategy, resources)
-    return found
+    return language_problems(before, after) + reversal_problems(before, original, variant, edits, polarities,
+                                                                strategy, resources)

@@ -87,13 +87,12 @@ def revtgt(example: Example, resources: Resources, neutral: str = "keep", avoid:
         edits.extend(change.edits)
     new_polarity = opposite(example.polarity)
     changed = {0: new_polarity}
+    partly = _reached_in_part(example, edits, range(1, len(example.others) + 1))
+    if partly:
+        # "not pleased with the slow log on, speedy WiFi": the WiFi is now both praised and not
+        return Rejected("an edit reverses only part of another aspect's opinions", partly)
     for index, other in enumerate(example.others, 1):  # an opinion shared with another aspect flips it too
-        theirs = [o for o in example.opinions if o.aspect == index]
-        reached = [o for o in theirs if any(_overlaps(e, o.start, o.end) for e in edits)]
-        if reached and len(reached) < len(theirs):
-            # "not pleased with the slow log on, speedy WiFi": the WiFi is now both praised and not
-            return Rejected("an edit reverses only part of another aspect's opinions", other.term)
-        if reached and other.polarity in POLAR:
+        if _reached(example, edits, index) and other.polarity in POLAR:
             changed[index] = opposite(other.polarity)
     fixes = conjunctions.adjust(example, sentence, changed)
     if isinstance(fixes, str):
@@ -139,12 +138,10 @@ def revnon(example: Example, resources: Resources, rng: random.Random) -> Step |
                 changed[index] = opposite(other.polarity)
     if not edits:
         return Rejected("no other aspect could be reversed or exaggerated", "; ".join(skipped))
-    for index, aspect in enumerate((example.target, *example.others)):
-        theirs = [o for o in example.opinions if o.aspect == index]
-        reached = [o for o in theirs if any(_overlaps(e, o.start, o.end) for e in edits)]
-        if reached and len(reached) < len(theirs):
-            # "The host (owner) and servers are cold and caring": half of a shared pair reversed
-            return Rejected("an edit reverses only part of another aspect's opinions", aspect.term)
+    partly = _reached_in_part(example, edits, range(len(example.others) + 1))
+    if partly:
+        # "The host (owner) and servers are cold and caring": half of a shared pair reversed
+        return Rejected("an edit reverses only part of another aspect's opinions", partly)
     kept = [a.term for i, a in enumerate(example.others, 1) if a.polarity == example.polarity and i not in changed
             and any(o.aspect == i for o in example.opinions)]
     if kept:
@@ -162,6 +159,21 @@ def revnon(example: Example, resources: Resources, rng: random.Random) -> Step |
     if isinstance(fixes, str):
         return Rejected("a contrastive conjunction no longer fits", fixes)
     return Step("revnon", tuple(edits) + tuple(fixes), changed)
+
+
+def _reached(example: Example, edits: list[Edit], index: int) -> list:
+    """The opinions of aspect `index` (0 = target) that an edit touches."""
+    return [o for o in example.opinions if o.aspect == index and any(_overlaps(e, o.start, o.end) for e in edits)]
+
+
+def _reached_in_part(example: Example, edits: list[Edit], indices) -> str | None:
+    """The term of the first of these aspects some but not all of whose opinions an edit touches."""
+    aspects = (example.target, *example.others)
+    for index in indices:
+        reached = _reached(example, edits, index)
+        if reached and len(reached) < sum(o.aspect == index for o in example.opinions):
+            return aspects[index].term
+    return None
 
 
 def _in_parentheses(sentence: str, position: int) -> bool:

@@ -33,8 +33,14 @@ def problems(original: Example, variant: Example, edits: tuple[Edit, ...], strat
         if any(_touches(e, original.target.start, original.target.end) for e in edits) or any(
                 _touches(e, o.start, o.end) for o in original.opinions if o.aspect == 0 for e in edits):
             found.append(("the target or its opinion words were edited", ""))
-    if len(_DOUBLE_NEGATION.findall(variant.sentence)) > len(_DOUBLE_NEGATION.findall(original.sentence)):
-        found.append(("double negation", variant.sentence))
+    return found + language_problems(tagged_original, tagged_variant)
+
+
+def language_problems(tagged_original: TaggedSentence, tagged_variant: TaggedSentence) -> list[tuple[str, str]]:
+    """A double negation or a verb-agreement error that the variant has and the original had not."""
+    found = []
+    if len(_DOUBLE_NEGATION.findall(tagged_variant.text)) > len(_DOUBLE_NEGATION.findall(tagged_original.text)):
+        found.append(("double negation", tagged_variant.text))
     new_errors = _agreement_errors(tagged_variant) - _agreement_errors(tagged_original)
     found.extend(("verb agreement", error) for error in sorted(new_errors))
     return found

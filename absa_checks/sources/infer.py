@@ -253,10 +253,10 @@ def textblob_lexicon() -> Mapping[str, tuple[float, float]]:
 
 @functools.lru_cache(maxsize=1)
 def _tagger() -> Tagger:
-    """TextBlob's pattern tagger (the perturbations' tagger): its lexicon ships in the package, offline."""
-    from textblob.en import parser
+    """TextBlob's pattern tagger, the perturbations' own (built once)."""
+    from ..perturb.text import pattern_tagger
 
-    return lambda words: [t for _, t in parser.find_tags(list(words))] if words else []
+    return pattern_tagger()
 
 
 def base_forms(word: str) -> tuple[str, ...]:
