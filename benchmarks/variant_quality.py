@@ -9,7 +9,8 @@ each strategy and domain draws --per-cell units whose variant our generator ship
 settings, plus --arts-per-cell units with ARTS's published variant (to keep the judge calibrated). It
 writes `items-N.jsonl` shards (shuffled; no field tells which generator made an item), `key.jsonl`
 (item id -> generator, source, unit, strategy) and `rubric.md` (the rubric, verbatim from
-shared/quality/README.md). Give a judge only a rubric and one items file.
+shared/quality/README.md). Give a judge only a rubric and one items file. The items and the rubric
+quote ../shared: git ignores them under docs/quality/; commit the key, the verdicts and the scores.
 
 `score` joins verdict lines ({"id", "fluent", "sentiment_ok", "reason"}) with the key and prints, per
 strategy and generator, n and the rates of fluent, sentiment_ok and both, with Wilson 95% intervals.
