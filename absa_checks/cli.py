@@ -11,6 +11,7 @@ from .items import is_suite_file
 from .sources.base import LoadedSource
 from .sources.catalog import known_source_names
 from .spec import parse_suite
+from .strategies import DEFAULT_NEUTRAL, NEUTRAL_MODES
 from .variants import DEFAULT_SEED
 
 
@@ -40,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
                      help="picks the ADDDIFF aspect bank and the vocabulary (default: guessed from the path)")
     gen.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"as --absa-seed (default {DEFAULT_SEED})")
     gen.add_argument("--k", type=int, default=None, help="ADDDIFF: aspects appended (default: 1-3 per unit)")
-    gen.add_argument("--neutral", choices=("keep", "skip"), default="keep", help="REVTGT on neutral targets")
+    gen.add_argument("--neutral", choices=NEUTRAL_MODES, default=DEFAULT_NEUTRAL, help="REVTGT on neutral targets")
     gen.add_argument("--quarantine", default=None, help="also write the rejected attempts (JSONL) here")
     run = commands.add_parser("run", help="run suites: the same as `pytest PATHS ARGS`")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed on to pytest (default: suites/)")

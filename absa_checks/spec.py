@@ -81,7 +81,7 @@ class TestSpec:
     gates: GateSpec
     variants: str = "auto"      # "given" by the source, "generated" by absa-checks, or "auto" (given if any)
     k: int | None = None        # ADDDIFF: aspects appended; None draws 1-3 per unit, as ARTS did
-    neutral: str = "keep"       # REVTGT on neutral targets: "keep" (ARTS: reverse, gold stays) or "skip"
+    neutral: str = strategies.DEFAULT_NEUTRAL  # REVTGT on neutral targets: "skip" or "keep" (ARTS: reverse, gold stays)
 
     @property
     def key(self) -> str:
@@ -101,7 +101,6 @@ class SuiteSpec:
 SUITE_KEYS = ("suite", "description", "defaults", "sources", "tests")
 DEFAULT_KEYS = ("expect", "tolerance", "sources", "sample", "tags", "gates", "variants", "k", "neutral")
 VARIANT_MODES = ("auto", "given", "generated")
-NEUTRAL_MODES = ("keep", "skip")
 MAX_K = 10
 TEST_KEYS = ("name", "description", "strategy") + DEFAULT_KEYS
 GATE_KEYS = ("max_fail_rate", "min_ars", "min_variant_accuracy", "basis")
@@ -265,7 +264,8 @@ def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_source
     own_gates = _parse_gates(check, test.get("gates"), at + ("gates",))
     gates = GateSpec(**{**default_gates.to_dict(), **own_gates.to_dict()})
     variants = check.choice(merged.get("variants", "auto"), where("variants"), VARIANT_MODES)
-    neutral = check.choice(merged.get("neutral", "keep"), where("neutral"), NEUTRAL_MODES)
+    neutral = check.choice(merged.get("neutral", strategies.DEFAULT_NEUTRAL), where("neutral"),
+                           strategies.NEUTRAL_MODES)
     k = None
     if merged.get("k") is not None:
         k = check.positive_int(merged["k"], where("k"))

@@ -19,6 +19,11 @@ class StrategyInfo:
     summary: str
 
 
+# REVTGT on a neutral target: "skip" it (default) or "keep" ARTS's behaviour (its words are reversed,
+# the gold stays neutral). Blind readers found almost every kept one gains a polarity ("is OK" -> "is not OK").
+NEUTRAL_MODES = ("skip", "keep")
+DEFAULT_NEUTRAL = "skip"
+
 STRATEGIES = MappingProxyType({
     "revtgt": StrategyInfo("revtgt", "flip", True,
                            "reverse the target's sentiment; the prediction must flip"),

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .examples import Unit, Variant
+from .strategies import DEFAULT_NEUTRAL
 from .perturb.engine import Quarantined, Settings, generate
 from .perturb.resources import Resources
 from .perturb.strategies import NotApplicable
@@ -22,7 +23,7 @@ class VariantRequest:
     strategy: str
     variants: str = "auto"
     k: int | None = None
-    neutral: str = "keep"
+    neutral: str = DEFAULT_NEUTRAL
 
 
 @dataclass(frozen=True)

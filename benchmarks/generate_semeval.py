@@ -53,7 +53,9 @@ def measure(data: Path) -> dict:
                     counts[strategy][kind + "_annotated"] += 1
                 if isinstance(outcome, Quarantined):
                     reasons[strategy][outcome.reason] += 1
+        neutral = sum(u.original.polarity == "neutral" for u in source.units if u.unit_id in annotated)
         results[name] = {"units": len(source.units), "opinion_annotated_targets": len(annotated),
+                         "neutral_annotated_targets": neutral,
                          "counts": {s: dict(c) for s, c in counts.items()},
                          "quarantined_by_reason": {s: dict(r) for s, r in reasons.items()}}
     timings["generate_s"] = time.perf_counter() - step
@@ -73,7 +75,8 @@ def main() -> int:
         revtgt = r["counts"]["revtgt"]
         attempted = revtgt.get("accepted_annotated", 0) + revtgt.get("quarantined_annotated", 0)
         accepted = revtgt.get("accepted_annotated", 0)
-        print(f"{name}: {r['units']} units, {r['opinion_annotated_targets']} opinion-annotated targets")
+        print(f"{name}: {r['units']} units, {r['opinion_annotated_targets']} opinion-annotated targets"
+              f" ({r['neutral_annotated_targets']} neutral: skipped by REVTGT's default)")
         print(f"  revtgt  attempted {attempted}, accepted {accepted} ({100 * accepted / attempted:.2f}%)"
               f" [+{revtgt.get('accepted', 0) - accepted} on inferred opinions]")
         print(f"  revnon  accepted {r['counts']['revnon'].get('accepted', 0)}")

@@ -1,6 +1,7 @@
 """Blind judgement of generated variants: draw a sample, then score a judge's verdicts.
 
     python benchmarks/variant_quality.py draw --seed 1 --out DIR [--per-cell 25] [--arts-per-cell 5]
+                                              [--split train] [--strategies revtgt revnon]
     python benchmarks/variant_quality.py score --key DIR/key.jsonl --verdicts V1.jsonl [V2.jsonl ...]
 
 `draw` takes SemEval-2014 test units (laptop and restaurant, TOWE opinion spans) that are NOT in the
@@ -31,6 +32,7 @@ from absa_checks.examples import Example, Variant  # noqa: E402
 from absa_checks.perturb.engine import Settings, generate  # noqa: E402
 from absa_checks.perturb.resources import load_resources  # noqa: E402
 from absa_checks.sources import load_dataset  # noqa: E402
+from absa_checks.sources.semeval import load_semeval  # noqa: E402
 from absa_checks.stats import wilson  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -56,15 +58,19 @@ def _item(example: Example, variant: Example, strategy: str) -> dict:
             "original": example.sentence, "variant": variant.sentence}
 
 
-def draw(seed: int, out: Path, per_cell: int, arts_per_cell: int, data: Path, exclude: list[Path]) -> None:
+def draw(seed: int, out: Path, per_cell: int, arts_per_cell: int, data: Path, exclude: list[Path],
+         split: str = "test", strategies: tuple[str, ...] = STRATEGIES) -> None:
     rng = random.Random(seed)
     seen = _judged_units([SHARED / "quality" / "judged_2026-11.jsonl", *exclude])
     items, key = [], []
-    for source, (domain, arts) in SOURCES.items():
+    for test_source, (domain, arts) in SOURCES.items():
         resources = load_resources(domain)
-        units = [u for u in load_dataset(source, data).units if (source, u.unit_id) not in seen]
-        published = {u.unit_id: u for u in load_dataset(arts, data).units}
-        for strategy in STRATEGIES:
+        # Training units are named "<source>-train" in the key, so later rounds can exclude them too.
+        source = test_source if split == "test" else f"{test_source}-train"
+        loaded = load_dataset(test_source, data) if split == "test" else load_semeval(data, source, domain, split)
+        units = [u for u in loaded.units if (source, u.unit_id) not in seen]
+        published = {u.unit_id: u for u in load_dataset(arts, data).units} if split == "test" else {}
+        for strategy in strategies:
             shipped = []
             for unit in units:
                 outcome = generate(unit, strategy, Settings(seed=0), resources, domain)
@@ -137,6 +143,9 @@ def main() -> int:
     d.add_argument("--arts-per-cell", type=int, default=5)
     d.add_argument("--data", default=str(SHARED / "data"))
     d.add_argument("--exclude", nargs="*", default=[], help="key.jsonl files of earlier rounds")
+    d.add_argument("--split", choices=("test", "train"), default="test",
+                   help="SemEval-2014 split to draw units from (train: no published ARTS variants)")
+    d.add_argument("--strategies", nargs="+", choices=STRATEGIES, default=list(STRATEGIES))
     s = commands.add_parser("score")
     s.add_argument("--key", required=True)
     s.add_argument("--verdicts", nargs="+", required=True)
@@ -144,7 +153,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.command == "draw":
         draw(args.seed, Path(args.out), args.per_cell, args.arts_per_cell, Path(args.data),
-             [Path(p) for p in args.exclude])
+             [Path(p) for p in args.exclude], args.split, tuple(args.strategies))
     else:
         table = score(Path(args.key), [Path(p) for p in args.verdicts])
         if args.json:

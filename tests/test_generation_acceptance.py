@@ -18,11 +18,12 @@ spec.loader.exec_module(benchmark)
 
 # (opinion-annotated targets, targets). Precision comes before coverage (issue 10): the context checks
 # quarantine what a blind reader rejects, so fewer variants ship than ARTS shipped. These floors guard
-# today's measured coverage (REVTGT 157/466 and 255/846, REVNON 34 and 81, November 2026) against
-# silent loss; the issue's targets (70% of annotated targets, REVNON 90/300) are not reached yet.
+# today's measured coverage (REVTGT 99/466 and 161/846, REVNON 23 and 45, after the clause and lexicon
+# checks of blind round 5) against silent loss; the issue's targets (70% of annotated targets, REVNON
+# 90/300) are not reached.
 TARGETS = {"semeval14-laptop": (466, 638), "semeval14-restaurant": (846, 1120)}
-REVTGT_FLOOR = 0.28
-REVNON_FLOOR = {"semeval14-laptop": 31, "semeval14-restaurant": 76}
+REVTGT_FLOOR = 0.18
+REVNON_FLOOR = {"semeval14-laptop": 20, "semeval14-restaurant": 40}
 
 
 @pytest.fixture(scope="module")
@@ -38,8 +39,10 @@ def test_coverage_stays_above_the_measured_floor(measured, source):
     assert result["units"] == targets and result["opinion_annotated_targets"] == annotated
     revtgt = result["counts"]["revtgt"]
     attempted = revtgt.get("accepted_annotated", 0) + revtgt.get("quarantined_annotated", 0)
-    assert attempted == annotated  # every opinion-annotated target is attempted
-    assert revtgt["accepted_annotated"] / attempted >= REVTGT_FLOOR
+    # every opinion-annotated target is attempted but the neutral ones (REVTGT skips them by default)
+    assert revtgt.get("not_applicable_annotated", 0) == result["neutral_annotated_targets"]
+    assert attempted + result["neutral_annotated_targets"] == annotated
+    assert revtgt["accepted_annotated"] / annotated >= REVTGT_FLOOR
     assert result["counts"]["revnon"]["accepted"] >= REVNON_FLOOR[source]
     assert result["counts"]["adddiff"]["accepted"] == targets
     # every rejection is counted under a reason, none silently dropped

@@ -12,6 +12,7 @@ import pytest
 from absa_checks.examples import Variant
 from absa_checks.perturb.engine import Quarantined, Settings, generate
 from absa_checks.perturb.resources import load_resources
+from absa_checks.perturb.strategies import NotApplicable
 from absa_checks.sources import load_dataset
 from conftest import SHARED_DATA, needs_shared_data
 
@@ -45,7 +46,7 @@ QUARANTINED = [
     ("context", LAP, "57:1_0", "revnon",
      "This thing is awesome, everything always works, everything is always difficult to set up, everything is "
      "compatible, its literally everything I could ask for.",
-     "a sentiment word outside the annotated opinions"),
+     "the target has no evaluative word of its own"),
     # 2. wrong-sense or invented antonyms
     ("antonym", LAP, "363:27_0", "revtgt", "The durability of the laptop will make it worthless the money.",
      "cannot reverse an opinion"),
@@ -71,7 +72,9 @@ QUARANTINED = [
      "Only suggestion is that you skip the dessert, it was not overpriced but fell short on taste.",
      "a discourse word depends on the old polarity"),
     ("non-reversing negation", LAP, "997:1_0", "revtgt", "This newer netbook has hard drive or network lights.",
-     "cannot reverse an opinion: removing 'no' would leave a singular noun without an article"),
+     "neutral target (neutral: skip)"),  # a neutral target is skipped by default since blind round 5
+    ("not placement", LAP, "758:1_0", "revtgt", "It came in brand new and works not perfectly.",
+     "a clause names no aspect"),  # was repaired to "works poorly"; "It came in brand new" names no aspect
     # 5. REVNON: an aspect sharing the target's phrase keeps its sentiment, or the reversal leaks into the target
     ("revnon sharing", LAP, "952:1_1", "revnon", "This item is a beautiful piece, it works ill, it is easy to carry and handle.",
      "an aspect with the target's sentiment keeps it"),
@@ -85,7 +88,7 @@ QUARANTINED = [
      "a reversal falls in the target's clause"),
     ("revnon leak", LAP, "786:237_0", "revnon",
      "Now that I have upgraded to Lion I am much more unhappy about MAC OS and have just bought an iMac for office.",
-     "a reversal falls in the target's clause"),
+     "the target has no evaluative word of its own"),
     ("revnon leak", RES, "32867472#663531#1_0", "revnon",
      "The food is great, I hate their dumplings, cold sesame noodles, chicken and shrimp dishs.",
      "an aspect with the target's sentiment keeps it"),
@@ -95,8 +98,6 @@ QUARANTINED = [
 REPAIRED = [
     ("antonym", LAP, "130:1_0", "revtgt", "Works ill, but I am extremely happy to be back to an apple OS.",
      "Works poorly, but I am extremely happy to be back to an apple OS."),
-    ("not placement", LAP, "758:1_0", "revtgt", "It came in brand new and works not perfectly.",
-     "It came in brand new and works poorly."),
     ("antonym", LAP, "87:1_0", "revnon", "It works fine, but all the software seems to run pretty ill.",
      "It works fine, but all the software seems to run pretty poorly."),
 ]
@@ -123,7 +124,7 @@ def _generate(units, resources, source, unit, strategy):
 def test_a_judged_failure_is_quarantined_with_its_reason(units, resources, cause, source, unit, strategy,
                                                          rejected, reason):
     outcome = _generate(units, resources, source, unit, strategy)
-    assert isinstance(outcome, Quarantined), f"{cause}: shipped {getattr(outcome, 'example', outcome)}"
+    assert isinstance(outcome, (Quarantined, NotApplicable)), f"{cause}: shipped {getattr(outcome, 'example', outcome)}"
     assert outcome.reason.startswith(reason), (outcome.reason, outcome.detail)  # never shipped as `rejected`
 
 

@@ -36,6 +36,8 @@ DISCOURSE = re.compile(
     rf"|{_FRAME_NOUNS}|plus|minus"
     r"|nothing more|all we want|diagnosed|get me started|can't complain|cannot complain|had to replace"
     r"|you're set|you are set|everything (?:i|we|you) (?:wanted|needed|want|need)|make sure you"
+    r"|what (?:i|we|you) (?:was|were|are|am) looking for|keeper|known for|superior|inferior"
+    r"|look\w* forward|considering|as (?:shown|advertised|described|expected|pictured)|(?:can't|cannot|can not) beat"
     r"|so (?:\w+ ){1,3}(?:that|you|i|we|they|one|it)|such an? \w+ (?:that|you|i|we))\b")
 # A discourse word that is itself the opinion edited away is no context ("I recommend" -> "I do not recommend")
 OPINION_DISCOURSE = re.compile(r"(?i)^(?:recomm?end\w*|reccomm?end\w*)$")
@@ -274,3 +276,114 @@ def neutral_gains_sentiment(original: Example, edits: Sequence[Edit], polarity: 
 
 
 NEUTRAL_LIMIT = 0.4
+
+
+NEGATORS = frozenset({"not", "n't", "never", "no", "cannot", "without", "nothing", "none", "nor"})
+_CLAUSE_BREAK = re.compile(r"[,;:.!?()]|\b(?:but|and|or|which|that|because|so|while|although|though)\b", re.I)
+
+
+def antonym_under_negation(original: Example, edits: Sequence[Edit]) -> str | None:
+    """An antonym or a new negation put under a negation that stays ("does not handle ... properly" ->
+    "... poorly", "nothing to complain about" -> "nothing not to complain about"): a double negative
+    that reverses nothing a reader can follow."""
+    for edit in edits:
+        if not edit.why.startswith(("antonym", "plain opposite", "adverb for", "negate")):
+            continue
+        clause = _CLAUSE_BREAK.split(original.sentence[:edit.start])[-1]
+        words = [w.lower() for w in re.findall(r"[A-Za-z']+", clause.replace("n't", " n't"))]
+        negator = next((w for w in words if w in NEGATORS), None)
+        if negator:
+            return f"'{negator}' before '{edit.old}'"
+    return None
+
+
+STRONG_DEGREE = frozenset({"very", "highly", "extremely", "so", "too", "really", "totally", "completely",
+                           "incredibly", "super", "absolutely", "terribly", "awfully", "utterly", "horribly"})
+
+
+def negated_intensified_complaint(variant: Example, edits: Sequence[Edit], old_polarity: str | None) -> str | None:
+    """'not' before an intensified complaint ("not HIGHLY DISAPPOINTED", "not too slow") softens it;
+    it does not make it praise."""
+    if old_polarity != "negative":
+        return None
+    for edit in edits:
+        if "not" not in edit.new.lower().split():
+            continue
+        rest = variant.sentence[_after(edit, variant, edits):].split()
+        if rest and (rest[0].lower().strip(",.!") in STRONG_DEGREE or rest[0].lower().endswith("ly")):
+            return f"not {rest[0]}"  # "not blatantly unappreciative" is no praise either
+    return None
+
+
+def colliding_edits(edits: Sequence[Edit]) -> str | None:
+    """Two edits of one reversal that touch ("it's not disgusting CHEAP"): each was placed for its own
+    word and together they read as one garbled phrase."""
+    ordered = sorted((e for e in edits if "conjunction" not in e.why), key=lambda e: (e.start, e.end))
+    for first, second in zip(ordered, ordered[1:]):
+        if second.start - first.end <= 1 and first.why != second.why:  # one change's parts ("a" -> "an" + word)
+            return f"'{first.new}' next to '{second.new}'"
+    return None
+
+
+# Where a sentence's clauses part: punctuation, dashes, and the conjunctions and relative words that start a clause
+_CLAUSE_SPLIT = re.compile(r"[,;:!?()]|--+|\s-\s|\.(?=\s)|\b(?:and|but|so|because|although|though|while|whereas"
+                           r"|which|who|when|since|until|unless|if|as)\b", re.I)
+MIN_CLAUSE_WORDS = 3  # "etc", "for sure", "at night" are no statement of their own
+EMOTICON = re.compile(r"(?:^|\s)[:;=8][-']?[()\[\]DPp/\\|]+(?=\s|$)")
+
+
+def clause_without_aspect(example: Example) -> str | None:
+    """A clause of three or more words that names no annotated aspect ("I eat here often and never get
+    bored", "it simply makes sense", "-- the last time I was there"): written for the old polarity, it
+    supports or explains it, and nothing tells whether the reversal contradicts it. Blind readers
+    rejected most reversals of sentences with such a clause; precision comes first."""
+    spans = [(a.start, a.end) for a in (example.target, *example.others)]
+    text, start = example.sentence, 0
+    bounds = [m.start() for m in _CLAUSE_SPLIT.finditer(text)] + [len(text)]
+    ends = [m.end() for m in _CLAUSE_SPLIT.finditer(text)]
+    for end, next_start in zip(bounds, ends + [len(text)]):
+        clause = text[start:end]
+        if len(_WORD.findall(clause)) >= MIN_CLAUSE_WORDS and not any(
+                s < end and e > start for s, e in spans):
+            return clause.strip()
+        start = next_start
+    return None
+
+
+def emoticon(example: Example) -> str | None:
+    """An emoticon judges the whole sentence (":-)", ":(") and stays as written."""
+    found = EMOTICON.search(example.sentence)
+    return found.group(0).strip() if found else None
+
+
+DETERMINERS = frozenset({"the", "a", "an", "my", "our", "their", "his", "her", "its", "your", "this", "that", "of"})
+
+
+def negation_misplaced_in_phrase(original: Example, edits: Sequence[Edit]) -> str | None:
+    """A "not" inserted after a determiner, a possessive or "way" ("the fish's not sweetness", "run way
+    not to slow"), or before a list it would only partly negate ("is not dark, cool and soothing")."""
+    for edit in edits:
+        if edit.old or "not" not in edit.new.lower().split():
+            continue
+        before = original.sentence[:edit.start].split()
+        last = before[-1].lower() if before else ""
+        if last in DETERMINERS or last.endswith("'s") or last == "way":
+            return f"{last} not"
+        after = original.sentence[edit.end:]
+        if re.match(r"\s*\w+,\s*\w+", after) and edit.new.startswith(" "):
+            return f"not{after[:30]}"
+    return None
+
+
+def conjunction_between_others(original: Example, edits: Sequence[Edit]) -> str | None:
+    """REVTGT changed a conjunction whose nearest aspects on both sides are not the target ("bumping up
+    the processor speed but adding the thunderbolt port"): their relation did not change."""
+    aspects = (original.target, *original.others)
+    for edit in edits:
+        if "conjunction" not in edit.why:
+            continue
+        left = max((a for a in aspects if a.end <= edit.start), key=lambda a: a.end, default=None)
+        right = min((a for a in aspects if a.start >= edit.end), key=lambda a: a.start, default=None)
+        if left is not None and right is not None and original.target not in (left, right):
+            return f"{left.term} {edit.new} {right.term}"
+    return None

@@ -23,7 +23,7 @@ from . import context, validity
 class Settings:
     seed: int = 0
     k: int | None = None        # ADDDIFF: how many aspects to append; None draws 1-3 per unit (as ARTS)
-    neutral: str = "keep"       # REVTGT on neutral targets: "keep" (as ARTS: reverse, gold stays) or "skip"
+    neutral: str = strategy_names.DEFAULT_NEUTRAL  # REVTGT on neutral targets: "skip" or "keep" (as ARTS)
 
 
 @dataclass(frozen=True)
@@ -45,8 +45,10 @@ UNATTRIBUTED = "a sentiment word outside the annotated opinions"
 UNANNOTATED_CONTRAST = "a contrast joins an unannotated clause"
 GENERAL_SPECIFIC = "a general and a specific aspect now disagree"
 CLAUSE_MATES = "two aspects of one clause change their relation"
+UNANNOTATED_CLAUSE = "a clause names no aspect"
 # Reasons that depend on the sentence, not on the edit chosen: another way of reversing cannot help
-CONTEXT_REASONS = frozenset({DISCOURSE, UNATTRIBUTED, UNANNOTATED_CONTRAST, GENERAL_SPECIFIC, CLAUSE_MATES})
+CONTEXT_REASONS = frozenset({DISCOURSE, UNATTRIBUTED, UNANNOTATED_CONTRAST, UNANNOTATED_CLAUSE, GENERAL_SPECIFIC,
+                             CLAUSE_MATES})
 
 
 def generate(unit: Unit, strategy: str, settings: Settings, resources: Resources, domain: str
@@ -98,6 +100,8 @@ def reversal_problems(sentence: TaggedSentence, original: Example, variant: Exam
         (DISCOURSE, lambda: context.discourse_problem(original, edits)),
         (UNATTRIBUTED, lambda: context.unattributed_sentiment(sentence, original, edits, resources.polarity)),
         (UNANNOTATED_CONTRAST, lambda: context.contrast_without_aspect(sentence, original)),
+        (UNANNOTATED_CLAUSE, lambda: context.clause_without_aspect(original)),
+        (UNATTRIBUTED, lambda: context.emoticon(original)),
         (GENERAL_SPECIFIC, lambda: context.general_specific_disagree(original, polarities)),
         (CLAUSE_MATES, lambda: context.clause_mates_change_relation(original, polarities, edits)),
         ("a word that needs the removed negation stays", lambda: context.orphaned_polarity_item(original, edits)),
@@ -105,6 +109,14 @@ def reversal_problems(sentence: TaggedSentence, original: Example, variant: Exam
         ("a negation of a negative word does not reverse it",
          lambda: context.negated_negation(variant, edits, is_word)),
         ("a degree word does not fit the new adjective", lambda: context.unidiomatic_degree(variant, edits)),
+        ("an antonym under a negation that stays", lambda: context.antonym_under_negation(original, edits)),
+        ("a negated intensified complaint is no praise",
+         lambda: context.negated_intensified_complaint(variant, edits, original.polarity)
+         if strategy == "revtgt" else None),
+        ("two edits collide", lambda: context.colliding_edits(edits)),
+        ("a negation inside a noun phrase or before a list", lambda: context.negation_misplaced_in_phrase(original, edits)),
+        ("a conjunction between two other aspects changed",
+         lambda: context.conjunction_between_others(original, edits) if strategy == "revtgt" else None),
         ("a neutral target gains sentiment",
          lambda: context.neutral_gains_sentiment(original, edits, resources.polarity) if neutral_target else None),
         ("the lexicon does not read the reversal", lambda: _lexicon_disagreement(original, edits, polarities,

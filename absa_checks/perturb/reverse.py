@@ -36,6 +36,16 @@ PARTICLES = frozenset({"up", "down", "out", "in", "off", "on", "over", "back", "
 # a plain adjective of the opposite polarity, which fits before any noun.
 PLAIN_OPPOSITE = {"positive": "disappointing", "negative": "excellent"}
 QUANTITY_NOUNS = frozenset({"lot", "lots", "bit", "couple", "number", "plenty", "ton", "tons", "deal", "amount"})
+# Verbs an adjective follows as an adverb ("works great"); the tagger often reads "works" as a noun.
+# Their reversal is an adverb of the opposite judgement: "works great" -> "works poorly".
+ADVERBIAL_VERBS = frozenset({"work", "works", "worked", "working", "run", "runs", "ran", "running", "perform",
+                             "performs", "performed", "performing", "function", "functions", "functioned"})
+ADVERB_OPPOSITE = {"positive": "poorly", "negative": "well"}
+# A hedge reads as an apology for a complaint; before praise it is not English ("a little bit comfortable")
+HEDGES = ("a little", "a bit", "a little bit", "slightly", "somewhat", "kind of", "sort of", "a tad", "little")
+# Only these take "no" for "a": "have a problem" -> "have no problem"; "works like a charm" and
+# "for a filling meal" have no such reading
+NO_FOR_A_AFTER = HAVE_FORMS | BE_FORMS | frozenset({"with", "having", "had", "has", "have", "there"})
 
 
 @dataclass(frozen=True)
@@ -239,11 +249,19 @@ def _antonym_edit(sentence: TaggedSentence, indices: list[int], finder: AntonymF
             if group == "V" and following is not None and following.tag in ("IN", "TO"):
                 continue  # the preposition belongs to the verb: "suffering from" is not "enjoying from"
             previous = sentence.tokens[i - 1] if i > 0 else None
-            if group == "J" and previous is not None and previous.tag.startswith("VB") \
+            if group == "J" and previous is not None and previous.lower in ADVERBIAL_VERBS \
+                    and finder.valence is not None and finder.valence(token.lower) != 0:
+                polarity = "positive" if finder.valence(token.lower) > 0 else "negative"
+                return (Edit(token.start, token.end, token.text, match_case(token.text, ADVERB_OPPOSITE[polarity]),
+                             "adverb for an adjective after a verb"),)
+            if group == "J" and previous is not None and (previous.tag.startswith("VB") or
+                                                          previous.lower in ADVERBIAL_VERBS) \
                     and previous.lower not in COPULAS and not sentence.is_protected(previous):
                 continue  # "running great" is adverbial: "running terrible" is not English
             if group == "J" and previous is not None and previous.tag.startswith("JJ"):
                 continue  # stacked adjectives read as one judgement: "warm welcoming" -> "warm unwelcoming"
+            if token.tag not in ("JJR", "RBR") and _after_hedge(sentence, i):
+                continue  # "a little bit uncomfortable" -> "a little bit comfortable"
             antonym = finder.find(token.text, token.tag)
             if antonym is None and token.tag in ("VBN", "VBG") and (token.lower, "a") in finder.curated:
                 antonym = finder.find(token.text, "JJ")  # an adjectival participle: "overpriced", "impressed"
@@ -251,6 +269,11 @@ def _antonym_edit(sentence: TaggedSentence, indices: list[int], finder: AntonymF
                 continue
             return (_replace_with_article(sentence, i, match_case(token.text, antonym.word), "antonym"),)
     return None
+
+
+def _after_hedge(sentence: TaggedSentence, index: int) -> bool:
+    before = " ".join(sentence.tokens[j].lower for j in reversed(list(sentence.left(index, 3))))
+    return any(before == h or before.endswith(" " + h) for h in HEDGES)
 
 
 def _replace_with_article(sentence: TaggedSentence, index: int, new: str, why: str) -> Edit:
@@ -303,6 +326,12 @@ def _add_negation(sentence: TaggedSentence, indices: list[int], finder: AntonymF
     verbs = [i for i in indices if tokens[i].tag.startswith("VB") and tokens[i].lower not in NOT_NEGATABLE]
     heads = verbs or [i for i in indices if tokens[i].tag[:1] in "JRN" and tokens[i].lower not in NOT_LEXICAL]
     if heads and tokens[heads[0]].tag.startswith("VB"):
+        before = tokens[heads[0] - 1].lower if heads[0] > 0 else ""
+        declarative = not sentence.is_sentence_start(heads[0]) and before not in AUXILIARIES | DO_FORMS | {"to"}
+        if declarative and tokens[heads[0]].lower in LIGHT_VERBS and finder.valence is not None and not any(
+                abs(finder.valence(tokens[i].lower)) >= 1.0 for i in indices):
+            # "you get a gigantic burrito" -> "you do not get ...": denying the event judges nothing
+            return "a verb that carries no sentiment cannot be negated to reverse one"
         return _negate_verb(sentence, heads[0], finder)
     # a predicate: find its copula left of the opinion ("is really good", "looks great", "are out of this world")
     for j in sentence.left(indices[0], 5):
@@ -363,7 +392,10 @@ def _negate_noun(sentence: TaggedSentence, noun: int) -> tuple[Edit, ...] | None
     if tokens[noun].lower in QUANTITY_NOUNS:
         return None  # "a lot of features" is no "no lot of features"
     before = tokens[first - 1] if first > 0 else None
+    governor = tokens[first - 2].lower if first > 1 else None
     if before is not None and before.lower in ("a", "an", "any", "some"):
+        if governor not in NO_FOR_A_AFTER:
+            return None  # "works like a charm" -> "works like no charm" is not English
         return (Edit(before.start, before.end, before.text, match_case(before.text, "no"), "negate noun"),)
     if tokens[noun].tag == "NNS" and (before is None or before.tag[:1] in "VI"):
         return _insert_before(sentence, first, "no ", "negate noun")
@@ -384,6 +416,8 @@ def _negate_verb(sentence: TaggedSentence, verb: int, finder: AntonymFinder) -> 
     if tag in ("VBN", "VBG"):
         return "a participle without an auxiliary cannot be negated fluently"  # "not pretty surprised"
     before = tokens[first - 1] if first > 0 else None
+    if before is not None and before.lower in BE_FORMS | {"get", "gets", "got", "gotten", "getting"}:
+        return "a passive participle takes no do-support"  # "got messed up" -> "got did not mess up"
     if before is not None and before.lower == "to":  # "be sure to try" -> "be sure not to try"
         return (Edit(before.start, before.start, "", "not ", "negate infinitive"),)
     if tag in ("VB", "VBP"):

@@ -61,7 +61,7 @@ def _overlaps(edit: Edit, start: int, end: int) -> bool:
     return edit.start < end and edit.end > start or (edit.start == edit.end and start < edit.start < end)
 
 
-def revtgt(example: Example, resources: Resources, neutral: str = "keep", avoid: frozenset[str] = frozenset()
+def revtgt(example: Example, resources: Resources, neutral: str = "skip", avoid: frozenset[str] = frozenset()
            ) -> Step | NotApplicable | Rejected:
     """Reverse every opinion of the target; fix the conjunctions; the gold flips (neutral stays).
 
@@ -147,6 +147,12 @@ def revnon(example: Example, resources: Resources, rng: random.Random) -> Step |
     if kept:
         # the rubric: every aspect that shared the target's sentiment now has the opposite one
         return Rejected("an aspect with the target's sentiment keeps it", ", ".join(kept))
+    voiced = [o for o in example.opinions if o.aspect == 0 and not any(_overlaps(e, o.start, o.end) for e in edits)
+              and _evaluates(sentence, o, example.polarity, resources)]
+    if not voiced:
+        # "the replacements for Microsoft office", "Fan vents to the side": with no evaluative word of
+        # its own, the target's sentiment comes from the others' and turns with them
+        return Rejected("the target has no evaluative word of its own", example.target.term)
     if _in_parentheses(example.sentence, example.target.start):
         # "Worst things to order are from the grill (Churrasco and Ribs)": the bracket restates its head
         return Rejected("the target is inside parentheses", example.target.term)
@@ -159,6 +165,15 @@ def revnon(example: Example, resources: Resources, rng: random.Random) -> Step |
     if isinstance(fixes, str):
         return Rejected("a contrastive conjunction no longer fits", fixes)
     return Step("revnon", tuple(edits) + tuple(fixes), changed)
+
+
+def _evaluates(sentence: TaggedSentence, opinion, polarity: str | None, resources: Resources) -> bool:
+    """The opinion words judge: an adjective ("tasty", which no lexicon knows), or words the lexicon
+    reads as `polarity`; "the replacements for", "vents to the side" only describe."""
+    if any(sentence.tokens[i].tag.startswith("JJ") for i in sentence.covering(opinion.start, opinion.end)):
+        return True
+    score = resources.polarity.compound(opinion.text)
+    return score > 0 if polarity == "positive" else score < 0
 
 
 def _reached(example: Example, edits: list[Edit], index: int) -> list:

@@ -49,6 +49,13 @@ TEST_FILES = {
     "restaurant": DomainFiles("semeval2014/Restaurants_Test_Gold.xml", "arts/src_data/rest/test_sent_towe.json",
                               "towe/14res/test.tsv"),
 }
+# The training splits, for judging variants on units the test sets have not used up (benchmarks/variant_quality.py).
+TRAIN_FILES = {
+    "laptop": DomainFiles("semeval2014/Laptop_Train_v2.xml", "arts/src_data/laptop/train_sent_towe.json",
+                          "towe/14lap/train.tsv"),
+    "restaurant": DomainFiles("semeval2014/Restaurants_Train_v2.xml", "arts/src_data/rest/train_sent_towe.json",
+                              "towe/14res/train.tsv"),
+}
 
 
 @dataclass(frozen=True)
@@ -144,9 +151,9 @@ def build_units(source: str, sentences: Iterable[SemevalSentence], gold: GoldOpi
     return tuple(units)
 
 
-def load_semeval(data_dir: Path, name: str, domain: str) -> LoadedSource:
-    """The SemEval-2014 `domain` ("laptop" or "restaurant") test set under data_dir."""
-    files = TEST_FILES[domain]
+def load_semeval(data_dir: Path, name: str, domain: str, split: str = "test") -> LoadedSource:
+    """The SemEval-2014 `domain` ("laptop" or "restaurant") test (or train) set under data_dir."""
+    files = (TRAIN_FILES if split == "train" else TEST_FILES)[domain]
     issues: list[DataIssue] = []
     sentences = read_semeval_xml(data_dir / files.xml, name, issues)
     towe_json, towe_tsv = data_dir / files.towe_json, data_dir / files.towe_tsv
