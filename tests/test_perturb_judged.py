@@ -88,7 +88,7 @@ QUARANTINED = [
      "a reversal falls in the target's clause"),
     ("revnon leak", LAP, "786:237_0", "revnon",
      "Now that I have upgraded to Lion I am much more unhappy about MAC OS and have just bought an iMac for office.",
-     "the target has no evaluative word of its own"),
+     "no other aspect could be reversed or exaggerated"),
     ("revnon leak", RES, "32867472#663531#1_0", "revnon",
      "The food is great, I hate their dumplings, cold sesame noodles, chicken and shrimp dishs.",
      "an aspect with the target's sentiment keeps it"),

@@ -37,7 +37,7 @@ DISCOURSE = re.compile(
     r"|nothing more|all we want|diagnosed|get me started|can't complain|cannot complain|had to replace"
     r"|you're set|you are set|everything (?:i|we|you) (?:wanted|needed|want|need)|make sure you"
     r"|what (?:i|we|you) (?:was|were|are|am) looking for|keeper|known for|superior|inferior"
-    r"|look\w* forward|considering|as (?:shown|advertised|described|expected|pictured)|(?:can't|cannot|can not) beat"
+    r"|look\w* forward|considering|award|other|as (?:shown|advertised|described|expected|pictured)|(?:can't|cannot|can not) beat"
     r"|so (?:\w+ ){1,3}(?:that|you|i|we|they|one|it)|such an? \w+ (?:that|you|i|we))\b")
 # A discourse word that is itself the opinion edited away is no context ("I recommend" -> "I do not recommend")
 OPINION_DISCOURSE = re.compile(r"(?i)^(?:recomm?end\w*|reccomm?end\w*)$")
@@ -192,12 +192,18 @@ def general_specific_disagree(example: Example, new_polarities: dict[int, str]) 
 
 
 FREQUENCY_ADVERBS = frozenset({"sometimes", "occasionally", "usually", "often", "frequently", "still", "also",
-                               "already", "even", "just", "really", "definitely", "certainly", "totally"})
+                               "already", "even", "just", "really", "definitely", "certainly", "totally",
+                               "almost", "nearly", "sure"})
+# Focus adverbs that stay before "do not": "I also recommend" -> "I also do not recommend", never "do not also"
+FOCUS_ADVERBS = FREQUENCY_ADVERBS - {"really", "just", "totally"}
 
 
 def misplaced_not(variant: Example, edits: Sequence[Edit]) -> str | None:
     """An added "not" before a frequency or focus adverb ("is not sometimes a little too heavy")."""
     for edit in edits:
+        inside = re.search(r"(?i)\bnot (\w+)", edit.new)
+        if inside and inside.group(1).lower() in FOCUS_ADVERBS:
+            return inside.group(0)  # "I do not also recommend"
         if not edit.new.strip().lower().endswith("not"):
             continue
         rest = variant.sentence[_after(edit, variant, edits):].split()
@@ -236,10 +242,14 @@ NEGATIVE_POLARITY_ITEMS = frozenset({"yet", "any", "anything", "anyone", "anybod
 
 
 def orphaned_polarity_item(original: Example, edits: Sequence[Edit]) -> str | None:
-    """A negation removed before a word that only a negation licenses."""
+    """A negation removed before a word that only a negation licenses, or after the "but" it answers
+    ("a great place to eat in but not a good place for take-out" -> "but a good place")."""
     for edit in edits:
         if not edit.why.startswith("remove") or edit.old.strip() == "":
             continue
+        before = original.sentence[:edit.start].split()
+        if before and before[-1].lower() == "but":
+            return "but"
         following = original.sentence[edit.end:].split()[:4]
         for word in following:
             if word.lower().strip(",.!?") in NEGATIVE_POLARITY_ITEMS:
@@ -278,7 +288,9 @@ def neutral_gains_sentiment(original: Example, edits: Sequence[Edit], polarity: 
 NEUTRAL_LIMIT = 0.4
 
 
-NEGATORS = frozenset({"not", "n't", "never", "no", "cannot", "without", "nothing", "none", "nor"})
+NEGATORS = frozenset({"not", "n't", "never", "no", "cannot", "without", "nothing", "none", "nor", "arent", "isnt",
+                      "dont", "doesnt", "didnt", "wasnt", "werent", "cant", "wont", "wouldnt", "couldnt", "hasnt",
+                      "havent", "shouldnt"})  # reviews drop the apostrophe
 _CLAUSE_BREAK = re.compile(r"[,;:.!?()]|\b(?:but|and|or|which|that|because|so|while|although|though)\b", re.I)
 
 

@@ -41,6 +41,8 @@ QUANTITY_NOUNS = frozenset({"lot", "lots", "bit", "couple", "number", "plenty", 
 ADVERBIAL_VERBS = frozenset({"work", "works", "worked", "working", "run", "runs", "ran", "running", "perform",
                              "performs", "performed", "performing", "function", "functions", "functioned"})
 ADVERB_OPPOSITE = {"positive": "poorly", "negative": "well"}
+CAUSATIVES = frozenset({"make", "makes", "made", "making", "let", "lets", "letting", "help", "helps", "helped",
+                        "allow", "allows", "allowed", "enable", "enables", "enabled", "permit", "permits"})
 # A hedge reads as an apology for a complaint; before praise it is not English ("a little bit comfortable")
 HEDGES = ("a little", "a bit", "a little bit", "slightly", "somewhat", "kind of", "sort of", "a tad", "little")
 # Only these take "no" for "a": "have a problem" -> "have no problem"; "works like a charm" and
@@ -337,6 +339,11 @@ def _add_negation(sentence: TaggedSentence, indices: list[int], finder: AntonymF
     for j in sentence.left(indices[0], 5):
         word = tokens[j].lower
         if word in BE_FORMS:
+            following = tokens[j + 1:j + 3]
+            if following and following[0].lower in ("almost", "nearly"):
+                return "a negation before 'almost' does not reverse"  # "is not almost pure HD"
+            if len(following) == 2 and all(t.tag.startswith("JJ") for t in following) and following[1].text != ",":
+                return "a negation before stacked adjectives is garbled"  # "was not hot tasty"
             if word == "be" and j > 0 and tokens[j - 1].lower in MODALS:
                 return _negate_after_auxiliary(sentence, j - 1)  # "can be solved" -> "cannot be solved"
             return (Edit(tokens[j].end, tokens[j].end, "", " not", "negate copula"),)
@@ -416,6 +423,11 @@ def _negate_verb(sentence: TaggedSentence, verb: int, finder: AntonymFinder) -> 
     if tag in ("VBN", "VBG"):
         return "a participle without an auxiliary cannot be negated fluently"  # "not pretty surprised"
     before = tokens[first - 1] if first > 0 else None
+    causer = tokens[first - 2].lower if first > 1 else ""
+    if tokens[verb].tag == "VB" and causer in CAUSATIVES:
+        return "a bare infinitive after a causative verb takes no do-support"  # "makes it do not stand out"
+    if before is not None and before.lower == "to" and first > 2 and tokens[first - 3].lower in CAUSATIVES:
+        return "an infinitive after a causative verb cannot be negated"  # "allow you not to enjoy"
     if before is not None and before.lower in BE_FORMS | {"get", "gets", "got", "gotten", "getting"}:
         return "a passive participle takes no do-support"  # "got messed up" -> "got did not mess up"
     if before is not None and before.lower == "to":  # "be sure to try" -> "be sure not to try"
