@@ -97,10 +97,8 @@ def unattributed_sentiment(sentence: TaggedSentence, example: Example, edits: Se
 
 def negated_negation(variant: Example, edits: Sequence[Edit], is_word) -> str | None:
     """A "not" added before a word that is itself negated by a prefix: "not unmatched"."""
-    for edit in edits:
-        if "not" not in edit.new.lower().split():
-            continue
-        following = re.match(r"\s*(?:not\s+)?(\w+)", variant.sentence[_after(edit, variant, edits):])
+    for rest in _after_added_not(variant, edits):
+        following = re.match(r"\s*(?:not\s+)?(\w+)", rest)
         if following is None:
             continue
         word = following.group(1)
@@ -122,6 +120,13 @@ def _stretch(original: Example, index: int, reach: Sequence[Edit], edits: Sequen
         if start <= edit.start and edit.end <= end:
             after = after[:edit.start - start] + edit.new + after[edit.end - start:]
     return original.sentence[start:end], after
+
+
+def _after_added_not(variant: Example, edits: Sequence[Edit]):
+    """The variant's text after each edit that adds a "not"."""
+    for edit in edits:
+        if "not" in edit.new.lower().split():
+            yield variant.sentence[_after(edit, variant, edits):]
 
 
 def _after(edit: Edit, variant: Example, edits: Sequence[Edit]) -> int:
@@ -318,12 +323,10 @@ def negated_intensified_complaint(variant: Example, edits: Sequence[Edit], old_p
     it does not make it praise."""
     if old_polarity != "negative":
         return None
-    for edit in edits:
-        if "not" not in edit.new.lower().split():
-            continue
-        rest = variant.sentence[_after(edit, variant, edits):].split()
-        if rest and (rest[0].lower().strip(",.!") in STRONG_DEGREE or rest[0].lower().endswith("ly")):
-            return f"not {rest[0]}"  # "not blatantly unappreciative" is no praise either
+    for rest in _after_added_not(variant, edits):
+        words = rest.split()
+        if words and (words[0].lower().strip(",.!") in STRONG_DEGREE or words[0].lower().endswith("ly")):
+            return f"not {words[0]}"  # "not blatantly unappreciative" is no praise either
     return None
 
 
@@ -351,9 +354,8 @@ def clause_without_aspect(example: Example) -> str | None:
     rejected most reversals of sentences with such a clause; precision comes first."""
     spans = [(a.start, a.end) for a in (example.target, *example.others)]
     text, start = example.sentence, 0
-    bounds = [m.start() for m in _CLAUSE_SPLIT.finditer(text)] + [len(text)]
-    ends = [m.end() for m in _CLAUSE_SPLIT.finditer(text)]
-    for end, next_start in zip(bounds, ends + [len(text)]):
+    breaks = [(m.start(), m.end()) for m in _CLAUSE_SPLIT.finditer(text)] + [(len(text), len(text))]
+    for end, next_start in breaks:
         clause = text[start:end]
         if len(_WORD.findall(clause)) >= MIN_CLAUSE_WORDS and not any(
                 s < end and e > start for s, e in spans):

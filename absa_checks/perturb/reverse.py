@@ -41,6 +41,7 @@ QUANTITY_NOUNS = frozenset({"lot", "lots", "bit", "couple", "number", "plenty", 
 ADVERBIAL_VERBS = frozenset({"work", "works", "worked", "working", "run", "runs", "ran", "running", "perform",
                              "performs", "performed", "performing", "function", "functions", "functioned"})
 ADVERB_OPPOSITE = {"positive": "poorly", "negative": "well"}
+PASSIVE_AUXILIARIES = BE_FORMS | frozenset({"get", "gets", "got", "gotten", "getting"})
 CAUSATIVES = frozenset({"make", "makes", "made", "making", "let", "lets", "letting", "help", "helps", "helped",
                         "allow", "allows", "allowed", "enable", "enables", "enabled", "permit", "permits"})
 # A hedge reads as an apology for a complaint; before praise it is not English ("a little bit comfortable")
@@ -110,8 +111,7 @@ def exaggerate_opinion(sentence: TaggedSentence, opinion: Opinion, adverb: str,
             t.lower in weakeners for t in before):
         return "already intensified or weakened"
     # multi-word weakeners: "a bit slow", "a little bit slow", "kind of slow"
-    preceding = " ".join(sentence.tokens[j].lower for j in reversed(list(sentence.left(head, 3))))
-    if any(" " in w and (preceding == w or preceding.endswith(" " + w)) for w in weakeners):
+    if _preceded_by(sentence, head, [w for w in weakeners if " " in w]):
         return "already intensified or weakened"
     if any(t.lower in NEGATION_PARTICLES or t.lower == "no" for t in before) or any(
             sentence.tokens[i].lower in NEGATION_PARTICLES for i in indices):
@@ -262,7 +262,7 @@ def _antonym_edit(sentence: TaggedSentence, indices: list[int], finder: AntonymF
                 continue  # "running great" is adverbial: "running terrible" is not English
             if group == "J" and previous is not None and previous.tag.startswith("JJ"):
                 continue  # stacked adjectives read as one judgement: "warm welcoming" -> "warm unwelcoming"
-            if token.tag not in ("JJR", "RBR") and _after_hedge(sentence, i):
+            if token.tag not in ("JJR", "RBR") and _preceded_by(sentence, i, HEDGES):
                 continue  # "a little bit uncomfortable" -> "a little bit comfortable"
             antonym = finder.find(token.text, token.tag)
             if antonym is None and token.tag in ("VBN", "VBG") and (token.lower, "a") in finder.curated:
@@ -273,9 +273,10 @@ def _antonym_edit(sentence: TaggedSentence, indices: list[int], finder: AntonymF
     return None
 
 
-def _after_hedge(sentence: TaggedSentence, index: int) -> bool:
+def _preceded_by(sentence: TaggedSentence, index: int, phrases) -> bool:
+    """One of these (multi-word) phrases ends right before token `index`, within its clause."""
     before = " ".join(sentence.tokens[j].lower for j in reversed(list(sentence.left(index, 3))))
-    return any(before == h or before.endswith(" " + h) for h in HEDGES)
+    return any(before == p or before.endswith(" " + p) for p in phrases)
 
 
 def _replace_with_article(sentence: TaggedSentence, index: int, new: str, why: str) -> Edit:
@@ -428,7 +429,7 @@ def _negate_verb(sentence: TaggedSentence, verb: int, finder: AntonymFinder) -> 
         return "a bare infinitive after a causative verb takes no do-support"  # "makes it do not stand out"
     if before is not None and before.lower == "to" and first > 2 and tokens[first - 3].lower in CAUSATIVES:
         return "an infinitive after a causative verb cannot be negated"  # "allow you not to enjoy"
-    if before is not None and before.lower in BE_FORMS | {"get", "gets", "got", "gotten", "getting"}:
+    if before is not None and before.lower in PASSIVE_AUXILIARIES:
         return "a passive participle takes no do-support"  # "got messed up" -> "got did not mess up"
     if before is not None and before.lower == "to":  # "be sure to try" -> "be sure not to try"
         return (Edit(before.start, before.start, "", "not ", "negate infinitive"),)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ..examples import Aspect, Edit, Example
 from ..labels import opposite
+from ..strategies import DEFAULT_NEUTRAL
 from ..sources.infer import clause_bounds
 from . import conjunctions
 from .aspect_groups import covered_groups, groups_of
@@ -61,7 +62,7 @@ def _overlaps(edit: Edit, start: int, end: int) -> bool:
     return edit.start < end and edit.end > start or (edit.start == edit.end and start < edit.start < end)
 
 
-def revtgt(example: Example, resources: Resources, neutral: str = "skip", avoid: frozenset[str] = frozenset()
+def revtgt(example: Example, resources: Resources, neutral: str = DEFAULT_NEUTRAL, avoid: frozenset[str] = frozenset()
            ) -> Step | NotApplicable | Rejected:
     """Reverse every opinion of the target; fix the conjunctions; the gold flips (neutral stays).
 
