@@ -17,4 +17,10 @@ except Exception:  # pragma: no cover - very old importlib.metadata
 if not _INSTALLED:
     pytest_plugins = ["absa_checks.plugin"]
 
+    def pytest_addoption(parser):
+        # loaded from here, the plugin misses the hook that adds --model once conftests are in
+        from absa_checks.plugin import add_model_alias
+
+        add_model_alias(parser)
+
 collect_ignore = ["models.yaml"]

@@ -36,13 +36,16 @@ class PredictionCache:
     def __init__(self, directory: Path):
         self.directory = directory
         self.path = directory / "predictions.sqlite"
-        directory.mkdir(parents=True, exist_ok=True)
-        with self._connect() as db:
-            db.execute(SCHEMA)
+        self._ready = False  # the folder and table are made on first use: a run with no suite makes none
 
     def _connect(self) -> sqlite3.Connection:
+        if not self._ready:
+            self.directory.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, timeout=120)
         db.execute("PRAGMA journal_mode=WAL")
+        if not self._ready:
+            db.execute(SCHEMA)
+            self._ready = True
         return db
 
     def get_many(self, fingerprint: str, keys: Iterable[str]) -> dict[str, tuple[float, float, float]]:
@@ -69,6 +72,7 @@ class PredictionCache:
 
     @contextmanager
     def lock(self) -> Iterator[None]:
+        self.directory.mkdir(parents=True, exist_ok=True)
         with (self.directory / "predict.lock").open("w") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:

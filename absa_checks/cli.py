@@ -73,6 +73,10 @@ def _validate(paths: list[str]) -> int:
             raise AbsaChecksError(f"{name}: no such file or folder")
     problems = 0
     for path in files:
+        if not is_suite_file(path):  # named explicitly, yet pytest would not collect it
+            problems += 1
+            print(f"error {path}: not an absa-checks suite: a suite file has a top-level 'suite: NAME' line")
+            continue
         try:
             suite = parse_suite(path, known_source_names())
             print(f"ok    {path}: {len(suite.tests)} tests")

@@ -17,7 +17,11 @@ from .sources import DataMissing
 from .sources.catalog import known_source_names
 from .spec import SuiteSpec, TestSpec, parse_suite
 
-STATE_KEY: pytest.StashKey = pytest.StashKey()  # the RunState-like bundle set up in plugin.pytest_configure
+RUN_KEY: pytest.StashKey = pytest.StashKey()  # the plugin's AbsaRun, set up in plugin.pytest_configure
+
+# A YAML file is a suite when its top level has a `suite:` key (a line that starts with it); any other
+# YAML in a project (docker-compose.yml, CI files, configs) is none of absa-checks' business.
+SUITE_KEY_LINE = re.compile(r"suite\s*:")
 
 
 class ExpectationNotMet(AssertionError):
@@ -25,13 +29,23 @@ class ExpectationNotMet(AssertionError):
 
 
 def is_suite_file(path: Path) -> bool:
-    name = path.name
-    return path.suffix in (".yaml", ".yml") and not name.endswith((".examples.yaml", ".examples.yml"))
+    if path.suffix not in (".yaml", ".yml"):
+        return False
+    try:
+        with path.open(encoding="utf-8", errors="replace") as lines:
+            return any(SUITE_KEY_LINE.match(line) for line in lines)
+    except OSError:
+        return False
+
+
+def run_state(config: pytest.Config):
+    """This run's RunState, built on first use (plugin.AbsaRun.state)."""
+    return config.stash[RUN_KEY].state
 
 
 class SuiteFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
-        run = self.config.stash[STATE_KEY]
+        run = run_state(self.config)
         shown = self.path.relative_to(self.config.rootpath).as_posix() \
             if self.path.is_relative_to(self.config.rootpath) else str(self.path)
         suite = parse_suite(self.path, known_source_names(), display_path=shown)
@@ -70,6 +84,17 @@ class SuiteFile(pytest.File):
         if isinstance(excinfo.value, AbsaChecksError):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
+
+
+class NotASuiteFile(pytest.File):
+    """A YAML file named on the command line that has no `suite:` key: one line that says so."""
+
+    def collect(self) -> Iterator[pytest.Item]:
+        raise AbsaChecksError(f"{self.path.name}: not an absa-checks suite: a suite file has a top-level "
+                              "'suite: NAME' line (see docs/suites.md); other YAML files are not collected")
+
+    def repr_failure(self, excinfo, style=None):
+        return str(excinfo.value)
 
 
 class _SuiteItem(pytest.Item):
@@ -123,7 +148,7 @@ class CaseItem(_SuiteItem):
         self._predictions = None
 
     def setup(self) -> None:
-        predictor = self.config.stash[STATE_KEY].predictors[self.model]
+        predictor = run_state(self.config).predictors[self.model]
         try:
             self._predictions = predictor.predictions(self.case)
         except AdapterError as err:
@@ -147,7 +172,7 @@ class CaseItem(_SuiteItem):
         outcome = outcome_for(self.case, self.nodeid, self.suite_sha256, status, reason, original, variant, self.model)
         self.user_properties.append((PROPERTY_KEY, outcome.to_dict()))
         if allure_support.active(self.config):
-            allure_support.decorate(outcome, len(self.config.stash[STATE_KEY].predictors) > 1)
+            allure_support.decorate(outcome, len(run_state(self.config).predictors) > 1)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ExpectationNotMet):

@@ -24,7 +24,7 @@ from . import gates as gates_module
 from . import metrics as metrics_module
 from . import report_json, report_markdown, summary_table, terminal, verdict as verdict_module
 from .errors import AbsaChecksError
-from .items import STATE_KEY, CaseItem, MissingDataItem, QuarantinedItem, SuiteFile, is_suite_file
+from .items import RUN_KEY, CaseItem, MissingDataItem, NotASuiteFile, QuarantinedItem, SuiteFile, is_suite_file
 from .outcomes import PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
 from .cache import PredictionCache
 from .run_state import OutcomeCollector, Predictor, RunOptions, SourceCache, VariantCache
@@ -34,23 +34,26 @@ from .variants import DEFAULT_SEED
 
 @dataclass
 class RunState:
+    """What a run with absa suites needs; built on first use, so other projects' runs never build it."""
+
     options: RunOptions
     sources: SourceCache
     variants: VariantCache
-    predictors: dict[str, Predictor]  # one per checkpoint, in the order --model names them
-    collector: OutcomeCollector
-    started: float
-    summary_lines: list[str]
+    predictors: dict[str, Predictor]  # one per checkpoint, in the order --absa-model names them
     run_cache: Path | None = None  # a temporary cache for this run only (--absa-no-cache)
-    worker_stats: list[dict] = field(default_factory=list)  # per worker: checkpoint -> prediction counts
+
+
+GROUP = ("absa-checks", "behavioural tests for aspect-based sentiment models")
+MODEL_HELP = ("model to test: a name from models.yaml, replay:<path>#<column>, python:<module>:<function> "
+              "(default: lexicon); several checkpoints: a,b,c or a group from models.yaml")
+# Whether `--model` is ours: set while pytest loads the initial conftests, which may own it themselves.
+MODEL_ALIAS_KEY: pytest.StashKey[bool] = pytest.StashKey()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("absa-checks", "behavioural tests for aspect-based sentiment models")
-    group.addoption("--model", default=None, metavar="NAME",
-                    help="model to test: a name from models.yaml, replay:<path>#<column>, "
-                         "python:<module>:<function> (default: lexicon); several checkpoints: "
-                         "a,b,c or a group from models.yaml")
+    group = parser.getgroup(*GROUP)
+    group.addoption("--absa-model", dest="absa_model", default=None, metavar="NAME",
+                    help=MODEL_HELP + "; --model is an alias unless another plugin or conftest owns it")
     group.addoption("--absa-models", default=None, metavar="PATH",
                     help="models file (default: models.yaml in the rootdir)")
     group.addoption("--absa-data", default=None, metavar="DIR",
@@ -86,8 +89,35 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="override the model's device: auto, cpu, cuda, cuda:N, mps")
 
 
-def pytest_configure(config: pytest.Config) -> None:
+def _owned_elsewhere(parser: pytest.Parser, name: str) -> bool:
+    """Whether another plugin or conftest has added the option `name` (pytest keeps no public list)."""
+    groups = [parser._anonymous, *parser._groups]
+    return any(name in option.names() for group in groups for option in group.options)
+
+
+def add_model_alias(parser: pytest.Parser) -> bool:
+    """`--model` as an alias of `--absa-model` when nobody else owns it; whether it was added."""
+    if _owned_elsewhere(parser, "--model"):
+        return False
+    parser.getgroup(*GROUP).addoption("--model", dest="absa_model_alias", default=None, metavar="NAME",
+                                      help="alias of --absa-model")
+    return True
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]):
+    """After the project's conftests have added their options: `--model` only if it is still free."""
+    result = yield
+    early_config.stash[MODEL_ALIAS_KEY] = add_model_alias(parser)
+    return result
+
+
+def _read_options(config: pytest.Config) -> RunOptions:
+    """The options, read and checked once; a bad value is a usage error naming the option."""
     opt = config.getoption
+    alias = opt("absa_model_alias", None)
+    if alias and opt("absa_model") and alias != opt("absa_model"):
+        raise pytest.UsageError(f"--model {alias} and --absa-model {opt('absa_model')} disagree; pass one of them")
     models_file = Path(opt("--absa-models")) if opt("--absa-models") else config.rootpath / "models.yaml"
     if opt("--absa-models") and not models_file.is_file():
         raise pytest.UsageError(f"--absa-models: {models_file} not found")
@@ -96,28 +126,31 @@ def pytest_configure(config: pytest.Config) -> None:
     if opt("--absa-batch-size") < 1:
         raise pytest.UsageError("--absa-batch-size must be at least 1")
     sources = opt("--absa-sources")
-    options = RunOptions(
-        model=opt("--model") or registry.DEFAULT_MODEL, models_file=models_file,
+    return RunOptions(
+        model=opt("absa_model") or alias or registry.DEFAULT_MODEL, models_file=models_file,
         data_dir=resolve_data_dir(opt("--absa-data")),
         sources=tuple(s.strip() for s in sources.split(",") if s.strip()) if sources else None,
         sample=opt("--absa-sample"), seed=opt("--absa-seed"),
         report=Path(opt("--absa-report")) if opt("--absa-report") else None,
         markdown=Path(opt("--absa-markdown")) if opt("--absa-markdown") else None,
         strict=opt("--absa-strict"), gate_basis=opt("--absa-gate-basis"), batch_size=opt("--absa-batch-size"))
-    try:
-        specs = registry.resolve_all(options.model, options.models_file)
-        if opt("--absa-device"):
-            specs = [replace(spec, settings={**spec.settings, "device": opt("--absa-device")}) for spec in specs]
-        adapters = [registry.build(spec) for spec in specs]
-    except AbsaChecksError as err:
-        raise pytest.UsageError(str(err)) from None
-    cache_dir, run_cache = _cache_folder(config)
-    predictors = {spec.name: Predictor(spec, adapter, options.batch_size, PredictionCache(cache_dir))
-                  for spec, adapter in zip(specs, adapters)}
-    state = RunState(options, SourceCache(options.data_dir), VariantCache(options.seed), predictors,
-                     OutcomeCollector(), time.time(), [], run_cache)
-    config.stash[STATE_KEY] = state
-    config.pluginmanager.register(AbsaRun(config, state), "absa-checks-run")
+
+
+def _asked_for(config: pytest.Config) -> bool:
+    """Whether any absa-checks option was given (then its mistakes are usage errors before collection)."""
+    return any(config.getoption(option.dest) not in (getattr(option, "default", None), None, False)
+               for option in config._parser.getgroup(*GROUP).options)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    run = AbsaRun(config, _read_options(config), config.stash.get(MODEL_ALIAS_KEY, True))
+    config.stash[RUN_KEY] = run
+    config.pluginmanager.register(run, "absa-checks-run")
+    if _asked_for(config):
+        try:
+            run.state  # noqa: B018 - build now: a wrong model name stops pytest before collection
+        except AbsaChecksError as err:
+            raise pytest.UsageError(str(err)) from None
 
 
 def _cache_folder(config: pytest.Config) -> tuple[Path, Path | None]:
@@ -137,7 +170,14 @@ def _cache_folder(config: pytest.Config) -> tuple[Path, Path | None]:
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     if is_suite_file(file_path):
         return SuiteFile.from_parent(parent, path=file_path)
+    if file_path.suffix in (".yaml", ".yml") and _named_on_command_line(parent.config, file_path):
+        return NotASuiteFile.from_parent(parent, path=file_path)  # say why, not pytest's "not found"
     return None
+
+
+def _named_on_command_line(config: pytest.Config, path: Path) -> bool:
+    here = config.invocation_params.dir
+    return any((here / arg.split("::")[0]).resolve() == path.resolve() for arg in config.args)
 
 
 def _pictures(report: dict) -> dict[str, bytes]:
@@ -167,12 +207,43 @@ SuiteItemTypes = (CaseItem, MissingDataItem, QuarantinedItem)
 class AbsaRun:
     """Per-run hooks: plan predictions after collection, gather outcomes, aggregate once at the end."""
 
-    def __init__(self, config: pytest.Config, state: RunState):
+    def __init__(self, config: pytest.Config, options: RunOptions, model_alias: bool):
         self.config = config
-        self.state = state
+        self.options = options
+        self.model_alias = model_alias  # False: another plugin or conftest owns --model here
+        self.collector = OutcomeCollector()
+        self.started = time.time()
+        self.summary_lines: list[str] = []
+        self.worker_stats: list[dict] = []  # per xdist worker: checkpoint -> prediction counts
+        self._state: RunState | None = None
+
+    @property
+    def state(self) -> RunState:
+        """Models resolved, caches opened: on first use, i.e. when a suite is collected (or asked for)."""
+        if self._state is None:
+            specs = registry.resolve_all(self.options.model, self.options.models_file)
+            device = self.config.getoption("--absa-device")
+            if device:
+                specs = [replace(spec, settings={**spec.settings, "device": device}) for spec in specs]
+            adapters = [registry.build(spec) for spec in specs]
+            cache_dir, run_cache = _cache_folder(self.config)
+            predictors = {spec.name: Predictor(spec, adapter, self.options.batch_size, PredictionCache(cache_dir))
+                          for spec, adapter in zip(specs, adapters)}
+            self._state = RunState(self.options, SourceCache(self.options.data_dir), VariantCache(self.options.seed),
+                                   predictors, run_cache)
+        return self._state
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
+        wanted = self.options.sources
+        if wanted and not _is_worker(self.config):
+            seen = {item.source for item in session.items if isinstance(item, SuiteItemTypes)}
+            unknown = [s for s in wanted if s not in seen]
+            if unknown:
+                raise pytest.UsageError(f"--absa-sources: no collected test uses {', '.join(unknown)}; "
+                                        "check the spelling against the 'sources:' of your suites")
+        if self._state is None:  # no suite was collected: nothing to plan
+            return
         cases: dict[str, list] = {model: [] for model in self.state.predictors}
         for item in session.items:  # one pass, whatever the number of checkpoints
             if isinstance(item, CaseItem):
@@ -182,13 +253,6 @@ class AbsaRun:
         # The collected items and cases live until the session ends; freezing them keeps every later
         # garbage collection (pytest runs five at the end) from walking tens of thousands of objects.
         gc.freeze()
-        wanted = self.state.options.sources
-        if wanted and not _is_worker(self.config):
-            seen = {item.source for item in session.items if isinstance(item, SuiteItemTypes)}
-            unknown = [s for s in wanted if s not in seen]
-            if unknown:
-                raise pytest.UsageError(f"--absa-sources: no collected test uses {', '.join(unknown)}; "
-                                        "check the spelling against the 'sources:' of your suites")
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):
@@ -204,23 +268,23 @@ class AbsaRun:
         records = [value for key, value in report.user_properties if key == PROPERTY_KEY]
         quarantined = [value for key, value in report.user_properties if key == QUARANTINE_KEY]
         if records:
-            self.state.collector.add(CaseOutcome.from_dict(records[-1]))
+            self.collector.add(CaseOutcome.from_dict(records[-1]))
         elif quarantined:
-            self.state.collector.quarantine(report.nodeid, quarantined[-1])
+            self.collector.quarantine(report.nodeid, quarantined[-1])
         elif report.failed:
-            self.state.collector.other_failures += 1
+            self.collector.other_failures += 1
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node) -> None:
         """xdist controller: workers share this run's temporary cache (--absa-no-cache)."""
-        if self.state.run_cache is not None:
+        if self._state is not None and self._state.run_cache is not None:
             node.workerinput["absa_run_cache"] = str(self.state.run_cache)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:
         stats = getattr(node, "workeroutput", {}).get("absa_prediction_stats")
         if stats:
-            self.state.worker_stats.append(stats)
+            self.worker_stats.append(stats)
 
     def _compare_with_baseline(self, per_model: dict[str, list[CaseOutcome]]
                                ) -> tuple[dict[str, dict[str, comparison_module.SourceComparison]], list]:
@@ -244,7 +308,7 @@ class AbsaRun:
         """What was asked of the models: totals, and per checkpoint when there are several."""
         per_model = {}
         for model, predictor in self.state.predictors.items():
-            workers = [w[model] for w in self.state.worker_stats if model in w]
+            workers = [w[model] for w in self.worker_stats if model in w]
             per_model[model] = _sum_worker_stats(workers) if workers else predictor.stats.to_dict()
         if len(per_model) == 1:
             return next(iter(per_model.values()))
@@ -257,18 +321,20 @@ class AbsaRun:
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if _is_worker(self.config):
+            if self._state is None:  # this worker collected no suite
+                return
             self.config.workeroutput["absa_prediction_stats"] = {
                 model: predictor.stats.to_dict() for model, predictor in self.state.predictors.items()}
             return
         try:
             self._finish(session, exitstatus)
         finally:
-            if self.state.run_cache is not None:
-                shutil.rmtree(self.state.run_cache, ignore_errors=True)
+            if self._state is not None and self._state.run_cache is not None:
+                shutil.rmtree(self._state.run_cache, ignore_errors=True)
 
     def _run_facts(self, names: list[str]) -> dict:
         """Who was tested: the checkpoints with results (one deselected entirely by -k is not one of them)."""
-        opts = self.state.options
+        opts = self.options
         models = [{"name": name, **self.state.predictors[name].adapter.describe(),
                    "fingerprint": self.state.predictors[name].adapter.fingerprint()} for name in names]
         if len(models) == 1:
@@ -282,10 +348,10 @@ class AbsaRun:
                 "gate_basis": opts.gate_basis, "strict": opts.strict}
 
     def _finish(self, session: pytest.Session, exitstatus: int) -> None:
-        outcomes = self.state.collector.outcomes()
+        outcomes = self.collector.outcomes()
         if not outcomes:
             return
-        opts = self.state.options
+        opts = self.options
         # checkpoints with results, in --model order (one deselected entirely by -k has none)
         outcomes_by_model = {model: found for model, found in
                              checkpoints.by_model(outcomes, list(self.state.predictors)).items() if found}
@@ -299,7 +365,7 @@ class AbsaRun:
             gate_results = gates_module.evaluate(metrics, opts.gate_basis)
         compared, regression_gates = self._compare_with_baseline(outcomes_by_model)
         gate_results += regression_gates
-        verdict = verdict_module.decide(metrics, gate_results, opts.strict, self.state.collector.other_failures,
+        verdict = verdict_module.decide(metrics, gate_results, opts.strict, self.collector.other_failures,
                                         self.config.getoption("--absa-inconclusive"))
         if session.shouldstop or session.shouldfail:  # -x / --maxfail: gates on part of the cases mean nothing
             verdict = verdict_module.Verdict(int(exitstatus) or 1, False,
@@ -310,15 +376,17 @@ class AbsaRun:
         run = self._run_facts(list(per_model))
         issues = self.state.sources.issues(o.source for o in outcomes)
         tables = summary_table.all_tables(metrics, gate_results, per_model if several else None)
-        self.state.summary_lines = lines = terminal.summary_lines(
-            run, tables, issues, compared, regression_gates, self.state.collector.quarantined(), verdict,
+        self.summary_lines = lines = terminal.summary_lines(
+            run, tables, issues, compared, regression_gates, self.collector.quarantined(), verdict,
             show_slices=self.config.option.verbose > 0)
+        if not self.model_alias:
+            lines.insert(0, "--model belongs to another plugin or conftest here; absa-checks reads --absa-model")
         allure_dir = getattr(self.config.option, "allure_report_dir", None) if allure_support.active(self.config) else None
         if not (opts.report or opts.markdown or allure_dir):
             return
-        timing = {"wall_seconds": round(time.time() - self.state.started, 3), "predictions": self._prediction_stats()}
+        timing = {"wall_seconds": round(time.time() - self.started, 3), "predictions": self._prediction_stats()}
         report = report_json.build(metrics, gate_results, verdict, outcomes, issues, run, timing,
-                                   self.state.collector.quarantined(), per_model if several else None)
+                                   self.collector.quarantined(), per_model if several else None)
         if compared:
             report["comparison"] = comparison_module.to_report(self.config.getoption("--absa-baseline"), compared)
         if opts.report:
@@ -339,9 +407,9 @@ class AbsaRun:
         """Written after pytest's own summaries, the list of failed cases included: with thousands of
         failing cases the verdict is still what the reader sees last, above the final count."""
         result = yield
-        if not self.state.summary_lines:
+        if not self.summary_lines:
             return result
         terminalreporter.section("absa-checks")
-        for line in self.state.summary_lines:
+        for line in self.summary_lines:
             terminalreporter.write_line(line)
         return result

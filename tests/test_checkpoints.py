@@ -80,7 +80,7 @@ def test_bad_model_lists_say_what_to_fix(tmp_path, option, groups, message):
 
 
 def test_a_bad_model_list_is_a_usage_error_without_traceback(run, tmp_path):
-    (tmp_path / "suite.yaml").write_text("tests:\n  - name: t\n    strategy: adddiff\n    sources: [builtin-laptop]\n")
+    (tmp_path / "suite.yaml").write_text("suite: s\ntests:\n  - name: t\n    strategy: adddiff\n    sources: [builtin-laptop]\n")
     result = run(["suite.yaml", "--model", "lexicon,lexicon"], cwd=tmp_path)
     assert result.code == 4 and "lexicon named more than once" in result.out and "Traceback" not in result.out
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import textwrap
 
 SUITE = """
+suite: tiny
 sources:
   tiny:
     examples:
@@ -143,18 +144,26 @@ def test_unknown_model_is_one_short_message(tmp_path, run):
 
 
 def test_malformed_yaml_is_one_short_message(tmp_path, run):
-    (tmp_path / "suite.yaml").write_text("tests:\n  - name: x\n    strategy: [revtgt\n")
+    (tmp_path / "suite.yaml").write_text("suite: s\ntests:\n  - name: x\n    strategy: [revtgt\n")
     result = run(["suite.yaml"], cwd=tmp_path)
     assert result.code == 2
     assert "suite.yaml:" in result.out and "invalid YAML" in result.out
     assert "Traceback" not in result.out and "yaml/" not in result.out
 
 
-def test_invalid_suite_names_file_line_and_key(tmp_path, run):
-    (tmp_path / "suite.yaml").write_text("tests:\n  - name: x\n    strategy: revtgt\n    sorces: [arts-laptop]\n")
+def test_yaml_named_on_the_command_line_without_suite_key_says_so(tmp_path, run):
+    (tmp_path / "suite.yaml").write_text("tests:\n  - name: x\n    strategy: revtgt\n")
     result = run(["suite.yaml"], cwd=tmp_path)
     assert result.code == 2
-    assert "suite.yaml:4: unknown key 'sorces'" in result.out and "did you mean 'sources'?" in result.out
+    assert "suite.yaml: not an absa-checks suite: a suite file has a top-level 'suite: NAME' line" in result.out
+    assert "Traceback" not in result.out and "not found" not in result.out
+
+
+def test_invalid_suite_names_file_line_and_key(tmp_path, run):
+    (tmp_path / "suite.yaml").write_text("suite: s\ntests:\n  - name: x\n    strategy: revtgt\n    sorces: [arts-laptop]\n")
+    result = run(["suite.yaml"], cwd=tmp_path)
+    assert result.code == 2
+    assert "suite.yaml:5: unknown key 'sorces'" in result.out and "did you mean 'sources'?" in result.out
     assert "Traceback" not in result.out
 
 
