@@ -1,7 +1,10 @@
 """Aggregate case outcomes into rates and the Aspect Robustness Score (ARS), per source, strategy and test.
 
 - original_accuracy: units whose original prediction equals the gold label.
-- ARS: units whose original AND every variant in the session are predicted correctly.
+- ARS (as ARTS defines it): units whose original AND every REVTGT, REVNON and ADDDIFF variant are
+  predicted correctly. Other tests (ADDDIFF(k), chains) are reported beside it, never folded into it.
+  When a source has no case of one of the three (deselected with -m/-k, or not in the suites run),
+  its ARS is partial: `ars_covers` says which strategies it covers, and ARS gates say so.
 - per strategy: n cases; original_accuracy on the units that have that strategy's variant;
   variant_accuracy on its variants; fail_rate, the share of cases failing their (label-free) expectation.
 Units with an errored case are left out of every rate and counted in `units_with_errors`.
@@ -15,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from .outcomes import CaseOutcome
-from .stats import Rate, bootstrap_units, wilson
+from .stats import Rate, clopper_pearson, wilson
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,9 @@ class TestMetrics:
     gates: dict
 
 
+ARS_STRATEGIES = ("revtgt", "revnon", "adddiff")  # the unit of ARTS's Aspect Robustness Score
+
+
 @dataclass(frozen=True)
 class SourceMetrics:
     source: str
@@ -50,6 +56,11 @@ class SourceMetrics:
     ars: Rate
     strategies: dict[str, StrategyMetrics] = field(default_factory=dict)
     slices: dict[str, "SourceMetrics"] = field(default_factory=dict)
+    ars_covers: tuple[str, ...] = ARS_STRATEGIES  # the ARS strategies with cases here
+
+    @property
+    def ars_partial(self) -> bool:
+        return self.ars_covers != ARS_STRATEGIES
 
 
 @dataclass(frozen=True)
@@ -89,7 +100,8 @@ def _with_slices(source: str, cases: list[CaseOutcome]) -> SourceMetrics:
                 groups[slice_key(kind, case.slices[kind])].append(case)
     whole = _source_metrics(source, cases)
     return SourceMetrics(whole.source, whole.units, whole.units_with_errors, whole.original_accuracy, whole.ars,
-                         whole.strategies, {key: _source_metrics(source, found) for key, found in sorted(groups.items())})
+                         whole.strategies, {key: _source_metrics(source, found) for key, found in sorted(groups.items())},
+                         whole.ars_covers)
 
 
 def _source_metrics(source: str, cases: list[CaseOutcome]) -> SourceMetrics:
@@ -99,7 +111,10 @@ def _source_metrics(source: str, cases: list[CaseOutcome]) -> SourceMetrics:
     errored = {unit for unit, found in units.items() if any(c.status == "error" for c in found)}
     scored = {unit: found for unit, found in units.items() if unit not in errored}
     original_ok = sum(found[0].original_correct for found in scored.values())
-    robust = sum(found[0].original_correct and all(c.variant_correct for c in found) for found in scored.values())
+    in_ars = {unit: [c for c in found if c.strategy in ARS_STRATEGIES] for unit, found in scored.items()}
+    in_ars = {unit: found for unit, found in in_ars.items() if found}  # a unit with only extra tests: not in ARS
+    robust = sum(found[0].original_correct and all(c.variant_correct for c in found) for found in in_ars.values())
+    covers = tuple(s for s in ARS_STRATEGIES if any(c.strategy == s for found in in_ars.values() for c in found))
 
     per_strategy: dict[str, list[CaseOutcome]] = defaultdict(list)
     for unit_cases in scored.values():
@@ -114,7 +129,7 @@ def _source_metrics(source: str, cases: list[CaseOutcome]) -> SourceMetrics:
             variant_accuracy=wilson(sum(c.variant_correct for c in found), len(found)),
             fail_rate=wilson(sum(c.status == "failed" for c in found), len(found)))
     return SourceMetrics(source, len(scored), len(errored), wilson(original_ok, len(scored)),
-                         bootstrap_units(robust, len(scored)), strategies)
+                         clopper_pearson(robust, len(in_ars)), strategies, ars_covers=covers)
 
 
 def _test_metrics(outcomes: list[CaseOutcome]) -> list[TestMetrics]:

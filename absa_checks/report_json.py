@@ -87,6 +87,8 @@ def _metrics_dict(source) -> dict[str, Any]:
         "units_with_errors": source.units_with_errors,
         "original_accuracy": source.original_accuracy.to_dict(),
         "ars": source.ars.to_dict(),
+        "ars_covers": list(source.ars_covers),  # ARTS's ARS covers revtgt, revnon and adddiff
+        "ars_partial": source.ars_partial,
         "strategies": {name: {"n": s.n, "units": s.units, "original_accuracy": s.original_accuracy.to_dict(),
                               "variant_accuracy": s.variant_accuracy.to_dict(), "fail_rate": s.fail_rate.to_dict()}
                        for name, s in source.strategies.items()},

@@ -56,7 +56,8 @@ def rows(metrics: RunMetrics, gates: list[GateResult]) -> list[tuple[str, ...]]:
             result.append((name, strategy, str(s.n), f"{pct(s.original_accuracy)} -> {pct(s.variant_accuracy)}",
                            with_ci(s.fail_rate), "", _gate_cell(mine)))
         ars_gates = [g for g in gates if g.source == name and g.name == "min_ars"]
-        result.append((name, "all (units)", str(source.units), f"{pct(source.original_accuracy)} (originals)", "",
+        label = "all (units)" if not source.ars_partial else f"all (ARS partial: {'+'.join(source.ars_covers) or '-'})"
+        result.append((name, label, str(source.units), f"{pct(source.original_accuracy)} (originals)", "",
                        with_ci(source.ars), _gate_cell(ars_gates)))
     return result
 

@@ -1,5 +1,6 @@
 """The baseline for benchmarks/inference_overhead.py: the same checkpoint, the same unique queries,
-the same batch size and input order, with nothing around it. Prints the number of queries predicted.
+the same batch size and the same input order as the suite (longest first by token count, which the
+transformers adapter does before batching), with nothing around it. Prints the number of queries predicted.
 
     python benchmarks/plain_inference.py CHECKPOINT ARTS_JSON [ARTS_JSON ...] [--batch-size 64]
 """
@@ -23,8 +24,10 @@ def main() -> None:
     for path in args.files:
         for record in json.load(open(path, encoding="utf-8")).values():
             pairs.add((record["term"], record["sentence"]))
-    queries = sorted(pairs, key=lambda p: -len(p[0]) - len(p[1]))  # longest first, as absa-checks does
     tokenizer = AutoTokenizer.from_pretrained(args.checkpoint)
+    pairs = sorted(pairs)  # a fixed order before the stable sort, whatever the set's hashing
+    lengths = tokenizer([a for a, _ in pairs], [s for _, s in pairs], truncation=False)["input_ids"]
+    queries = [pairs[i] for i in sorted(range(len(pairs)), key=lambda i: -len(lengths[i]))]  # as the adapter
     model = AutoModelForSequenceClassification.from_pretrained(args.checkpoint, dtype=torch.float32).eval()
     predictions = []
     with torch.inference_mode():

@@ -6,12 +6,14 @@ tests/test_stats.py for the arithmetic; bootstrap-exact: binomial quantiles).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from absa_checks.gates import GateResult, evaluate
 from absa_checks import metrics as metrics_module
 from absa_checks.metrics import RunMetrics, SourceMetrics
-from absa_checks.stats import Rate, bootstrap_units, wilson
+from absa_checks.stats import Rate, clopper_pearson, wilson
 from absa_checks.verdict import decide
 
 TEST = "suites/s.yaml::revnon"
@@ -25,10 +27,10 @@ FAIL_2_OF_10 = Rate(2, 10, 0.0567, 0.5098, "wilson")
 # Wilson 7/10 = [.3968, .8922] (mirror of 3/10)
 ACC_7_OF_10 = Rate(7, 10, 0.3968, 0.8922, "wilson")
 ACC_2_OF_10 = FAIL_2_OF_10
-# Bootstrap-exact ARS 2/10: Binomial(10, .2) CDF(0) = .107 -> 0; CDF(4) = .967, CDF(5) = .994 -> 5/10
-ARS_2_OF_10 = Rate(2, 10, 0.0, 0.5, "bootstrap-exact")
-# ARS 0/10: every resample is 0 -> [0, 0]
-ARS_0_OF_10 = Rate(0, 10, 0.0, 0.0, "bootstrap-exact")
+# Clopper-Pearson ARS 2/10: Beta(2, 9) at .025 = .0252, Beta(3, 8) at .975 = .5561 (R: binom.test(2, 10))
+ARS_2_OF_10 = Rate(2, 10, 0.0252, 0.5561, "clopper-pearson")
+# ARS 0/10: [0, 1 - .025 ** (1/10)] = [0, .3085]; never the zero-width [0, 0] of a bootstrap
+ARS_0_OF_10 = Rate(0, 10, 0.0, 0.3085, "clopper-pearson")
 EMPTY = Rate(0, 0, float("nan"), float("nan"), "wilson")
 
 
@@ -87,7 +89,7 @@ def test_fail_rate_at_threshold_passes_on_point():
 # --- min_ars ------------------------------------------------------------------------------------
 
 def test_min_ars_straddling_threshold():
-    # ARS 2/10 = .20 < .30, interval [0, .5] contains .30
+    # ARS 2/10 = .20 < .30, interval [.0252, .5561] contains .30
     metrics = run(gates={"min_ars": 0.3}, ars=ARS_2_OF_10)
     point = only(evaluate(metrics, "point"))
     assert (point.name, point.source, point.verdict) == ("min_ars", "alpha", "fail")
@@ -95,13 +97,29 @@ def test_min_ars_straddling_threshold():
     assert only(evaluate(metrics, "interval")).verdict == "inconclusive"
 
 
-def test_min_ars_wholly_below_threshold():
-    # ARS 0/10, interval [0, 0], wholly below .30
+def test_min_ars_none_right_of_ten_is_not_a_certain_fail():
+    # ARS 0/10, interval [0, .3085]: ten units cannot rule out an ARS of .30 (a bootstrap's [0, 0] did)
     metrics = run(gates={"min_ars": 0.3}, ars=ARS_0_OF_10)
     assert only(evaluate(metrics, "point")).verdict == "fail"
+    assert only(evaluate(metrics, "interval")).verdict == "inconclusive"
+
+
+def test_min_ars_wholly_below_threshold():
+    # ARS 0/10, interval [0, .3085], wholly below .50
+    metrics = run(gates={"min_ars": 0.5}, ars=ARS_0_OF_10)
     result = only(evaluate(metrics, "interval"))
     assert result.verdict == "fail"
     assert "below" in result.reason
+
+
+def test_min_ars_on_a_partial_ars_is_not_judged_as_ars():
+    metrics = run(gates={"min_ars": 0.1}, ars=ARS_2_OF_10)
+    partial = replace(metrics.sources["alpha"], ars_covers=("revtgt", "adddiff"))
+    metrics = replace(metrics, sources={"alpha": partial})
+    for basis in ("point", "interval"):
+        result = only(evaluate(metrics, basis))
+        assert result.verdict == "fail"
+        assert result.reason.startswith("not decided: ARS here is partial, it covers revtgt, adddiff only (no revnon")
 
 
 def test_min_ars_above_threshold_passes():
@@ -133,7 +151,7 @@ def test_min_variant_accuracy_wholly_below_threshold():
 def test_no_data_when_n_is_0():
     metrics = run(gates={"max_fail_rate": 0.2, "min_variant_accuracy": 0.5, "min_ars": 0.5},
                   fail_rate=EMPTY, variant_accuracy=EMPTY, ars=Rate(0, 0, float("nan"), float("nan"),
-                                                                    "bootstrap-exact"))
+                                                                    "clopper-pearson"))
     for basis in ("point", "interval"):
         results = evaluate(metrics, basis)
         assert sorted(r.name for r in results) == ["max_fail_rate", "min_ars", "min_variant_accuracy"]
@@ -182,8 +200,9 @@ def test_hand_rates_match_the_library():
     for hand, k in ((FAIL_3_OF_10, 3), (FAIL_8_OF_10, 8), (FAIL_2_OF_10, 2), (ACC_7_OF_10, 7)):
         real = wilson(k, 10)
         assert (real.low, real.high) == (pytest.approx(hand.low, abs=1e-4), pytest.approx(hand.high, abs=1e-4))
-    assert bootstrap_units(2, 10) == ARS_2_OF_10
-    assert bootstrap_units(0, 10) == ARS_0_OF_10
+    for hand, k in ((ARS_2_OF_10, 2), (ARS_0_OF_10, 0)):
+        real = clopper_pearson(k, 10)
+        assert (real.low, real.high) == (pytest.approx(hand.low, abs=1e-4), pytest.approx(hand.high, abs=1e-4))
 
 
 # --- verdict ------------------------------------------------------------------------------------

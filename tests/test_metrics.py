@@ -6,13 +6,14 @@ in the comments next to the data.
 
 from __future__ import annotations
 
+from dataclasses import replace
 import random
 
 import pytest
 
 from absa_checks.metrics import aggregate
 from absa_checks.outcomes import CaseOutcome
-from absa_checks.stats import bootstrap_units, wilson
+from absa_checks.stats import clopper_pearson, wilson
 
 SUITE = "suites/s.yaml"
 TEST_OF = {"revtgt": f"{SUITE}::revtgt", "revnon": f"{SUITE}::revnon", "adddiff": f"{SUITE}::adddiff"}
@@ -96,9 +97,9 @@ def test_source_alpha(metrics):
     assert kn(alpha.original_accuracy) == (3, 4)
     # robust: a1, a5 (a2: original wrong though its variants are right; a3: one adddiff variant wrong)
     assert kn(alpha.ars) == (2, 4)
-    assert alpha.ars.method == "bootstrap-exact"
-    # Binomial(4, .5): CDF(0) = 1/16 >= .025 -> 0; CDF(3) = 15/16 < .975 -> 4/4
-    assert (alpha.ars.low, alpha.ars.high) == (pytest.approx(0.0), pytest.approx(1.0))
+    assert alpha.ars.method == "clopper-pearson"
+    # R: binom.test(2, 4)$conf.int = 0.06758599 0.93241401
+    assert (alpha.ars.low, alpha.ars.high) == (pytest.approx(0.06758599), pytest.approx(0.93241401))
     assert alpha.original_accuracy.method == "wilson"
 
 
@@ -184,7 +185,7 @@ def test_per_test_metrics(metrics):
 def test_rates_carry_their_intervals(metrics):
     alpha = metrics.sources["alpha"]
     assert alpha.original_accuracy == wilson(3, 4)
-    assert alpha.ars == bootstrap_units(2, 4)
+    assert alpha.ars == clopper_pearson(2, 4)
     assert alpha.strategies["adddiff"].original_accuracy == wilson(2, 3)
 
 
@@ -220,3 +221,29 @@ def test_empty():
     metrics = aggregate([])
     assert metrics.sources == {} and metrics.tests == []
     assert (metrics.cases, metrics.passed, metrics.failed, metrics.errors) == (0, 0, 0, 0)
+
+
+# --- ARS means what ARTS means -------------------------------------------------------------------
+
+def test_extra_tests_are_reported_beside_ars_not_folded_into_it():
+    """ADDDIFF(k) and chains are their own rows; a unit's ARS still reads only its revtgt, revnon and
+    adddiff variants (the standard suites'), so a wrong adddiff(k=5) variant does not cost the unit."""
+    base = [c for c in OUTCOMES if c.source == "alpha"]
+    k5 = replace(outcome("alpha", "a1", "adddiff", "a1-k5", POS, POS, POS, NEG, "failed"),
+                 strategy="adddiff(k=5)", test=f"{SUITE}::adddiff_k5", case_id="alpha-a1-k5")
+    chain = replace(outcome("alpha", "a5", "revnon", "a5-c", NEU, NEU, NEU, POS, "failed"),
+                    strategy="revnon+adddiff", test=f"{SUITE}::revnon_adddiff", case_id="alpha-a5-c")
+    alpha = aggregate(base + [k5, chain]).sources["alpha"]
+    assert kn(alpha.ars) == (2, 4)  # a1 and a5 stay robust
+    assert alpha.ars_covers == ("revtgt", "revnon", "adddiff") and not alpha.ars_partial
+    assert kn(alpha.strategies["adddiff(k=5)"].fail_rate) == (1, 1)
+    assert kn(alpha.strategies["revnon+adddiff"].fail_rate) == (1, 1)
+
+
+def test_a_deselected_strategy_makes_ars_partial():
+    beta = aggregate([c for c in OUTCOMES if c.source == "beta"]).sources["beta"]
+    assert beta.ars_covers == ("revtgt",) and beta.ars_partial
+    assert kn(beta.ars) == (1, 2)
+    only_extra = aggregate([replace(outcome("gamma", "g1", "adddiff", "g1-k2", POS, POS, POS, POS, "passed"),
+                                    strategy="adddiff(k=2)")]).sources["gamma"]
+    assert only_extra.ars_covers == () and only_extra.ars.n == 0  # no ARS at all, not a made-up one

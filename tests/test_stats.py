@@ -1,4 +1,4 @@
-"""Tests for absa_checks/stats.py: Wilson intervals and the exact percentile bootstrap over units.
+"""Tests for absa_checks/stats.py: Wilson intervals and the exact (Clopper-Pearson) interval for ARS.
 
 Expected numbers are worked out by hand in the comments (z = 1.959964, z^2 = 3.841459).
 """
@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from absa_checks.stats import Rate, bootstrap_units, wilson
+from absa_checks.stats import Rate, clopper_pearson, wilson
 
 Z2 = 3.841459  # z^2 for z = 1.959964
 
@@ -106,76 +106,93 @@ def test_rate_to_dict_from_wilson():
     assert low == pytest.approx(0.4902, abs=1e-4) and high == pytest.approx(0.9433, abs=1e-4)
 
 
-# --- exact percentile bootstrap over units ------------------------------------------------------
+# --- Clopper-Pearson (exact) interval, used for ARS ---------------------------------------------
 
-def test_bootstrap_5_of_10():
-    # X ~ Binomial(10, .5), pmf * 1024 = 1, 10, 45, 120, 210, 252, 210, 120, 45, 10, 1
-    # CDF(1) = 11/1024 = .0107 < .025, CDF(2) = 56/1024 = .0547 >= .025 -> low = 2/10
-    # CDF(7) = 968/1024 = .9453 < .975, CDF(8) = 1013/1024 = .9893 >= .975 -> high = 8/10
-    rate = bootstrap_units(5, 10)
-    assert (rate.k, rate.n, rate.method) == (5, 10, "bootstrap-exact")
-    assert rate.value == pytest.approx(0.5)
-    assert rate.low == pytest.approx(0.2)
-    assert rate.high == pytest.approx(0.8)
-
-
-def test_bootstrap_1_of_5():
-    # X ~ Binomial(5, .2): P0 = .8^5 = .32768 >= .025 -> low = 0
-    # P1 = 5*.2*.8^4 = .4096 (CDF .73728), P2 = 10*.04*.512 = .2048 (CDF .94208 < .975),
-    # P3 = 10*.008*.64 = .0512 (CDF .99328 >= .975) -> high = 3/5
-    rate = bootstrap_units(1, 5)
-    assert rate.low == pytest.approx(0.0)
-    assert rate.high == pytest.approx(0.6)
+@pytest.mark.parametrize("n", [1, 7, 10, 60])
+def test_clopper_pearson_at_the_extremes_has_width(n):
+    # k = 0: [0, 1 - .025^(1/n)]; k = n: [.025^(1/n), 1] (closed forms of the Beta quantiles)
+    none = clopper_pearson(0, n)
+    assert (none.low, none.value) == (0.0, 0.0)
+    assert none.high == pytest.approx(1 - 0.025 ** (1 / n), abs=1e-12)
+    every = clopper_pearson(n, n)
+    assert (every.high, every.value) == (1.0, 1.0)
+    assert every.low == pytest.approx(0.025 ** (1 / n), abs=1e-12)
 
 
-def test_bootstrap_2_of_10():
-    # X ~ Binomial(10, .2): P0 = .8^10 = .1074 >= .025 -> low = 0
-    # CDF: P0 .1074, +P1 .2684 = .3758, +P2 .3020 = .6778, +P3 .2013 = .8791,
-    #      +P4 .0881 = .9672 (< .975), +P5 .0264 = .9936 -> high = 5/10
-    rate = bootstrap_units(2, 10)
-    assert rate.low == pytest.approx(0.0)
-    assert rate.high == pytest.approx(0.5)
+def _binomial_tail_bound(k: int, n: int, upper: bool) -> float:
+    """An independent computation: bisect p until the exact binomial tail (math.comb) is 2.5%."""
+    def tail(p: float) -> float:
+        span = range(0, k + 1) if upper else range(k, n + 1)
+        return math.fsum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in span)
+    lo, hi = 0.0, 1.0
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        if (tail(mid) > 0.025) == upper:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
 
 
-def test_bootstrap_2_of_4():
-    # X ~ Binomial(4, .5): pmf * 16 = 1, 4, 6, 4, 1; CDF(0) = .0625 >= .025 -> 0;
-    # CDF(3) = 15/16 = .9375 < .975 -> high = 4/4
-    rate = bootstrap_units(2, 4)
-    assert (rate.low, rate.high) == (pytest.approx(0.0), pytest.approx(1.0))
+@pytest.mark.parametrize("k, n", [(1, 2), (2, 4), (5, 10), (3, 17), (60, 100), (299, 300), (371, 1000)])
+def test_clopper_pearson_matches_binomial_tails(k, n):
+    rate = clopper_pearson(k, n)
+    assert (rate.k, rate.n, rate.method) == (k, n, "clopper-pearson")
+    assert rate.low == pytest.approx(_binomial_tail_bound(k, n, upper=False), abs=1e-9)
+    assert rate.high == pytest.approx(_binomial_tail_bound(k, n, upper=True), abs=1e-9)
+    mirror = clopper_pearson(n - k, n)
+    assert rate.low == pytest.approx(1 - mirror.high, abs=1e-12)
 
 
-@pytest.mark.parametrize("n", [1, 7, 60])
-def test_bootstrap_degenerate(n):
-    # every resample of all-wrong units is all wrong, of all-right units all right
-    none = bootstrap_units(0, n)
-    assert (none.low, none.high) == (0.0, 0.0)
-    assert none.value == 0.0
-    every = bootstrap_units(n, n)
-    assert (every.low, every.high) == (1.0, 1.0)
-    assert every.value == 1.0
+def test_clopper_pearson_published_values():
+    # R: binom.test(5, 10)$conf.int = 0.1870860 0.8129140; binom.test(2, 4) = 0.06758599 0.93241401
+    assert clopper_pearson(5, 10).low == pytest.approx(0.1870860, abs=1e-7)
+    assert clopper_pearson(5, 10).high == pytest.approx(0.8129140, abs=1e-7)
+    assert clopper_pearson(2, 4).low == pytest.approx(0.06758599, abs=1e-8)
 
 
-def test_bootstrap_n_0():
-    rate = bootstrap_units(0, 0)
+def test_clopper_pearson_n_0():
+    rate = clopper_pearson(0, 0)
     assert math.isnan(rate.value) and math.isnan(rate.low) and math.isnan(rate.high)
-    assert rate.to_dict() == {"value": None, "k": 0, "n": 0, "ci95": None, "ci_method": "bootstrap-exact"}
+    assert rate.to_dict() == {"value": None, "k": 0, "n": 0, "ci95": None, "ci_method": "clopper-pearson"}
 
 
-def test_bootstrap_matches_monte_carlo():
-    # A real percentile bootstrap: resample the 60 units with replacement 20000 times, take each
-    # resample's mean, sort, and read the 2.5% and 97.5% order statistics. The exact method must
-    # agree within one unit (1/n). Normal approximation for reference: 37/60 = .617,
-    # sd = sqrt(.617 * .383 / 60) = .0628, so roughly [.49, .74].
-    n, k, resamples = 60, 37, 20000
-    units = [1] * k + [0] * (n - k)
-    rng = random.Random(1234)
-    means = sorted(sum(rng.choices(units, k=n)) / n for _ in range(resamples))
-    mc_low = means[int(0.025 * resamples)]          # order statistic 500 (0-based)
-    mc_high = means[int(0.975 * resamples) - 1]     # order statistic 19500 (1-based)
-    rate = bootstrap_units(k, n)
-    assert abs(rate.low - mc_low) <= 1 / n + 1e-12
-    assert abs(rate.high - mc_high) <= 1 / n + 1e-12
-    assert 0.45 < rate.low < 0.55 and 0.68 < rate.high < 0.78
-    # the bounds are whole units
-    assert rate.low * n == pytest.approx(round(rate.low * n))
-    assert rate.high * n == pytest.approx(round(rate.high * n))
+def _percentile_bootstrap(k: int, n: int) -> tuple[float, float]:
+    """What ARS used before: the exact percentile bootstrap (binomial quantiles at k/n)."""
+    def quantile(q: float) -> int:
+        total = 0.0
+        for x in range(n + 1):
+            total += math.comb(n, x) * (k / n) ** x * (1 - k / n) ** (n - x)
+            if total >= q - 1e-12:
+                return x
+        return n
+    return quantile(0.025) / n, quantile(0.975) / n
+
+
+def _coverage(interval, n: int, p: float, draws: int, rng: random.Random) -> float:
+    hits = 0
+    for _ in range(draws):
+        k = sum(rng.random() < p for _ in range(n))
+        low, high = interval(k, n)
+        hits += low <= p <= high
+    return hits / draws
+
+
+@pytest.mark.parametrize("n", [5, 10, 20])
+@pytest.mark.parametrize("p", [0.02, 0.1, 0.5, 0.9, 0.97])
+def test_clopper_pearson_keeps_its_coverage_at_small_n(n, p):
+    # 2,000 simulated runs of n units with a true ARS p (seeded): the 95% interval must contain p in at
+    # least 95% of them, less three standard errors of the simulation (.0049 at 2,000 draws).
+    def exact(k, n):
+        rate = clopper_pearson(k, n)
+        return rate.low, rate.high
+    coverage = _coverage(exact, n, p, 2000, random.Random(n * 1000 + round(p * 100)))
+    assert coverage >= 0.95 - 3 * math.sqrt(0.95 * 0.05 / 2000)
+
+
+def test_the_coverage_check_catches_a_zero_width_interval():
+    # the same check on the percentile bootstrap: at n = 10 and ARS .97, three runs in four get all
+    # ten units right, and the bootstrap's [1, 1] then misses the true .97
+    coverage = _coverage(_percentile_bootstrap, 10, 0.97, 2000, random.Random(7))
+    assert coverage < 0.5
+
