@@ -19,17 +19,16 @@ from typing import Any
 
 from .comparison import report_entries
 from .outcomes import CaseOutcome
+from . import strategies
 
-CATEGORIES = [
-    {"name": "target reversal not followed", "matchedStatuses": ["failed"],
-     "messageRegex": r"(?s).*revtgt.*expected the prediction to flip.*"},
-    {"name": "changed by a non-target edit", "matchedStatuses": ["failed"],
-     "messageRegex": r"(?s).*revnon.*expected the prediction to stay.*"},
-    {"name": "added aspects changed the prediction", "matchedStatuses": ["failed"],
-     "messageRegex": r"(?s).*adddiff.*expected the prediction to stay.*"},
-    {"name": "adapter error", "matchedStatuses": ["broken"]},
-    {"name": "release gate failed", "matchedStatuses": ["failed"], "messageRegex": r"(?s).*gate.*"},
-]
+def categories() -> list[dict]:
+    """Allure's failure categories: one per strategy, from its declaration; then errors and gates."""
+    return [*({"name": s.allure_category, "matchedStatuses": ["failed"],
+               "messageRegex": rf"(?s).*{s.name}.*expected the prediction to "
+                               rf"{'flip' if s.default_expectation == 'flip' else 'stay'}.*"}
+              for s in strategies.REGISTRY.values()),
+            {"name": "adapter error", "matchedStatuses": ["broken"]},
+            {"name": "release gate failed", "matchedStatuses": ["failed"], "messageRegex": r"(?s).*gate.*"}]
 STYLE = ("<style>body{font-family:system-ui,sans-serif;font-size:14px}mark{background:#ffe08a}"
          "del{background:#f6c6c6}b{color:#1f4e9c}table{border-collapse:collapse}"
          "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}</style>")
@@ -193,4 +192,4 @@ def write_run_results(directory: Path, report: dict[str, Any], tables: list, pic
                    **{f"version.{k}": v for k, v in run["versions"].items()}}
     (directory / "environment.properties").write_text(
         "".join(f"{k}={v}\n" for k, v in environment.items()), encoding="utf-8")
-    (directory / "categories.json").write_text(json.dumps(CATEGORIES, indent=1), encoding="utf-8")
+    (directory / "categories.json").write_text(json.dumps(categories(), indent=1), encoding="utf-8")

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping
 
-from model_adapters.protocol import Query
+from .protocol import Query
 
 SCHEMA = """CREATE TABLE IF NOT EXISTS predictions (
     fingerprint TEXT NOT NULL, query TEXT NOT NULL,

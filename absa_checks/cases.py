@@ -8,6 +8,7 @@ import random
 from dataclasses import dataclass
 from typing import Mapping
 
+from . import strategies
 from .examples import Example, Unit, Variant
 from .expectations import Expectation
 from .spec import TestSpec
@@ -56,7 +57,7 @@ def expand(test: TestSpec, source: str, units: tuple[Unit, ...],
 
 def strategy_label(test: TestSpec) -> str:
     """How reports name the strategy: ADDDIFF with a fixed k is its own row ("adddiff(k=3)")."""
-    return f"{test.strategy}(k={test.k})" if test.k is not None else test.strategy
+    return strategies.label(test.strategy, test.params)
 
 
 def case_id(source: str, test: TestSpec, original: Example, variant: Variant) -> str:

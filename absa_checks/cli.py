@@ -41,7 +41,10 @@ def main(argv: list[str] | None = None) -> int:
                      help="picks the ADDDIFF aspect bank and the vocabulary (default: guessed from the path)")
     gen.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"as --absa-seed (default {DEFAULT_SEED})")
     gen.add_argument("--k", type=int, default=None, help="ADDDIFF: aspects appended (default: 1-3 per unit)")
-    gen.add_argument("--neutral", choices=NEUTRAL_MODES, default=DEFAULT_NEUTRAL, help="REVTGT on neutral targets")
+    gen.add_argument("--neutral", choices=NEUTRAL_MODES, default=None,
+                     help=f"REVTGT on neutral targets (default: {DEFAULT_NEUTRAL})")
+    gen.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                     help="a strategy parameter as a suite would set it (e.g. k=3); repeatable")
     gen.add_argument("--quarantine", default=None, help="also write the rejected attempts (JSONL) here")
     run = commands.add_parser("run", help="run suites: the same as `pytest PATHS ARGS`")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed on to pytest (default: suites/)")
@@ -87,6 +90,29 @@ def _validate(paths: list[str]) -> int:
     return 1 if problems else 0
 
 
+def _strategy_params(written: list[str], chosen: list[str], **shortcuts) -> tuple:
+    """--param NAME=VALUE (and the --k / --neutral shortcuts), checked by the strategies' declarations."""
+    import yaml
+
+    from . import strategies as names
+
+    accepted = {name: p for s in chosen for name, p in names.parameters(s).items()}
+    values = {key: value for key, value in shortcuts.items() if value is not None}
+    for item in written:
+        key, sep, text = item.partition("=")
+        if not sep or key.strip() not in accepted:
+            known = ", ".join(accepted) or "none for these strategies"
+            raise AbsaChecksError(f"--param {item!r}: write NAME=VALUE with a parameter of "
+                                  f"{', '.join(chosen)} ({known})")
+        values[key.strip()] = yaml.safe_load(text)  # as a suite file would read the value
+    for key, value in values.items():
+        try:
+            values[key] = accepted[key].parse(value) if key in accepted else value
+        except ValueError as err:
+            raise AbsaChecksError(f"--param {key}: {err}") from None
+    return tuple(sorted(values.items()))
+
+
 def _generate(args: argparse.Namespace) -> int:
     from . import generate
     from . import strategies as names
@@ -107,11 +133,12 @@ def _generate(args: argparse.Namespace) -> int:
                               "or chains such as revnon+adddiff")
     if args.k is not None and not 1 <= args.k <= 10:
         raise AbsaChecksError("--k: use a whole number from 1 to 10")
+    params = _strategy_params(args.param, strategies, k=args.k, neutral=args.neutral)
     if args.source is not None:
         loaded, origin, mode = _load_source(args.source, args.data), args.source, args.variants or "auto"
     else:  # a file's own variants are ignored unless asked for: generated is what --input always did
         loaded, origin, mode = load_file(Path(args.input), args.domain), args.input, args.variants or "generated"
-    settings = Settings(seed=args.seed, k=args.k, neutral=args.neutral)
+    settings = Settings(args.seed, params)
     made, rejected, tally = generate.run(loaded, strategies, settings, mode)
     out = Path(args.out)
     fmt = args.format or ("arts" if out.suffix == ".json" else "jsonl")
@@ -150,7 +177,7 @@ def _load_source(name: str, data: str | None) -> LoadedSource:
 
 
 def _models(models_file: Path) -> int:
-    from model_adapters.registry import BUILTIN_MODELS, read_groups, read_models_file
+    from .adapters import BUILTIN_MODELS, read_groups, read_models_file
 
     entries, origin = read_models_file(models_file)
     for name, entry in {**BUILTIN_MODELS, **entries}.items():

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable, TextIO
 
+from . import strategies as strategy_names
 from .examples import Example, Unit, Variant
 from .perturb.engine import Quarantined, Settings
 from .run_state import VariantCache
@@ -65,8 +66,10 @@ def run(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: s
     """Each unit's variants for each strategy, chosen as a suite test with `variants: mode` chooses them:
     through the plugin's own VariantCache, so the two cannot drift."""
     cache = VariantCache(settings.seed)
-    found = {s: cache.variants(VariantRequest(s, mode, settings.k, settings.neutral), loaded, loaded.units)
-             for s in strategies}
+    found = {}
+    for s in strategies:  # each strategy gets the parameters it declares
+        params = tuple((key, value) for key, value in settings.params if key in strategy_names.parameters(s))
+        found[s] = cache.variants(VariantRequest(s, mode, params), loaded, loaded.units)
     tally = Tally()
     for strategy, variants in found.items():
         tally.add(strategy, variants)

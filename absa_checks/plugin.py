@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from model_adapters import registry
+from . import adapters as registry
 
 from . import allure_support, cache, checkpoints
 from . import comparison as comparison_module
@@ -75,8 +75,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--absa-clear-cache", action="store_true", help="empty the prediction cache before the run")
     group.addoption("--absa-baseline", default=None, metavar="PATH",
                     help="the released model's JSON report: compare paired, gate on no significant regression")
-    group.addoption("--absa-regression-alpha", default=0.05, type=float, metavar="A",
-                    help="significance level of the regression gate (exact McNemar; default 0.05)")
+    group.addoption("--absa-regression-alpha", default=0.01, type=float, metavar="A",
+                    help="significance level of the regression gate (one-sided exact McNemar; default 0.01: "
+                         "equal models fail it at most 1%% of the time)")
     group.addoption("--absa-regression-min-effect", default=0.02, type=float, metavar="D",
                     help="smallest ARS drop, as a fraction, that counts as a regression (default 0.02: "
                          "smaller drops on about 1,000 units are within noise)")

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-from model_adapters.protocol import Adapter, Query, QueryError
+from .protocol import Adapter, Query, QueryError
 
 from .errors import AdapterError
 from .examples import Example

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from model_adapters import registry
-from model_adapters.protocol import Adapter, Query, QueryError
+from . import adapters as registry
+from .protocol import Adapter, Query, QueryError
 
 from .cache import PredictionCache, query_key
 from .cases import Case

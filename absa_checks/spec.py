@@ -80,12 +80,23 @@ class TestSpec:
     tags: tuple[str, ...]
     gates: GateSpec
     variants: str = "auto"      # "given" by the source, "generated" by absa-checks, or "auto" (given if any)
-    k: int | None = None        # ADDDIFF: aspects appended; None draws 1-3 per unit, as ARTS did
-    neutral: str = strategies.DEFAULT_NEUTRAL  # REVTGT on neutral targets: "skip" or "keep" (ARTS: reverse, gold stays)
+    params: tuple[tuple[str, Any], ...] = ()  # the strategy's parameters the suite sets (strategies.Parameter)
 
     @property
     def key(self) -> str:
         return f"{self.suite_path}::{self.name}"
+
+    def param(self, name: str) -> Any:
+        """A parameter's value: as set, else the strategy's default."""
+        return strategies.with_defaults(self.strategy, self.params)[name]
+
+    @property
+    def k(self) -> int | None:  # ADDDIFF: aspects appended; None draws 1-3 per unit, as ARTS did
+        return dict(self.params).get("k")
+
+    @property
+    def neutral(self) -> str:  # REVTGT on neutral targets: "skip" (default) or "keep"
+        return dict(self.params).get("neutral", strategies.DEFAULT_NEUTRAL)
 
 
 @dataclass(frozen=True)
@@ -99,10 +110,19 @@ class SuiteSpec:
 
 
 SUITE_KEYS = ("suite", "description", "defaults", "sources", "tests")
-DEFAULT_KEYS = ("expect", "tolerance", "sources", "sample", "tags", "gates", "variants", "k", "neutral")
+COMMON_KEYS = ("expect", "tolerance", "sources", "sample", "tags", "gates", "variants")
 VARIANT_MODES = ("auto", "given", "generated")
-MAX_K = 10
-TEST_KEYS = ("name", "description", "strategy") + DEFAULT_KEYS
+
+
+def default_keys() -> tuple[str, ...]:
+    """What `defaults:` may set: the common keys and every registered strategy's parameters."""
+    return COMMON_KEYS + strategies.all_parameter_names()
+
+
+def allowed_test_keys() -> tuple[str, ...]:
+    return ("name", "description", "strategy") + default_keys()
+
+
 GATE_KEYS = ("max_fail_rate", "min_ars", "min_variant_accuracy", "basis")
 SOURCE_KEYS = ("examples", "file")
 EXAMPLE_KEYS = ("id", "sentence", "aspect", "span", "polarity", "aspects", "variants")
@@ -202,7 +222,7 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
     description = _text(top.get("description"))
 
     inline = _parse_inline_sources(check, top.get("sources", {}), path.parent, shown)
-    defaults = check.mapping(top.get("defaults", {}), ("defaults",), DEFAULT_KEYS)
+    defaults = check.mapping(top.get("defaults", {}), ("defaults",), default_keys())
     all_sources = tuple(known_sources) + tuple(inline)
 
     tests_raw = top["tests"]
@@ -221,7 +241,7 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
 
 def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_sources: tuple[str, ...],
                 shown: str) -> TestSpec:
-    test = check.mapping(raw, at, TEST_KEYS)
+    test = check.mapping(raw, at, allowed_test_keys())
     merged = {**defaults, **test}
 
     def where(key: str) -> tuple:
@@ -264,18 +284,30 @@ def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_source
     own_gates = _parse_gates(check, test.get("gates"), at + ("gates",))
     gates = GateSpec(**{**default_gates.to_dict(), **own_gates.to_dict()})
     variants = check.choice(merged.get("variants", "auto"), where("variants"), VARIANT_MODES)
-    neutral = check.choice(merged.get("neutral", strategies.DEFAULT_NEUTRAL), where("neutral"),
-                           strategies.NEUTRAL_MODES)
-    k = None
-    if merged.get("k") is not None:
-        k = check.positive_int(merged["k"], where("k"))
-        if "adddiff" not in strategies.split_chain(strategy):
-            raise check.fail(where("k"), f"'k' (aspects appended) only applies to adddiff; test '{name}' is {strategy}")
-        if k > MAX_K:
-            raise check.fail(where("k"), f"'k' is {k}; at most {MAX_K} aspects can be appended")
+    params = _parameters(check, strategy, name, test, defaults, where)
     line = check.located.line(at) or 0
     return TestSpec(shown, line, name, _text(test.get("description")), strategy,
-                    Expectation(kind, tolerance), sources, sample, tags, gates, variants, k, neutral)
+                    Expectation(kind, tolerance), sources, sample, tags, gates, variants, params)
+
+
+def _parameters(check: _Checker, strategy: str, name: str, test: dict, defaults: dict, where) -> tuple:
+    """The strategy parameters a test sets, each checked by its declaration (strategies.Parameter).
+    A default that applies to other strategies of the file is ignored here; one written on the test is
+    an error when its strategy has no such parameter."""
+    accepted = strategies.parameters(strategy)
+    values = []
+    for key in strategies.all_parameter_names():
+        if key in test and key not in accepted:
+            owners = [s.name for s in strategies.REGISTRY.values() if any(p.name == key for p in s.parameters)]
+            raise check.fail(where(key), f"'{key}' only applies to {', '.join(owners)}; test '{name}' is {strategy}")
+        value = test.get(key, defaults.get(key)) if key in accepted else None
+        if value is None:
+            continue
+        try:
+            values.append((key, accepted[key].parse(value)))
+        except ValueError as err:
+            raise check.fail(where(key), str(err)) from None
+    return tuple(sorted(values))
 
 
 _NAME = re.compile(r"[\w.-]+")
@@ -290,7 +322,7 @@ def _strategy(check: _Checker, value: str, at: tuple) -> str:
     """A strategy or chain, written without spaces around '+' (`revnon + adddiff` -> `revnon+adddiff`)."""
     parts = strategies.split_chain(value)
     for part in parts:
-        if part not in strategies.STRATEGIES:
+        if part not in strategies.REGISTRY:
             hint = difflib.get_close_matches(part, tuple(strategies.STRATEGIES), n=1)
             fix = (f"did you mean '{hint[0]}'?" if hint else
                    f"use one of: {', '.join(strategies.STRATEGIES)}, or a chain such as revnon+adddiff")

@@ -107,6 +107,15 @@ def mcnemar_exact(broken: int, fixed: int) -> float:
     return min(1.0, 2 * tail)
 
 
+def mcnemar_worse(broken: int, fixed: int) -> float:
+    """One-sided exact McNemar p-value for "worse now": P(at least `broken` of the broken + fixed
+    discordant pairs are broken) when each is a fair coin. The regression gate asks only this side."""
+    n = broken + fixed
+    if n == 0:
+        return 1.0
+    return sum(math.comb(n, i) for i in range(broken, n + 1)) / 2 ** n
+
+
 # t quantiles at 97.5% for 1..30 degrees of freedom (to 6 decimals); beyond 30 the Cornish-Fisher
 # expansion below agrees with the exact quantile to better than 1e-7.
 _T975 = (12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157, 2.228139,

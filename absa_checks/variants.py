@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .examples import Unit, Variant
-from .strategies import DEFAULT_NEUTRAL
 from .perturb.engine import Quarantined, Settings, generate
 from .perturb.resources import Resources
 from .perturb.strategies import NotApplicable
@@ -22,8 +21,7 @@ class VariantRequest:
 
     strategy: str
     variants: str = "auto"
-    k: int | None = None
-    neutral: str = DEFAULT_NEUTRAL
+    params: tuple[tuple[str, object], ...] = ()  # as TestSpec.params
 
 
 @dataclass(frozen=True)
@@ -45,19 +43,19 @@ def variant_set(test: TestSpec | VariantRequest, loaded: LoadedSource, units: tu
                 resources: Callable[[str], Resources], memo: dict | None = None) -> VariantSet:
     """The variants of `test` for `units`; `resources(domain)` is only called when generating.
 
-    `memo` keeps generated outcomes per (source, unit, strategy, k, neutral) across tests of a run.
+    `memo` keeps generated outcomes per (source, unit, strategy, parameters) across tests of a run.
     """
     mode = mode_for(test, loaded)
     if mode == "given":
         return VariantSet(mode, {u.unit_id: u.given.get(test.strategy, ()) for u in units})
     domain = loaded.domain or "restaurant"
-    settings = Settings(seed=seed, k=test.k, neutral=test.neutral)
+    settings = Settings(seed, test.params)
     found = resources(domain)
     by_unit: dict[str, tuple[Variant, ...]] = {}
     quarantined, not_applicable = [], []
     memo = {} if memo is None else memo
     for unit in units:
-        key = (id(loaded), unit.unit_id, test.strategy, test.k, test.neutral, seed)
+        key = (id(loaded), unit.unit_id, test.strategy, test.params, seed)
         if key not in memo:
             memo[key] = generate(unit, test.strategy, settings, found, domain)
         outcome = memo[key]

@@ -8,6 +8,8 @@ a deliberately aspect-blind baseline that a robustness suite must catch.
 
 from __future__ import annotations
 
+from absa_checks.adapters import AdapterKind
+
 import hashlib
 import math
 from importlib.metadata import version
@@ -97,3 +99,17 @@ class LexiconAdapter:
                 continue
             answers.append(compound_to_probabilities(self.compound(q)))
         return answers
+
+
+def _build(spec) -> LexiconAdapter:
+    from absa_checks.errors import AbsaChecksError
+
+    try:
+        return LexiconAdapter(scope=spec.settings.get("scope", "target"))
+    except ValueError as err:
+        raise AbsaChecksError(f"model '{spec.name}': {err}") from None
+
+
+# Registered in pyproject.toml under the entry-point group absa_checks.adapters
+KIND = AdapterKind("lexicon", keys=("scope",), build=_build, inline=lambda rest: {"scope": rest},
+                   inline_form="lexicon:<target|sentence>")

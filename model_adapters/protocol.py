@@ -1,56 +1,6 @@
-"""The small contract between absa-checks and a model: queries in, label probabilities out.
+"""The adapter contract lives in absa_checks.protocol; re-exported here for adapters written against
+the old path (model_adapters depends on absa_checks, never the other way round)."""
 
-An adapter answers each query with a mapping from label *names* to probabilities (or a single
-label name, read as probability 1), or with a `QueryError` when it cannot answer that query.
-Names are mapped to polarities by name (`absa_checks.labels.canonical_label`), never by position.
-"""
+from absa_checks.protocol import Adapter, Answer, Query, QueryError
 
-from __future__ import annotations
-
-from dataclasses import dataclass
-from typing import Mapping, Protocol, Sequence, Union, runtime_checkable
-
-
-@dataclass(frozen=True)
-class Query:
-    """One question to the model: the polarity of `aspect` at sentence[start:end]."""
-
-    sentence: str
-    aspect: str
-    start: int
-    end: int
-    record_id: str | None = None  # the id in the source's own file, when it has one (replay matches on it)
-
-    def text_key(self) -> tuple[str, str, int, int]:
-        """What a model sees; two queries with the same text key get the same answer from a real model."""
-        return (self.sentence, self.aspect, self.start, self.end)
-
-
-@dataclass(frozen=True)
-class QueryError:
-    """The adapter could not answer this one query (e.g. no prediction in a replay file)."""
-
-    message: str
-
-
-Answer = Union[Mapping[str, float], str, QueryError]
-
-
-@runtime_checkable
-class Adapter(Protocol):
-    """What every model adapter provides.
-
-    Optional: `cacheable = True` when answers depend only on what `cache_key(query)` returns (default
-    `Query.text_key`), so absa-checks may predict each distinct key once and keep answers on disk.
-    """
-
-    name: str
-
-    def describe(self) -> dict[str, object]:
-        """Settings worth printing in a report (kind, path, column, ...); JSON-serialisable."""
-
-    def fingerprint(self) -> str:
-        """A short hash that changes whenever the model's answers could change."""
-
-    def predict(self, queries: Sequence[Query]) -> list[Answer]:
-        """One answer per query, in order."""
+__all__ = ["Adapter", "Answer", "Query", "QueryError"]

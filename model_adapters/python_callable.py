@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from absa_checks.adapters import AdapterKind
+
 import hashlib
 import importlib
 import inspect
@@ -49,3 +51,9 @@ def _source_bytes(module: object) -> bytes:
         return inspect.getsource(module).encode()  # type: ignore[arg-type]
     except (OSError, TypeError):
         return repr(module).encode()
+
+
+# Registered in pyproject.toml under the entry-point group absa_checks.adapters
+KIND = AdapterKind("python", keys=("target",), required=("target",),
+                   build=lambda spec: PythonCallableAdapter(str(spec.settings.get("target", ""))),
+                   inline=lambda rest: {"target": rest}, inline_form="python:<module>:<function>")

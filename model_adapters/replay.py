@@ -7,6 +7,8 @@ an error for that case, never a silent pass.
 
 from __future__ import annotations
 
+from absa_checks.adapters import AdapterKind
+
 import csv
 import hashlib
 import json
@@ -89,3 +91,19 @@ class ReplayAdapter:
             return QueryError(f"no '{self.column}' prediction in {self.path.name} for record {query.record_id!r} "
                               f"(term {query.aspect!r} in {query.sentence!r})")
         return found  # type: ignore[return-value]
+
+
+def _inline(rest: str) -> dict:
+    path, sep, column = rest.rpartition("#")
+    if not sep or not path or not column:
+        raise ValueError("no '#<column>' after the path")
+    return {"path": path, "column": column}
+
+
+def _build(spec) -> ReplayAdapter:
+    return ReplayAdapter(spec.base_dir / str(spec.settings["path"]), str(spec.settings["column"]))
+
+
+# Registered in pyproject.toml under the entry-point group absa_checks.adapters
+KIND = AdapterKind("replay", keys=("path", "column"), required=("path", "column"), build=_build, inline=_inline,
+                   inline_form="replay:<path>#<column>, e.g. replay:output/laptop_results.csv#bert_pt")

@@ -11,6 +11,8 @@ torch. The fingerprint hashes the config and weight files plus the settings that
 
 from __future__ import annotations
 
+from absa_checks.adapters import AdapterKind
+
 import hashlib
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -212,3 +214,18 @@ def _resolve_device(name: str, device: str, torch: Any) -> Any:
     if device == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
         raise AdapterError(f"model '{name}': device 'mps' asked for, but it is not available here")
     return torch.device(device)
+
+
+def _build(spec) -> TransformersAdapter:
+    settings = {key: value for key, value in spec.settings.items() if key != "kind"}
+    path = str(settings.pop("path"))
+    local = spec.base_dir / path
+    if not path.startswith(("/", "~")) and local.exists():
+        path = str(local)
+    return TransformersAdapter(spec.name, path, **settings)
+
+
+# Registered in pyproject.toml under the entry-point group absa_checks.adapters
+KIND = AdapterKind("transformers", keys=("path", "input", "labels", "device", "dtype", "max_length", "revision"),
+                   required=("path",), build=_build, inline=lambda rest: {"path": rest},
+                   inline_form="transformers:<checkpoint folder or hub id>")

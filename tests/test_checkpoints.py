@@ -11,7 +11,7 @@ import pytest
 from absa_checks.errors import AbsaChecksError
 from absa_checks.stats import Rate, spread, t975, wilson
 from conftest import ARTS_OUTPUT, SHARED_DATA, needs_shared_data
-from model_adapters import registry
+from absa_checks import adapters as registry
 
 
 def test_t_quantiles():

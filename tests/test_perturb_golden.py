@@ -45,7 +45,7 @@ def make_unit(markup: str, target: int = 0, unit_id: str = "g1") -> Unit:
 
 def run(resources, markup: str, strategy: str = "revtgt", target: int = 0, k: int | None = None,
         seed: int = 0, domain: str = "restaurant", unit_id: str = "g1"):
-    return generate(make_unit(markup, target, unit_id), strategy, Settings(seed=seed, k=k), resources, domain)
+    return generate(make_unit(markup, target, unit_id), strategy, Settings.of(seed, k=k), resources, domain)
 
 
 def variant_of(outcome) -> Variant:
@@ -512,7 +512,7 @@ def test_tokenize_splits_clitics_like_the_treebank():
 def _broken(resources, original: Example, sentence: str, edit: Edit):
     variant = apply_edits(original, [edit], {0: "positive"})
     assert variant.sentence == sentence
-    return validity.problems(original, variant, (edit,), "revtgt", tagged(original, resources),
+    return validity.problems(original, variant, (edit,), True, tagged(original, resources),
                              tagged(variant, resources))
 
 

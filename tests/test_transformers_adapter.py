@@ -13,7 +13,7 @@ pytest.importorskip("torch", reason="the transformers adapter needs torch: pip i
 transformers = pytest.importorskip("transformers", reason="pip install -e '.[transformers]'")
 
 from absa_checks.errors import AbsaChecksError, AdapterError  # noqa: E402
-from model_adapters import registry  # noqa: E402
+from absa_checks import adapters as registry  # noqa: E402
 from model_adapters.protocol import Query  # noqa: E402
 from model_adapters.transformers_adapter import TransformersAdapter  # noqa: E402
 

@@ -15,15 +15,19 @@ from ..examples import Example, Unit, Variant
 from .. import strategies as strategy_names
 from .resources import Resources
 from .sentence import TaggedSentence
-from .strategies import NotApplicable, Rejected, Step, adddiff, apply_step, revnon, revtgt, tagged
+from .strategies import NotApplicable, Rejected, StepContext, apply_step, tagged
 from . import context, validity
 
 
 @dataclass(frozen=True)
 class Settings:
     seed: int = 0
-    k: int | None = None        # ADDDIFF: how many aspects to append; None draws 1-3 per unit (as ARTS)
-    neutral: str = strategy_names.DEFAULT_NEUTRAL  # REVTGT on neutral targets: "skip" or "keep" (as ARTS)
+    params: tuple[tuple[str, object], ...] = ()  # the strategies' parameters set (k, neutral, ...), sorted
+
+    @classmethod
+    def of(cls, seed: int = 0, **params) -> "Settings":
+        """Settings with the parameters given that are set (None means "the strategy's default")."""
+        return cls(seed, tuple(sorted((k, v) for k, v in params.items() if v is not None)))
 
 
 @dataclass(frozen=True)
@@ -53,13 +57,16 @@ CONTEXT_REASONS = frozenset({DISCOURSE, UNATTRIBUTED, UNANNOTATED_CONTRAST, UNAN
 
 def generate(unit: Unit, strategy: str, settings: Settings, resources: Resources, domain: str
              ) -> Variant | NotApplicable | Quarantined:
-    rng = random.Random(f"{settings.seed}:{unit.source}:{unit.unit_id}:{strategy}:{settings.k}")
+    k = dict(settings.params).get("k")  # the seed string predates the other parameters: kept, so variants stay
+    rng = random.Random(f"{settings.seed}:{unit.source}:{unit.unit_id}:{strategy}:{k}")
     example, edits = unit.original, []
     for name in strategy_names.split_chain(strategy):
+        declared = strategy_names.get(name)  # an unknown name is an error here, never another strategy
+        params = strategy_names.with_defaults(name, settings.params)
         avoid: frozenset[str] = frozenset()
         before = tagged(example, resources)
         for _ in range(MAX_TRIES):
-            outcome = _one_step(example, name, settings, resources, domain, rng, avoid)
+            outcome = declared.generate(example, StepContext(params, resources, domain, rng, avoid))
             if isinstance(outcome, NotApplicable):
                 return outcome
             if isinstance(outcome, Rejected) and avoid:
@@ -68,7 +75,8 @@ def generate(unit: Unit, strategy: str, settings: Settings, resources: Resources
                 return Quarantined(unit.source, unit.unit_id, strategy, outcome.reason, outcome.detail,
                                    example.sentence)
             variant = apply_step(example, outcome)
-            found = validity.problems(example, variant, outcome.edits, name, before, tagged(variant, resources))
+            found = validity.problems(example, variant, outcome.edits, declared.edits_target, before,
+                                      tagged(variant, resources))
             found = found or reversal_problems(before, example, variant, outcome.edits, outcome.polarities, name,
                                                resources)
             if not found:
@@ -92,10 +100,12 @@ def reversal_problems(sentence: TaggedSentence, original: Example, variant: Exam
 
     The checks run in order and the first that finds something names the reason (counted in reports).
     """
-    if strategy not in ("revtgt", "revnon"):
+    declared = strategy_names.get(strategy)
+    if not declared.context_checks:
         return []
+    reverses_target = declared.flips_gold
     is_word = lambda w: bool(resources.finder.wordnet.synsets(w))  # noqa: E731
-    neutral_target = strategy == "revtgt" and original.polarity == "neutral"
+    neutral_target = reverses_target and original.polarity == "neutral"
     checks: tuple[tuple[str, Callable[[], str | None]], ...] = (
         (DISCOURSE, lambda: context.discourse_problem(original, edits)),
         (UNATTRIBUTED, lambda: context.unattributed_sentiment(sentence, original, edits, resources.polarity)),
@@ -112,11 +122,11 @@ def reversal_problems(sentence: TaggedSentence, original: Example, variant: Exam
         ("an antonym under a negation that stays", lambda: context.antonym_under_negation(original, edits)),
         ("a negated intensified complaint is no praise",
          lambda: context.negated_intensified_complaint(variant, edits, original.polarity)
-         if strategy == "revtgt" else None),
+         if reverses_target else None),
         ("two edits collide", lambda: context.colliding_edits(edits)),
         ("a negation inside a noun phrase or before a list", lambda: context.negation_misplaced_in_phrase(original, edits)),
         ("a conjunction between two other aspects changed",
-         lambda: context.conjunction_between_others(original, edits) if strategy == "revtgt" else None),
+         lambda: context.conjunction_between_others(original, edits) if reverses_target else None),
         ("a neutral target gains sentiment",
          lambda: context.neutral_gains_sentiment(original, edits, resources.polarity) if neutral_target else None),
         ("the lexicon does not read the reversal", lambda: _lexicon_disagreement(original, edits, polarities,
@@ -138,16 +148,6 @@ def _lexicon_disagreement(original: Example, edits, polarities: dict, resources:
             if disagreement:
                 return disagreement
     return None
-
-
-def _one_step(example: Example, name: str, settings: Settings, resources: Resources, domain: str,
-              rng: random.Random, avoid: frozenset[str] = frozenset()) -> Step | NotApplicable | Rejected:
-    if name == "revtgt":
-        return revtgt(example, resources, settings.neutral, avoid)
-    if name == "revnon":
-        return revnon(example, resources, rng)
-    k = settings.k if settings.k is not None else rng.randint(1, 3)
-    return adddiff(example, resources, domain, k, rng)
 
 
 def _with_record_id(example: Example, record_id: str) -> Example:

@@ -46,6 +46,32 @@ class Rejected:
     detail: str = ""  # the particulars (which words)
 
 
+@dataclass(frozen=True)
+class StepContext:
+    """What a strategy's generator may use: the test's parameters (defaults filled in), the domain's
+    resources, a random generator seeded per unit and strategy, and the reversal methods to avoid
+    (a retry after a check rejected the first attempt)."""
+
+    params: dict
+    resources: Resources
+    domain: str
+    rng: random.Random
+    avoid: frozenset[str] = frozenset()
+
+
+def revtgt_step(example: Example, context: StepContext) -> Step | NotApplicable | Rejected:
+    return revtgt(example, context.resources, context.params["neutral"], context.avoid)
+
+
+def revnon_step(example: Example, context: StepContext) -> Step | NotApplicable | Rejected:
+    return revnon(example, context.resources, context.rng)
+
+
+def adddiff_step(example: Example, context: StepContext) -> Step | NotApplicable | Rejected:
+    k = context.params["k"] if context.params.get("k") is not None else context.rng.randint(1, 3)
+    return adddiff(example, context.resources, context.domain, k, context.rng)
+
+
 def tagged(example: Example, resources: Resources) -> TaggedSentence:
     spans = tuple((a.start, a.end) for a in (example.target, *example.others))
     tokens = tag_tokens(example.sentence, resources.tagger, resources.finder.is_verb, [end for _, end in spans])

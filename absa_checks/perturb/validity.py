@@ -12,9 +12,10 @@ _DOUBLE_NEGATION = re.compile(
 _DO_SUPPORT = frozenset({"do", "does", "did"})
 
 
-def problems(original: Example, variant: Example, edits: tuple[Edit, ...], strategy: str,
+def problems(original: Example, variant: Example, edits: tuple[Edit, ...], edits_target: bool,
              tagged_original: TaggedSentence, tagged_variant: TaggedSentence) -> list[tuple[str, str]]:
-    """(reason, detail) for each way the variant is broken; empty when it is fine."""
+    """(reason, detail) for each way the variant is broken; empty when it is fine. `edits_target`: the
+    strategy must change the target's opinion words (REVTGT), else it must not touch them."""
     found = []
     t = variant.target
     if variant.sentence[t.start:t.end] != t.term:
@@ -25,7 +26,7 @@ def problems(original: Example, variant: Example, edits: tuple[Edit, ...], strat
             break
     if variant.sentence == original.sentence:
         found.append(("nothing changed", ""))
-    if strategy == "revtgt":
+    if edits_target:
         mine = [o for o in original.opinions if o.aspect == 0]
         if not any(_near(e, o.start, o.end, reach_left=NEGATION_REACH) for o in mine for e in edits):
             found.append(("the target's opinion words did not change", ""))

@@ -10,6 +10,10 @@ Models file (models.yaml at the repository root by default, `--absa-models PATH`
 `transformers:<path or hub id>` (aspect first).
 `lexicon` and `lexicon-sentence` are always known, even without a models file.
 
+Adapter kinds: every kind, built-in or not, is an `AdapterKind` declared in its own module and registered
+under the entry-point group `absa_checks.adapters` (the built-in ones in this project's pyproject.toml).
+A kind's module is imported only when a model of that kind is used; the core never imports one itself.
+
 Several checkpoints in one run: `--model a,b,c`, or a group from the models file's `groups:` section
 (`groups: {bert-pt-seeds: [bert-pt-s1, bert-pt-s2, bert-pt-s3]}`), or both mixed.
 """
@@ -20,26 +24,34 @@ import difflib
 import os
 import re
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Callable
 
 import yaml
 
-from absa_checks.errors import AbsaChecksError
-
+from .errors import AbsaChecksError
 from .protocol import Adapter
 
-BUILTIN_MODELS: dict[str, dict[str, Any]] = {
+ENTRY_POINT_GROUP = "absa_checks.adapters"
+BUILTIN_MODELS = MappingProxyType({
     "lexicon": {"kind": "lexicon", "scope": "target"},
     "lexicon-sentence": {"kind": "lexicon", "scope": "sentence"},
-}
+})
 DEFAULT_MODEL = "lexicon"
-KIND_KEYS: dict[str, tuple[str, ...]] = {
-    "lexicon": ("scope",),
-    "replay": ("path", "column"),
-    "python": ("target",),
-    "transformers": ("path", "input", "labels", "device", "dtype", "max_length", "revision"),
-}
+
+
+@dataclass(frozen=True)
+class AdapterKind:
+    """One kind of model adapter: what a models.yaml entry of this kind may say, and how to build it."""
+
+    name: str
+    keys: tuple[str, ...]                       # the settings an entry may have besides `kind`
+    build: Callable[["ModelSpec"], Adapter]     # cheap: heavy models load on their first prediction
+    required: tuple[str, ...] = ()
+    inline: Callable[[str], dict[str, Any]] | None = None  # `kind:rest` on the command line -> settings
+    inline_form: str = ""                       # how that form is written, for error messages
 
 
 @dataclass(frozen=True)
@@ -51,11 +63,36 @@ class ModelSpec:
     origin: str = "built-in"
 
 
+def kind_names() -> tuple[str, ...]:
+    """Every registered adapter kind (nothing is imported to list them)."""
+    return tuple(sorted({ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)}))
+
+
+def get_kind(name: str, origin: str = "--absa-model") -> AdapterKind:
+    """The declaration of kind `name`, loaded from its entry point; a clear error when there is none."""
+    found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    if not found:
+        known = kind_names()
+        hint = difflib.get_close_matches(name, known, n=1)
+        fix = f"did you mean '{hint[0]}'? " if hint else ""
+        raise AbsaChecksError(f"{origin}: unknown model kind '{name}'; {fix}known kinds: {', '.join(known) or 'none'} "
+                              f"(a package adds one under the entry-point group '{ENTRY_POINT_GROUP}')")
+    try:
+        declared = found[0].load()
+    except Exception as err:  # a broken third-party package: name it, do not crash pytest
+        raise AbsaChecksError(f"{origin}: the adapter kind '{name}' ({found[0].value}) cannot be loaded: "
+                              f"{type(err).__name__}: {err}") from None
+    if not isinstance(declared, AdapterKind) or declared.name != name:
+        raise AbsaChecksError(f"{origin}: the entry point '{name}' ({found[0].value}) is not an AdapterKind named "
+                              f"'{name}'")
+    return declared
+
+
 def resolve(name: str, models_file: Path | None) -> ModelSpec:
     """The spec for `name`; raises AbsaChecksError with the fix when it is unknown."""
     kind, _, rest = name.partition(":")
-    if rest and kind in KIND_KEYS:
-        return _inline_spec(name, kind, rest)
+    if rest and kind in kind_names():
+        return _inline_spec(name, get_kind(kind, f"--absa-model {name}"), rest)
     entries, origin = read_models_file(models_file)
     if name in entries:
         return _entry_spec(name, entries[name], models_file.parent if models_file else Path("."), origin)
@@ -65,8 +102,9 @@ def resolve(name: str, models_file: Path | None) -> ModelSpec:
     hint = difflib.get_close_matches(name, known, n=1)
     suggestion = f"did you mean '{hint[0]}'? " if hint else ""
     where = f"in {models_file}" if models_file and models_file.is_file() else "(no models file found)"
-    raise AbsaChecksError(f"--model: unknown model '{name}' {where}. {suggestion}Known models: {', '.join(known)}; "
-                          "or give one as replay:<path>#<column>, python:<module>:<function>, or add it to models.yaml")
+    raise AbsaChecksError(f"--absa-model: unknown model '{name}' {where}. {suggestion}Known models: "
+                          f"{', '.join(known)}; or give one as replay:<path>#<column>, python:<module>:<function>, "
+                          "or add it to models.yaml")
 
 
 def resolve_all(option: str, models_file: Path | None) -> list[ModelSpec]:
@@ -105,18 +143,15 @@ def read_groups(models_file: Path | None) -> dict[str, list[str]]:
     return {str(name): list(members) for name, members in groups.items()}
 
 
-def _inline_spec(name: str, kind: str, rest: str) -> ModelSpec:
-    if kind == "replay":
-        path, sep, column = rest.rpartition("#")
-        if not sep or not path or not column:
-            raise AbsaChecksError(f"--model {name}: write replay:<path>#<column>, e.g. "
-                                  "replay:output/laptop_results.csv#bert_pt")
-        return ModelSpec(name, kind, {"path": path, "column": column}, Path.cwd(), "command line")
-    if kind == "python":
-        return ModelSpec(name, kind, {"target": rest}, Path.cwd(), "command line")
-    if kind == "transformers":
-        return ModelSpec(name, kind, {"path": rest}, Path.cwd(), "command line")
-    return ModelSpec(name, kind, {"scope": rest}, Path.cwd(), "command line")
+def _inline_spec(name: str, kind: AdapterKind, rest: str) -> ModelSpec:
+    if kind.inline is None:
+        raise AbsaChecksError(f"--absa-model {name}: models of kind '{kind.name}' have no command-line form; "
+                              "name one from models.yaml")
+    try:
+        settings = kind.inline(rest)
+    except ValueError as err:
+        raise AbsaChecksError(f"--absa-model {name}: {err}; write {kind.inline_form}") from None
+    return ModelSpec(name, kind.name, {"kind": kind.name, **settings}, Path.cwd(), "command line")
 
 
 def _read_yaml(models_file: Path | None) -> dict[str, Any]:
@@ -143,12 +178,18 @@ def read_models_file(models_file: Path | None) -> tuple[dict[str, Any], str]:
 
 def _entry_spec(name: str, entry: Any, base_dir: Path, origin: str) -> ModelSpec:
     if not isinstance(entry, dict) or "kind" not in entry:
-        raise AbsaChecksError(f"{origin}: model '{name}' needs a mapping with 'kind' ({', '.join(KIND_KEYS)})")
-    kind = entry["kind"]
-    if kind not in KIND_KEYS:
-        raise AbsaChecksError(f"{origin}: model '{name}' has unknown kind '{kind}'; use one of {', '.join(KIND_KEYS)}")
+        raise AbsaChecksError(f"{origin}: model '{name}' needs a mapping with 'kind' ({', '.join(kind_names())})")
+    kind = get_kind(str(entry["kind"]), f"{origin}: model '{name}'")
+    unknown = sorted(set(entry) - set(kind.keys) - {"kind"})
+    if unknown:
+        raise AbsaChecksError(f"{origin}: model '{name}': unknown setting(s) {', '.join(map(str, unknown))}; "
+                              f"{kind.name} models take {', '.join(kind.keys)}")
+    missing = [key for key in kind.required if key not in entry]
+    if missing:
+        raise AbsaChecksError(f"{origin}: model '{name}' needs '{missing[0]}' ({kind.name} models need "
+                              f"{', '.join(kind.required)})")
     settings = {key: _expand_env(value, name, key, origin) for key, value in entry.items()}
-    return ModelSpec(name, kind, settings, base_dir, origin)
+    return ModelSpec(name, kind.name, settings, base_dir, origin)
 
 
 _ENV = re.compile(r"\$\{(\w+)\}")
@@ -171,51 +212,4 @@ def _expand_env(value: Any, model: str, key: str, origin: str) -> Any:
 
 def build(spec: ModelSpec) -> Adapter:
     """Construct the adapter (cheap: heavy models load lazily on first prediction)."""
-    factory = _FACTORIES[spec.kind]
-    return factory(spec)
-
-
-def _lexicon(spec: ModelSpec) -> Adapter:
-    from .lexicon import LexiconAdapter
-
-    try:
-        return LexiconAdapter(scope=spec.settings.get("scope", "target"))
-    except ValueError as err:
-        raise AbsaChecksError(f"model '{spec.name}': {err}") from None
-
-
-def _replay(spec: ModelSpec) -> Adapter:
-    from .replay import ReplayAdapter
-
-    for key in ("path", "column"):
-        if key not in spec.settings:
-            raise AbsaChecksError(f"model '{spec.name}' ({spec.origin}) needs '{key}'")
-    return ReplayAdapter(spec.base_dir / str(spec.settings["path"]), str(spec.settings["column"]))
-
-
-def _python(spec: ModelSpec) -> Adapter:
-    from .python_callable import PythonCallableAdapter
-
-    return PythonCallableAdapter(str(spec.settings.get("target", "")))
-
-
-def _transformers(spec: ModelSpec) -> Adapter:
-    from .transformers_adapter import TransformersAdapter
-
-    settings = dict(spec.settings)
-    unknown = sorted(set(settings) - set(KIND_KEYS["transformers"]) - {"kind"})
-    if unknown:
-        raise AbsaChecksError(f"model '{spec.name}' ({spec.origin}): unknown setting(s) {', '.join(unknown)}; "
-                              f"transformers models take {', '.join(KIND_KEYS['transformers'])}")
-    if "path" not in settings:
-        raise AbsaChecksError(f"model '{spec.name}' ({spec.origin}) needs 'path': a checkpoint folder or a hub id")
-    path = str(settings.pop("path"))
-    local = spec.base_dir / path
-    if not path.startswith(("/", "~")) and local.exists():
-        path = str(local)
-    settings.pop("kind", None)
-    return TransformersAdapter(spec.name, path, **settings)
-
-
-_FACTORIES: dict[str, Callable[[ModelSpec], Adapter]] = {"lexicon": _lexicon, "replay": _replay, "python": _python,
-                                                         "transformers": _transformers}
+    return get_kind(spec.kind, f"model '{spec.name}'").build(spec)

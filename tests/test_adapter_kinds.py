@@ -1,0 +1,107 @@
+"""Adapter kinds are a registry that built-in kinds and third-party packages use alike, through the
+entry-point group `absa_checks.adapters`; the core never imports a concrete adapter."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from absa_checks import adapters
+from absa_checks.errors import AbsaChecksError
+
+REPO = Path(__file__).resolve().parents[1]
+
+TOY_KIND = '''
+from absa_checks.adapters import AdapterKind
+
+
+class Constant:
+    """Answers every query with one label."""
+    cacheable = False
+
+    def __init__(self, name, label):
+        self.name, self.label = name, label
+
+    def describe(self):
+        return {"kind": "constant", "label": self.label}
+
+    def fingerprint(self):
+        return "constant-" + self.label
+
+    def predict(self, queries):
+        return [self.label for _ in queries]
+
+
+KIND = AdapterKind("constant", keys=("label",), required=("label",),
+                   build=lambda spec: Constant(spec.name, str(spec.settings["label"])),
+                   inline=lambda rest: {"label": rest}, inline_form="constant:<label>")
+'''
+
+SUITE = "suite: s\ntests:\n  - {name: t, strategy: adddiff, sources: [builtin-laptop], sample: 4}\n"
+
+
+def make_package(root: Path) -> Path:
+    """A third-party package on disk: a module and its dist-info with one entry point (no pip needed:
+    importlib.metadata finds a dist-info folder on sys.path)."""
+    (root / "toykind").mkdir(parents=True)
+    (root / "toykind" / "__init__.py").write_text(TOY_KIND)
+    info = root / "toykind-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toykind\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[absa_checks.adapters]\nconstant = toykind:KIND\n")
+    return root
+
+
+def run_pytest(project: Path, package: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "ABSA_"))}
+    env["PYTHONPATH"] = str(package)
+    return subprocess.run([sys.executable, "-m", "pytest", *args], cwd=project, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_a_third_party_kind_registered_by_entry_point_runs_like_a_builtin(tmp_path: Path):
+    package = make_package(tmp_path / "site")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "s.yaml").write_text(SUITE)
+    (project / "models.yaml").write_text("models:\n  always-positive: {kind: constant, label: positive}\n"
+                                         "  typo: {kind: constant, lable: positive}\n")
+    inline = run_pytest(project, package, "s.yaml", "--absa-model", "constant:negative", "--absa-report", "r.json")
+    assert inline.returncode in (0, 1), inline.stdout[-2000:] + inline.stderr
+    assert json.loads((project / "r.json").read_text())["run"]["model"]["kind"] == "constant"
+    named = run_pytest(project, package, "s.yaml", "--absa-model", "always-positive", "--absa-report", "n.json")
+    report = json.loads((project / "n.json").read_text())
+    assert report["run"]["model"]["label"] == "positive" and report["summary"]["cases"] > 0, named.stdout[-2000:]
+    typo = run_pytest(project, package, "s.yaml", "--absa-model", "typo")
+    assert typo.returncode == 4
+    assert "model 'typo': unknown setting(s) lable; constant models take label" in typo.stderr
+
+
+def test_kinds_are_listed_without_importing_them():
+    assert {"lexicon", "replay", "python", "transformers"} <= set(adapters.kind_names())
+    code = ("import sys; from absa_checks import adapters, plugin; adapters.kind_names(); "
+            "print(sorted(m for m in sys.modules if m.startswith('model_adapters')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_an_unknown_kind_names_the_known_ones():
+    with pytest.raises(AbsaChecksError, match="unknown model kind 'replya'; did you mean 'replay'"):
+        adapters.get_kind("replya")
+
+
+def test_the_core_never_imports_a_concrete_adapter():
+    """No module of the absa_checks package imports model_adapters (the package-level cycle is gone)."""
+    offenders = []
+    for path in sorted((REPO / "absa_checks").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            offenders += [f"{path.relative_to(REPO)}: {n}" for n in names if n.split(".")[0] == "model_adapters"]
+    assert offenders == []
