@@ -193,3 +193,18 @@ def write_run_results(directory: Path, report: dict[str, Any], tables: list, pic
     (directory / "environment.properties").write_text(
         "".join(f"{k}={v}\n" for k, v in environment.items()), encoding="utf-8")
     (directory / "categories.json").write_text(json.dumps(categories(), indent=1), encoding="utf-8")
+
+
+class _AllureReporter:
+    """With allure-pytest and --alluredir: the run's summary, gates and pictures as Allure results (the
+    cases are decorated while they run, in items.py)."""
+
+    def wanted(self, options) -> bool:
+        return options.allure_dir is not None
+
+    def write(self, result, options) -> list[str]:
+        write_run_results(options.allure_dir, result.report, result.tables, result.pictures)
+        return [f"Allure results: {options.allure_dir} (summary, {len(result.report['gates'])} gates, pictures)"]
+
+
+REPORTER = _AllureReporter()

@@ -6,23 +6,20 @@ Loaded through the `pytest11` entry point wherever the package is installed.
 from __future__ import annotations
 
 import gc
-import hashlib
 import json
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
 
 from . import adapters as registry
 
-from . import allure_support, cache, checkpoints
-from . import comparison as comparison_module
+from . import allure_support, cache, reporters
 from . import gates as gates_module
-from . import metrics as metrics_module
-from . import report_json, report_markdown, summary_table, terminal, verdict as verdict_module
+from .conclusion import Baseline, RunContext, conclude
 from .errors import AbsaChecksError
 from .items import RUN_KEY, CaseItem, MissingDataItem, NotASuiteFile, QuarantinedItem, SuiteFile, is_suite_file
 from .outcomes import PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
@@ -113,7 +110,7 @@ def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Pa
     return result
 
 
-def _read_options(config: pytest.Config) -> RunOptions:
+def _read_options(config: pytest.Config, model_option_is_ours: bool) -> RunOptions:
     """The options, read and checked once; a bad value is a usage error naming the option."""
     opt = config.getoption
     alias = opt("absa_model_alias", None)
@@ -134,7 +131,14 @@ def _read_options(config: pytest.Config) -> RunOptions:
         sample=opt("--absa-sample"), seed=opt("--absa-seed"),
         report=Path(opt("--absa-report")) if opt("--absa-report") else None,
         markdown=Path(opt("--absa-markdown")) if opt("--absa-markdown") else None,
-        strict=opt("--absa-strict"), gate_basis=opt("--absa-gate-basis"), batch_size=opt("--absa-batch-size"))
+        strict=opt("--absa-strict"), gate_basis=opt("--absa-gate-basis"), batch_size=opt("--absa-batch-size"),
+        gate_on=opt("--absa-gate-on"), inconclusive=opt("--absa-inconclusive"),
+        baseline=Path(opt("--absa-baseline")) if opt("--absa-baseline") else None,
+        regression_alpha=opt("--absa-regression-alpha"), regression_min_effect=opt("--absa-regression-min-effect"),
+        device=opt("--absa-device"), verbose=config.option.verbose > 0, model_option_is_ours=model_option_is_ours,
+        allure_dir=Path(config.option.allure_report_dir) if allure_support.active(config) else None,
+        cache_dir=Path(opt("--absa-cache") or config.rootpath / ".absa-cache"), no_cache=opt("--absa-no-cache"),
+        clear_cache=opt("--absa-clear-cache"))
 
 
 def _asked_for(config: pytest.Config) -> bool:
@@ -144,7 +148,7 @@ def _asked_for(config: pytest.Config) -> bool:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    run = AbsaRun(config, _read_options(config), config.stash.get(MODEL_ALIAS_KEY, True))
+    run = AbsaRun(config, _read_options(config, config.stash.get(MODEL_ALIAS_KEY, True)))
     config.stash[RUN_KEY] = run
     config.pluginmanager.register(run, "absa-checks-run")
     if _asked_for(config):
@@ -154,18 +158,17 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(str(err)) from None
 
 
-def _cache_folder(config: pytest.Config) -> tuple[Path, Path | None]:
+def _cache_folder(config: pytest.Config, options: RunOptions) -> tuple[Path, Path | None]:
     """The cache folder, and a run-only folder to delete afterwards when --absa-no-cache is given."""
     workerinput = getattr(config, "workerinput", None)
-    if config.getoption("--absa-no-cache"):
+    if options.no_cache:
         if workerinput is not None and "absa_run_cache" in workerinput:  # the controller's, shared
             return Path(workerinput["absa_run_cache"]), None
         run_cache = Path(tempfile.mkdtemp(prefix="absa-run-cache-"))
         return run_cache, run_cache
-    folder = Path(config.getoption("--absa-cache") or config.rootpath / ".absa-cache")
-    if config.getoption("--absa-clear-cache") and workerinput is None:
-        cache.clear(folder)
-    return folder, None
+    if options.clear_cache and workerinput is None:
+        cache.clear(options.cache_dir)
+    return options.cache_dir, None
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
@@ -179,14 +182,6 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
 def _named_on_command_line(config: pytest.Config, path: Path) -> bool:
     here = config.invocation_params.dir
     return any((here / arg.split("::")[0]).resolve() == path.resolve() for arg in config.args)
-
-
-def _pictures(report: dict) -> dict[str, bytes]:
-    try:
-        from . import pictures
-    except ImportError:  # matplotlib is optional: pictures are skipped, everything else is written
-        return {}
-    return pictures.all_pictures(report["sources"])
 
 
 def _sum_worker_stats(workers: list[dict]) -> dict:
@@ -208,10 +203,9 @@ SuiteItemTypes = (CaseItem, MissingDataItem, QuarantinedItem)
 class AbsaRun:
     """Per-run hooks: plan predictions after collection, gather outcomes, aggregate once at the end."""
 
-    def __init__(self, config: pytest.Config, options: RunOptions, model_alias: bool):
+    def __init__(self, config: pytest.Config, options: RunOptions):
         self.config = config
         self.options = options
-        self.model_alias = model_alias  # False: another plugin or conftest owns --model here
         self.collector = OutcomeCollector()
         self.started = time.time()
         self.summary_lines: list[str] = []
@@ -223,11 +217,10 @@ class AbsaRun:
         """Models resolved, caches opened: on first use, i.e. when a suite is collected (or asked for)."""
         if self._state is None:
             specs = registry.resolve_all(self.options.model, self.options.models_file)
-            device = self.config.getoption("--absa-device")
-            if device:
-                specs = [replace(spec, settings={**spec.settings, "device": device}) for spec in specs]
+            if self.options.device:
+                specs = [replace(spec, settings={**spec.settings, "device": self.options.device}) for spec in specs]
             adapters = [registry.build(spec) for spec in specs]
-            cache_dir, run_cache = _cache_folder(self.config)
+            cache_dir, run_cache = _cache_folder(self.config, self.options)
             predictors = {spec.name: Predictor(spec, adapter, self.options.batch_size, PredictionCache(cache_dir))
                           for spec, adapter in zip(specs, adapters)}
             self._state = RunState(self.options, SourceCache(self.options.data_dir), VariantCache(self.options.seed),
@@ -287,23 +280,16 @@ class AbsaRun:
         if stats:
             self.worker_stats.append(stats)
 
-    def _compare_with_baseline(self, per_model: dict[str, list[CaseOutcome]]
-                               ) -> tuple[dict[str, dict[str, comparison_module.SourceComparison]], list]:
-        """(checkpoint -> source -> comparison, the no-regression gates); nothing without --absa-baseline.
-        Each checkpoint is compared with the baseline on its own (pooling seeds would not be paired)."""
-        path = self.config.getoption("--absa-baseline")
-        if not path:
-            return {}, []
+    def _baseline(self) -> Baseline | None:
+        """The released model's cases for --absa-baseline, or why they cannot be read."""
+        path = self.options.baseline
+        if path is None:
+            return None
         try:
-            cases = json.loads(Path(path).read_text(encoding="utf-8"))["cases"]
+            return Baseline(str(path), json.loads(path.read_text(encoding="utf-8"))["cases"])
         except (OSError, ValueError, KeyError, TypeError) as err:
-            # the run's own results are still reported; the gate says why the comparison is missing
-            return {}, [gates_module.GateResult("no_regression", "--absa-baseline", "all", 0.0, None, "paired", "fail",
-                                                f"baseline report {path} cannot be read ({err}); pass the JSON "
-                                                "written by --absa-report of the released model")]
-        return comparison_module.against_baseline(
-            {model: [o.to_dict() for o in found] for model, found in per_model.items()}, cases,
-            self.config.getoption("--absa-regression-alpha"), self.config.getoption("--absa-regression-min-effect"))
+            return Baseline(str(path), None, f"baseline report {path} cannot be read ({err}); pass the JSON "
+                                             "written by --absa-report of the released model")
 
     def _prediction_stats(self) -> dict:
         """What was asked of the models: totals, and per checkpoint when there are several."""
@@ -333,75 +319,25 @@ class AbsaRun:
             if self._state is not None and self._state.run_cache is not None:
                 shutil.rmtree(self._state.run_cache, ignore_errors=True)
 
-    def _run_facts(self, names: list[str]) -> dict:
-        """Who was tested: the checkpoints with results (one deselected entirely by -k is not one of them)."""
-        opts = self.options
-        models = [{"name": name, **self.state.predictors[name].adapter.describe(),
-                   "fingerprint": self.state.predictors[name].adapter.fingerprint()} for name in names]
-        if len(models) == 1:
-            model = models[0]
-        else:  # several checkpoints: one name and one fingerprint for the set, each one in "models"
-            joined = hashlib.sha256("\n".join(m["fingerprint"] for m in models).encode()).hexdigest()[:16]
-            model = {"name": ",".join(m["name"] for m in models), "kind": "checkpoints", "fingerprint": joined,
-                     "gate_on": self.config.getoption("--absa-gate-on")}
-        return {"model": model, "models": models, "seed": opts.seed, "sample": opts.sample,
-                "sources": list(opts.sources) if opts.sources else None,
-                "gate_basis": opts.gate_basis, "strict": opts.strict}
-
     def _finish(self, session: pytest.Session, exitstatus: int) -> None:
         outcomes = self.collector.outcomes()
         if not outcomes:
             return
-        opts = self.options
-        # checkpoints with results, in --model order (one deselected entirely by -k has none)
-        outcomes_by_model = {model: found for model, found in
-                             checkpoints.by_model(outcomes, list(self.state.predictors)).items() if found}
-        per_model = {model: metrics_module.aggregate(found) for model, found in outcomes_by_model.items()}
-        several = len(per_model) > 1
-        metrics = checkpoints.mean_metrics(per_model) if several else next(iter(per_model.values()))
-        if several:
-            gate_results = gates_module.evaluate_checkpoints(per_model, metrics, opts.gate_basis,
-                                                             self.config.getoption("--absa-gate-on"))
-        else:
-            gate_results = gates_module.evaluate(metrics, opts.gate_basis)
-        compared, regression_gates = self._compare_with_baseline(outcomes_by_model)
-        gate_results += regression_gates
-        verdict = verdict_module.decide(metrics, gate_results, opts.strict, self.collector.other_failures,
-                                        self.config.getoption("--absa-inconclusive"))
-        if session.shouldstop or session.shouldfail:  # -x / --maxfail: gates on part of the cases mean nothing
-            verdict = verdict_module.Verdict(int(exitstatus) or 1, False,
-                                             f"the run stopped early ({session.shouldstop or session.shouldfail}); "
-                                             "gates are not decided on a partial run")
+        state = self.state
+        stopped = session.shouldstop or session.shouldfail
+        notes = () if self.options.model_option_is_ours else (
+            "--model belongs to another plugin or conftest here; absa-checks reads --absa-model",)
+        context = RunContext(
+            models={name: {**p.adapter.describe(), "fingerprint": p.adapter.fingerprint()}
+                    for name, p in state.predictors.items()},
+            issues=state.sources.issues(o.source for o in outcomes), quarantined=self.collector.quarantined(),
+            other_failures=self.collector.other_failures, stopped=str(stopped) if stopped else "",
+            timing={"wall_seconds": round(time.time() - self.started, 3), "predictions": self._prediction_stats()},
+            notes=notes)
+        result = conclude(outcomes, self.options, self._baseline(), context)
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
-            session.exitstatus = verdict.exit_status
-        run = self._run_facts(list(per_model))
-        issues = self.state.sources.issues(o.source for o in outcomes)
-        tables = summary_table.all_tables(metrics, gate_results, per_model if several else None)
-        self.summary_lines = lines = terminal.summary_lines(
-            run, tables, issues, compared, regression_gates, self.collector.quarantined(), verdict,
-            show_slices=self.config.option.verbose > 0)
-        if not self.model_alias:
-            lines.insert(0, "--model belongs to another plugin or conftest here; absa-checks reads --absa-model")
-        allure_dir = getattr(self.config.option, "allure_report_dir", None) if allure_support.active(self.config) else None
-        if not (opts.report or opts.markdown or allure_dir):
-            return
-        timing = {"wall_seconds": round(time.time() - self.started, 3), "predictions": self._prediction_stats()}
-        report = report_json.build(metrics, gate_results, verdict, outcomes, issues, run, timing,
-                                   self.collector.quarantined(), per_model if several else None)
-        if compared:
-            report["comparison"] = comparison_module.to_report(self.config.getoption("--absa-baseline"), compared)
-        if opts.report:
-            report_json.write(report, opts.report)
-            lines.insert(-1, f"JSON report: {opts.report}")
-        pictures = _pictures(report) if (opts.markdown or allure_dir) else {}
-        if opts.markdown:
-            names = report_markdown.write_pictures(pictures, opts.markdown)
-            report_markdown.write(report_markdown.render(metrics, gate_results, verdict, outcomes, run, len(issues),
-                                                         names, report.get("comparison"), tables), opts.markdown)
-            lines.insert(-1, f"Markdown summary: {opts.markdown}")
-        if allure_dir:
-            allure_support.write_run_results(Path(allure_dir), report, tables, pictures)
-            lines.insert(-1, f"Allure results: {allure_dir} (summary, {len(report['gates'])} gates, pictures)")
+            session.exitstatus = result.verdict.exit_status
+        self.summary_lines = reporters.summary(result, self.options)
 
     @pytest.hookimpl(wrapper=True, tryfirst=True)
     def pytest_terminal_summary(self, terminalreporter):

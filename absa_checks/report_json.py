@@ -106,3 +106,17 @@ def write(report: dict[str, Any], path: Path) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     tmp.replace(path)  # never leave a half-written report behind
+
+
+class _JsonReporter:
+    """--absa-report PATH: the whole run as JSON (the schema above)."""
+
+    def wanted(self, options) -> bool:
+        return options.report is not None
+
+    def write(self, result, options) -> list[str]:
+        write(result.report, options.report)
+        return [f"JSON report: {options.report}"]
+
+
+REPORTER = _JsonReporter()

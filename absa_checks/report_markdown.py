@@ -103,3 +103,20 @@ def write_pictures(pictures: dict[str, bytes], path: Path) -> dict[str, str]:
 def write(text: str, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
+
+
+class _MarkdownReporter:
+    """--absa-markdown PATH: a summary for a pull request or a CI page, pictures beside it."""
+
+    def wanted(self, options) -> bool:
+        return options.markdown is not None
+
+    def write(self, result, options) -> list[str]:
+        names = write_pictures(result.pictures, options.markdown)
+        write(render(result.metrics, result.gates, result.verdict, result.outcomes, result.run,
+                     len(result.context.issues), names, result.report.get("comparison"), result.tables),
+              options.markdown)
+        return [f"Markdown summary: {options.markdown}"]
+
+
+REPORTER = _MarkdownReporter()

@@ -31,6 +31,8 @@ from .variants import VariantRequest, VariantSet, variant_set
 
 @dataclass(frozen=True)
 class RunOptions:
+    """The run's options, read once from pytest's (plugin._read_options); everything else reads these."""
+
     model: str
     models_file: Path | None
     data_dir: Path | None
@@ -42,6 +44,18 @@ class RunOptions:
     strict: bool
     gate_basis: str
     batch_size: int
+    gate_on: str = "mean"                 # several checkpoints: gate the mean, or the worst
+    inconclusive: str = "pass"            # what an inconclusive gate counts as
+    baseline: Path | None = None          # --absa-baseline
+    regression_alpha: float = 0.01
+    regression_min_effect: float = 0.02
+    device: str | None = None
+    allure_dir: Path | None = None        # set only when allure-pytest is active with --alluredir
+    verbose: bool = False
+    model_option_is_ours: bool = True     # False: another plugin or conftest owns --model here
+    cache_dir: Path | None = None         # --absa-cache (default: .absa-cache in the rootdir)
+    no_cache: bool = False
+    clear_cache: bool = False
 
 
 class SourceCache:

@@ -42,3 +42,11 @@ def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues
                      f"({'; '.join(reasons[:3])}{'; ...' if len(reasons) > 3 else ''})")
     lines.append(f"absa-checks {'PASSED' if verdict.passed else 'FAILED'}: {verdict.reason}")
     return lines
+
+
+def summary(result, options) -> list[str]:
+    """The lines for a RunResult (absa_checks.conclusion), the run's notes first."""
+    context = result.context
+    return [*context.notes, *summary_lines(result.run, result.tables, context.issues, result.compared,
+                                           result.regression_gates, context.quarantined, result.verdict,
+                                           show_slices=options.verbose)]

@@ -17,7 +17,7 @@ from conftest import REPO
 from test_exit_status import setup_project
 
 pytest.importorskip("allure_pytest", reason="pip install -e '.[test]' (allure-pytest)")
-from absa_checks.allure_support import case_title, diff_html  # noqa: E402
+from absa_checks.allure_support import diff_html  # noqa: E402
 
 ALLURE = REPO / "node_modules" / ".bin" / "allure"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")

@@ -53,7 +53,7 @@ def test_a_checkpoint_without_cases_is_left_out_and_none_at_all_is_no_data():
 
 # ---------------------------------------------------------------- naming several checkpoints
 
-def _models_file(tmp_path, groups: str = "") -> "Path":
+def _models_file(tmp_path, groups: str = ""):
     path = tmp_path / "models.yaml"
     path.write_text("models:\n  a: {kind: lexicon, scope: target}\n  b: {kind: lexicon, scope: sentence}\n"
                     "  c: {kind: lexicon, scope: target}\n" + groups)

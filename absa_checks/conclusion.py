@@ -1,0 +1,120 @@
+"""What a run concludes, as one pure function: outcomes in, a RunResult out (metrics, gates, the paired
+comparison with a baseline, the verdict, the run's facts and timing). Reporters (absa_checks.reporters)
+each take the RunResult; none of them decides anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from . import checkpoints, comparison, gates as gates_module, metrics as metrics_module, report_json, summary_table
+from . import verdict as verdict_module
+from .examples import DataIssue
+from .gates import GateResult
+from .metrics import RunMetrics
+from .outcomes import CaseOutcome
+from .run_state import RunOptions
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """The released model's report for --absa-baseline: its cases, or why it could not be read."""
+
+    path: str
+    cases: list[dict] | None = None
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What the run knows besides the outcomes (all plain data, gathered by the plugin)."""
+
+    models: dict[str, dict[str, Any]]  # checkpoint -> its describe() and fingerprint, in --absa-model order
+    issues: list[DataIssue] = field(default_factory=list)
+    quarantined: list[dict] = field(default_factory=list)
+    other_failures: int = 0             # failed tests that are not absa cases
+    stopped: str = ""                   # why the run stopped early (-x, --maxfail), if it did
+    timing: dict[str, Any] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()         # lines for the reader ("--model belongs to another plugin ...")
+
+
+@dataclass
+class RunResult:
+    outcomes: list[CaseOutcome]
+    metrics: RunMetrics                          # the mean across checkpoints when there are several
+    per_model: dict[str, RunMetrics] | None      # several checkpoints: each one's metrics
+    gates: list[GateResult]                      # threshold gates, then the no-regression gates
+    regression_gates: list[GateResult]
+    compared: dict[str, dict[str, comparison.SourceComparison]]  # checkpoint -> source -> paired comparison
+    verdict: verdict_module.Verdict
+    run: dict[str, Any]                          # who was tested, with which seed and options
+    context: RunContext
+    baseline_path: str = ""
+
+    @cached_property
+    def tables(self) -> list[summary_table.Table]:
+        return summary_table.all_tables(self.metrics, self.gates, self.per_model)
+
+    @cached_property
+    def report(self) -> dict[str, Any]:
+        """The JSON report's content (report_json.SCHEMA)."""
+        found = report_json.build(self.metrics, self.gates, self.verdict, self.outcomes, self.context.issues, self.run,
+                                  self.context.timing, self.context.quarantined, self.per_model)
+        if self.compared:
+            found["comparison"] = comparison.to_report(self.baseline_path, self.compared)
+        return found
+
+    @cached_property
+    def pictures(self) -> dict[str, bytes]:
+        try:
+            from . import pictures
+        except ImportError:  # matplotlib is optional: pictures are skipped, everything else is written
+            return {}
+        return pictures.all_pictures(self.report["sources"])
+
+
+def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baseline | None,
+             context: RunContext) -> RunResult:
+    """Metrics, gates, comparison and verdict for the outcomes of one run (pure: no I/O, no pytest)."""
+    by_model = {model: found for model, found in checkpoints.by_model(outcomes, list(context.models)).items() if found}
+    per_model = {model: metrics_module.aggregate(found) for model, found in by_model.items()}
+    several = len(per_model) > 1
+    metrics = checkpoints.mean_metrics(per_model) if several else next(iter(per_model.values()))
+    if several:
+        gate_results = gates_module.evaluate_checkpoints(per_model, metrics, options.gate_basis, options.gate_on)
+    else:
+        gate_results = gates_module.evaluate(metrics, options.gate_basis)
+    compared, regression_gates = _compare(by_model, baseline, options)
+    gate_results = gate_results + regression_gates
+    verdict = verdict_module.decide(metrics, gate_results, options.strict, context.other_failures, options.inconclusive)
+    if context.stopped:  # -x / --maxfail: gates on part of the cases mean nothing
+        verdict = verdict_module.Verdict(1, False, f"the run stopped early ({context.stopped}); "
+                                                   "gates are not decided on a partial run")
+    return RunResult(outcomes, metrics, per_model if several else None, gate_results, regression_gates, compared,
+                     verdict, _facts(list(per_model), options, context), context, baseline.path if baseline else "")
+
+
+def _compare(by_model: dict[str, list[CaseOutcome]], baseline: Baseline | None, options: RunOptions):
+    if baseline is None:
+        return {}, []
+    if baseline.cases is None:  # the run's own results are still reported; the gate says why it has no comparison
+        return {}, [GateResult("no_regression", "--absa-baseline", "all", 0.0, None, "paired", "fail", baseline.error)]
+    return comparison.against_baseline({model: [o.to_dict() for o in found] for model, found in by_model.items()},
+                                       baseline.cases, options.regression_alpha, options.regression_min_effect)
+
+
+def _facts(names: list[str], options: RunOptions, context: RunContext) -> dict[str, Any]:
+    """Who was tested: the checkpoints with results (one deselected entirely by -k is not one of them)."""
+    models = [{"name": name, **context.models[name]} for name in names]
+    if len(models) == 1:
+        model = models[0]
+    else:  # several checkpoints: one name and one fingerprint for the set, each one in "models"
+        joined = hashlib.sha256("\n".join(m["fingerprint"] for m in models).encode()).hexdigest()[:16]
+        model = {"name": ",".join(m["name"] for m in models), "kind": "checkpoints", "fingerprint": joined,
+                 "gate_on": options.gate_on}
+    return {"model": model, "models": models, "seed": options.seed, "sample": options.sample,
+            "sources": list(options.sources) if options.sources else None,
+            "gate_basis": options.gate_basis, "strict": options.strict}
