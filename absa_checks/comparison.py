@@ -163,7 +163,7 @@ def regression_verdict(units: Paired, alpha: float, min_effect: float) -> tuple[
     is significant at `alpha` (default 0.01). One-sided because only a drop gates a release; at 0.01
     because equal models whose errors churn (every unit re-drawn) then fail at most 1% of the time,
     where the two-sided 0.05 test failed them 2%. The cost, measured: a 5-point drop on 1,000 units is
-    caught 100% at low churn, 79% at 30% broken / 20% fixed, 44% at 55/45 (docs/statistics.md).
+    caught 100% at low churn, 78% at 30% broken / 20% fixed, 45% at 55/45 (docs/statistics.md).
     """
     drop = -units.change
     shown = (f"ARS {100 * units.before / max(units.matched, 1):.2f}% -> {100 * units.after / max(units.matched, 1):.2f}% "

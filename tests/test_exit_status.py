@@ -197,3 +197,19 @@ def test_a_run_stopped_early_does_not_pass_its_gates(tmp_path, run):
     result = run(["suite.yaml", "--model", "python:mymodel:by_first_clause", "-x"], cwd=tmp_path)
     assert result.code == 1
     assert "the run stopped early" in result.out
+
+
+def test_deselecting_a_strategy_makes_ars_partial_and_its_gate_says_so(run):
+    """-m revtgt leaves ARS over one of ARTS's three strategies: never judged as if it were the ARS."""
+    args = ["suites/", "--absa-sources", "builtin-restaurant", "--absa-sample", "40"]
+    whole = run(args)
+    assert whole.report["sources"]["builtin-restaurant"]["ars_partial"] is False
+    assert all("partial" not in g["reason"] for g in whole.report["gates"])
+    partial = run(args + ["-m", "revtgt"])
+    assert partial.code == 1
+    source = partial.report["sources"]["builtin-restaurant"]
+    assert source["ars_partial"] is True and source["ars_covers"] == ["revtgt"]
+    ars_gates = [g for g in partial.report["gates"] if g["gate"] == "min_ars"]
+    assert ars_gates and all(g["verdict"] == "fail" and g["reason"].startswith("not decided: ARS here is partial")
+                             for g in ars_gates)
+    assert "all (ARS partial: revtgt)" in partial.out

@@ -93,3 +93,14 @@ def test_reports_name_a_strategy_by_its_labelled_parameters():
     assert strategies.label("adddiff", (("k", 3),)) == "adddiff(k=3)"
     assert strategies.label("revtgt", (("neutral", "keep"),)) == "revtgt"
     assert strategies.label("revnon+adddiff", ()) == "revnon+adddiff"
+
+
+def test_the_cli_takes_a_registered_strategys_parameters(with_shout):
+    from absa_checks import cli
+
+    assert cli._strategy_params(["min_length=5"], ["shout"]) == (("min_length", 5),)
+    assert cli._strategy_params([], ["adddiff"], k=3, neutral=None) == (("k", 3),)
+    with pytest.raises(AbsaChecksError, match="--param min_length: 'min_length' must be a whole number of at least 2"):
+        cli._strategy_params(["min_length=1"], ["shout"])
+    with pytest.raises(AbsaChecksError, match="--param 'k=3': write NAME=VALUE with a parameter of shout"):
+        cli._strategy_params(["k=3"], ["shout"])
