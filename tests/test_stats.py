@@ -11,6 +11,7 @@ import random
 import pytest
 
 from absa_checks.stats import Rate, clopper_pearson, wilson
+from benchmarks.statistics_tables import bootstrap_bounds  # what ARS used before
 
 Z2 = 3.841459  # z^2 for z = 1.959964
 
@@ -157,18 +158,6 @@ def test_clopper_pearson_n_0():
     assert rate.to_dict() == {"value": None, "k": 0, "n": 0, "ci95": None, "ci_method": "clopper-pearson"}
 
 
-def _percentile_bootstrap(k: int, n: int) -> tuple[float, float]:
-    """What ARS used before: the exact percentile bootstrap (binomial quantiles at k/n)."""
-    def quantile(q: float) -> int:
-        total = 0.0
-        for x in range(n + 1):
-            total += math.comb(n, x) * (k / n) ** x * (1 - k / n) ** (n - x)
-            if total >= q - 1e-12:
-                return x
-        return n
-    return quantile(0.025) / n, quantile(0.975) / n
-
-
 def _coverage(interval, n: int, p: float, draws: int, rng: random.Random) -> float:
     hits = 0
     for _ in range(draws):
@@ -193,6 +182,6 @@ def test_clopper_pearson_keeps_its_coverage_at_small_n(n, p):
 def test_the_coverage_check_catches_a_zero_width_interval():
     # the same check on the percentile bootstrap: at n = 10 and ARS .97, three runs in four get all
     # ten units right, and the bootstrap's [1, 1] then misses the true .97
-    coverage = _coverage(_percentile_bootstrap, 10, 0.97, 2000, random.Random(7))
+    coverage = _coverage(bootstrap_bounds, 10, 0.97, 2000, random.Random(7))
     assert coverage < 0.5
 
