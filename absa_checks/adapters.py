@@ -61,6 +61,19 @@ class ModelSpec:
     settings: dict[str, Any] = field(default_factory=dict)
     base_dir: Path = Path(".")  # relative paths in the settings are relative to this
     origin: str = "built-in"
+    from_env: tuple[tuple[str, str], ...] = ()  # (variable, value) taken from the environment: never shown
+
+    def redact(self, found: Any) -> Any:
+        """`found` (a message, or a report's dict) with every environment value replaced by `${NAME}`."""
+        if isinstance(found, dict):
+            return {key: self.redact(value) for key, value in found.items()}
+        if isinstance(found, (list, tuple)):
+            return type(found)(self.redact(value) for value in found)
+        if isinstance(found, str):
+            for variable, value in sorted(self.from_env, key=lambda pair: -len(pair[1])):
+                if value:
+                    found = found.replace(value, "${" + variable + "}")
+        return found
 
 
 def kind_names() -> tuple[str, ...]:
@@ -189,7 +202,9 @@ def _entry_spec(name: str, entry: Any, base_dir: Path, origin: str) -> ModelSpec
         raise AbsaChecksError(f"{origin}: model '{name}' needs '{missing[0]}' ({kind.name} models need "
                               f"{', '.join(kind.required)})")
     settings = {key: _expand_env(value, name, key, origin) for key, value in entry.items()}
-    return ModelSpec(name, kind.name, settings, base_dir, origin)
+    used = sorted({(var, os.environ[var]) for value in entry.values() if isinstance(value, str)
+                   for var in _ENV.findall(value)})
+    return ModelSpec(name, kind.name, settings, base_dir, origin, tuple(used))
 
 
 _ENV = re.compile(r"\$\{(\w+)\}")
@@ -212,4 +227,7 @@ def _expand_env(value: Any, model: str, key: str, origin: str) -> Any:
 
 def build(spec: ModelSpec) -> Adapter:
     """Construct the adapter (cheap: heavy models load lazily on first prediction)."""
-    return get_kind(spec.kind, f"model '{spec.name}'").build(spec)
+    try:
+        return get_kind(spec.kind, f"model '{spec.name}'").build(spec)
+    except AbsaChecksError as err:
+        raise AbsaChecksError(spec.redact(str(err))) from None

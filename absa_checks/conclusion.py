@@ -58,11 +58,19 @@ class RunResult:
     def tables(self) -> list[summary_table.Table]:
         return summary_table.all_tables(self.metrics, self.gates, self.per_model)
 
+    @property
+    def complete(self) -> bool:
+        """False when the run stopped early (-x, --maxfail, Ctrl-C, SIGTERM): a partial result."""
+        return not self.context.stopped
+
     @cached_property
     def report(self) -> dict[str, Any]:
         """The JSON report's content (report_json.SCHEMA)."""
         found = report_json.build(self.metrics, self.gates, self.verdict, self.outcomes, self.context.issues, self.run,
                                   self.context.timing, self.context.quarantined, self.per_model)
+        found["complete"] = self.complete
+        if not self.complete:
+            found["stopped"] = self.context.stopped
         if self.compared:
             found["comparison"] = comparison.to_report(self.baseline_path, self.compared)
         return found

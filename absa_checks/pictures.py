@@ -62,8 +62,9 @@ def fail_rate_chart(sources: dict[str, Any]) -> bytes | None:
     plt = _pyplot()
     figure, axis = plt.subplots(figsize=(7, 0.45 * len(rows) + 1.5))
     values = [100 * r[2]["fail_rate"]["value"] for r in rows]
-    low = [v - 100 * r[2]["fail_rate"]["ci95"][0] for v, r in zip(values, rows)]
-    high = [100 * r[2]["fail_rate"]["ci95"][1] - v for v, r in zip(values, rows)]
+    # clamped at 0: a zero-width side can come out as -1e-14 after the percent scaling, which matplotlib refuses
+    low = [max(0.0, v - 100 * r[2]["fail_rate"]["ci95"][0]) for v, r in zip(values, rows)]
+    high = [max(0.0, 100 * r[2]["fail_rate"]["ci95"][1] - v) for v, r in zip(values, rows)]
     y = list(range(len(rows)))
     axis.barh(y, values, xerr=[low, high], color="#e45756", capsize=3)
     axis.set_yticks(y, [f"{s} / {st}" for s, st, _ in rows], fontsize=8)

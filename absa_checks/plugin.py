@@ -8,6 +8,8 @@ from __future__ import annotations
 import gc
 import json
 import shutil
+import signal
+import threading
 import tempfile
 import time
 from dataclasses import dataclass, replace
@@ -123,6 +125,20 @@ def _read_options(config: pytest.Config, model_option_is_ours: bool) -> RunOptio
         raise pytest.UsageError("--absa-sample must be at least 1")
     if opt("--absa-batch-size") < 1:
         raise pytest.UsageError("--absa-batch-size must be at least 1")
+    if not 0 < opt("--absa-regression-alpha") < 1:
+        raise pytest.UsageError(f"--absa-regression-alpha {opt('--absa-regression-alpha')}: a significance level "
+                                "is between 0 and 1 (default 0.01)")
+    if not 0 <= opt("--absa-regression-min-effect") < 1:
+        raise pytest.UsageError(f"--absa-regression-min-effect {opt('--absa-regression-min-effect')}: an ARS drop "
+                                "as a fraction, from 0 up to (not including) 1 (default 0.02)")
+    if opt("--absa-data") is not None and not Path(opt("--absa-data")).expanduser().is_dir():
+        raise pytest.UsageError(f"--absa-data {opt('--absa-data')}: no such folder; point it at a folder laid out "
+                                "like shared/data (or leave it out to run the built-in sources only)")
+    for option in ("--absa-report", "--absa-markdown"):
+        _check_output_path(option, opt(option))
+    if opt("--absa-cache") and Path(opt("--absa-cache")).exists() and not Path(opt("--absa-cache")).is_dir():
+        raise pytest.UsageError(f"--absa-cache {opt('--absa-cache')}: is a file, not a folder; name a folder "
+                                "(it is created if missing)")
     sources = opt("--absa-sources")
     return RunOptions(
         model=opt("absa_model") or alias or registry.DEFAULT_MODEL, models_file=models_file,
@@ -139,6 +155,20 @@ def _read_options(config: pytest.Config, model_option_is_ours: bool) -> RunOptio
         allure_dir=Path(config.option.allure_report_dir) if allure_support.active(config) else None,
         cache_dir=Path(opt("--absa-cache") or config.rootpath / ".absa-cache"), no_cache=opt("--absa-no-cache"),
         clear_cache=opt("--absa-clear-cache"))
+
+
+def _check_output_path(option: str, value: str | None) -> None:
+    """A report path must be writable as a file: checked before the run, not after it."""
+    if not value:
+        return
+    path = Path(value)
+    if path.is_dir():
+        raise pytest.UsageError(f"{option} {value}: is a folder; name a file in it, e.g. {path / 'report'}"
+                                + (".json" if option == "--absa-report" else ".md"))
+    parent = next((p for p in (path.parent, *path.parent.parents) if p.exists()), None)
+    if parent is not None and not parent.is_dir():
+        raise pytest.UsageError(f"{option} {value}: {parent} is a file, so the report cannot be written there; "
+                                "choose another path")
 
 
 def _asked_for(config: pytest.Config) -> bool:
@@ -184,6 +214,17 @@ def _named_on_command_line(config: pytest.Config, path: Path) -> bool:
     return any((here / arg.split("::")[0]).resolve() == path.resolve() for arg in config.args)
 
 
+def _terminate_as_interrupt() -> None:
+    """SIGTERM (a CI job cancelled) ends the run as Ctrl-C does, so what ran is reported as partial
+    instead of the process vanishing; only where nobody else handles SIGTERM, and only in a run with suites."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        def interrupt(signum, frame):
+            raise KeyboardInterrupt("SIGTERM")
+        signal.signal(signal.SIGTERM, interrupt)
+
+
 def _sum_worker_stats(workers: list[dict]) -> dict:
     """One checkpoint's prediction counts over the xdist workers (each plans every query)."""
     total = {key: sum(w[key] for w in workers) for key in workers[0]}
@@ -216,6 +257,7 @@ class AbsaRun:
     def state(self) -> RunState:
         """Models resolved, caches opened: on first use, i.e. when a suite is collected (or asked for)."""
         if self._state is None:
+            _terminate_as_interrupt()
             specs = registry.resolve_all(self.options.model, self.options.models_file)
             if self.options.device:
                 specs = [replace(spec, settings={**spec.settings, "device": self.options.device}) for spec in specs]
@@ -262,6 +304,8 @@ class AbsaRun:
         records = [value for key, value in report.user_properties if key == PROPERTY_KEY]
         quarantined = [value for key, value in report.user_properties if key == QUARANTINE_KEY]
         if records:
+            if self._state is None:  # an xdist controller: its first absa result
+                _terminate_as_interrupt()
             self.collector.add(CaseOutcome.from_dict(records[-1]))
         elif quarantined:
             self.collector.quarantine(report.nodeid, quarantined[-1])
@@ -325,10 +369,12 @@ class AbsaRun:
             return
         state = self.state
         stopped = session.shouldstop or session.shouldfail
+        if exitstatus == pytest.ExitCode.INTERRUPTED:
+            stopped = "interrupted: Ctrl-C or SIGTERM"
         notes = () if self.options.model_option_is_ours else (
             "--model belongs to another plugin or conftest here; absa-checks reads --absa-model",)
         context = RunContext(
-            models={name: {**p.adapter.describe(), "fingerprint": p.adapter.fingerprint()}
+            models={name: p.spec.redact({**p.adapter.describe(), "fingerprint": p.adapter.fingerprint()})
                     for name, p in state.predictors.items()},
             issues=state.sources.issues(o.source for o in outcomes), quarantined=self.collector.quarantined(),
             other_failures=self.collector.other_failures, stopped=str(stopped) if stopped else "",

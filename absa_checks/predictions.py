@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import math
+import traceback
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
-from .protocol import Adapter, Query, QueryError
-
-from .errors import AdapterError
+from .errors import AbsaChecksError, AdapterError
 from .examples import Example
 from .expectations import label_of
 from .labels import POLARITIES, canonical_label
+from .protocol import Adapter, Query, QueryError
 
 
 @dataclass(frozen=True)
@@ -67,18 +67,44 @@ def normalise(answer: object, adapter_name: str) -> Prediction | QueryError:
     return Prediction(tuple(probs[p] / total for p in POLARITIES))  # type: ignore[arg-type]
 
 
-def predict_all(adapter: Adapter, queries: Sequence[Query], batch_size: int) -> dict[Query, Prediction | QueryError]:
+MAX_FAILED_BATCHES = 3  # in a row: the model is broken, not one batch; the rest is not attempted
+
+
+def predict_all(adapter: Adapter, queries: Sequence[Query], batch_size: int,
+                on_batch: Callable[[dict[Query, Prediction | QueryError]], None] | None = None
+                ) -> dict[Query, Prediction | QueryError]:
     """Ask the adapter about every query once, `batch_size` at a time (in the adapter's preferred order,
-    when it has one: a transformer sorts by token count so batches pad little)."""
+    when it has one: a transformer sorts by token count so batches pad little).
+
+    A batch the adapter fails on makes its own queries errors, not the others'; after MAX_FAILED_BATCHES
+    failures in a row the remaining queries are errors too, without asking. `on_batch` gets each batch's
+    answers as soon as they exist (the cache keeps them, so an interrupt loses only the batch under way)."""
     if hasattr(adapter, "arrange"):
         queries = adapter.arrange(queries)
     results: dict[Query, Prediction | QueryError] = {}
+    failed_in_a_row, first_failure = 0, ""
     for first in range(0, len(queries), batch_size):
         batch = list(queries[first:first + batch_size])
-        answers = adapter.predict(batch)
-        if len(answers) != len(batch):
-            raise AdapterError(f"model '{adapter.name}' answered {len(answers)} predictions for a batch of "
-                               f"{len(batch)} queries; an adapter must answer each query once, in order")
-        for query, answer in zip(batch, answers):
-            results[query] = normalise(answer, adapter.name)
+        if failed_in_a_row >= MAX_FAILED_BATCHES:
+            results.update((q, QueryError(f"not predicted: the model failed on {MAX_FAILED_BATCHES} batches in a "
+                                          f"row; the first failure: {first_failure.splitlines()[0]}")) for q in batch)
+            continue
+        try:
+            answers = adapter.predict(batch)
+            if len(answers) != len(batch):
+                raise AdapterError(f"model '{adapter.name}' answered {len(answers)} predictions for a batch of "
+                                   f"{len(batch)} queries; an adapter must answer each query once, in order")
+            found = {query: normalise(answer, adapter.name) for query, answer in zip(batch, answers)}
+            failed_in_a_row = 0
+        except AbsaChecksError as err:
+            found = {q: QueryError(str(err)) for q in batch}
+            failed_in_a_row, first_failure = failed_in_a_row + 1, first_failure or str(err)
+        except Exception as err:  # a bug in the model or its adapter: these queries error, never pass
+            message = (f"raised {type(err).__name__}: {err} (batch of {len(batch)} from query {first + 1})\n"
+                       + "".join(traceback.format_exception(err)))
+            found = {q: QueryError(message) for q in batch}
+            failed_in_a_row, first_failure = failed_in_a_row + 1, first_failure or message
+        results.update(found)
+        if on_batch is not None:
+            on_batch(found)
     return results

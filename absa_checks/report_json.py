@@ -115,8 +115,18 @@ class _JsonReporter:
         return options.report is not None
 
     def write(self, result, options) -> list[str]:
+        if not result.complete:  # never over a complete report: beside it, named as partial
+            path = partial_path(options.report)
+            write(result.report, path)
+            return [f"JSON report of the partial run: {path} ({options.report} left as it was)"]
         write(result.report, options.report)
+        partial_path(options.report).unlink(missing_ok=True)  # an older partial one no longer applies
         return [f"JSON report: {options.report}"]
+
+
+def partial_path(path: Path) -> Path:
+    """Where a partial run's report goes: `report.json` -> `report.partial.json`."""
+    return path.with_name(f"{path.stem}.partial{path.suffix}")
 
 
 REPORTER = _JsonReporter()

@@ -112,11 +112,16 @@ class _MarkdownReporter:
         return options.markdown is not None
 
     def write(self, result, options) -> list[str]:
-        names = write_pictures(result.pictures, options.markdown)
-        write(render(result.metrics, result.gates, result.verdict, result.outcomes, result.run,
-                     len(result.context.issues), names, result.report.get("comparison"), result.tables),
-              options.markdown)
-        return [f"Markdown summary: {options.markdown}"]
+        from .report_json import partial_path
+
+        path = options.markdown if result.complete else partial_path(options.markdown)
+        names = write_pictures(result.pictures, path)
+        text = render(result.metrics, result.gates, result.verdict, result.outcomes, result.run,
+                      len(result.context.issues), names, result.report.get("comparison"), result.tables)
+        if not result.complete:
+            text = f"> **Partial run** ({result.context.stopped}): these numbers cover only the cases that ran.\n\n" + text
+        write(text, path)
+        return [f"Markdown summary: {path}" + ("" if result.complete else f" (partial; {options.markdown} left as it was)")]
 
 
 REPORTER = _MarkdownReporter()

@@ -161,9 +161,9 @@ class Predictor:
     def queries(self) -> list[Query]:
         return plan(q for case in self._cases for q in (query_for(case.original), query_for(case.variant.example)))
 
-    def _predict(self, queries: list[Query]) -> dict[Query, Prediction | QueryError]:
+    def _predict(self, queries: list[Query], on_batch=None) -> dict[Query, Prediction | QueryError]:
         started = time.perf_counter()
-        results = predict_all(self.adapter, queries, self.batch_size)
+        results = predict_all(self.adapter, queries, self.batch_size, on_batch)
         self.stats.predicted += len(queries)
         self.stats.model_calls += -(-len(queries) // self.batch_size)
         self.stats.seconds += time.perf_counter() - started
@@ -181,9 +181,12 @@ class Predictor:
         with self.cache.lock():
             cached = self.cache.get_many(fingerprint, by_text)
             missing = [q for key, q in by_text.items() if key not in cached]
-            fresh = self._predict(missing) if missing else {}
+
+            def keep(batch: dict) -> None:  # batch by batch: an interrupt or a failing batch loses no other
+                self.cache.put_many(fingerprint, {key[q]: p.probs for q, p in batch.items() if isinstance(p, Prediction)})
+
+            fresh = self._predict(missing, keep) if missing else {}
             answers = {key[q]: p for q, p in fresh.items()}
-            self.cache.put_many(fingerprint, {k: p.probs for k, p in answers.items() if isinstance(p, Prediction)})
         self.stats.cache_hits += len(by_text) - len(missing)
         self.stats.truncated = getattr(self.adapter, "truncated", 0)
         self.stats.model_loaded = bool(getattr(self.adapter, "loaded", False))
@@ -197,11 +200,11 @@ class Predictor:
             try:
                 self._results = self._answer_all()
             except AbsaChecksError as err:
-                self._failure = str(err)
-                raise
+                self._failure = self.spec.redact(str(err))
+                raise AdapterError(self._failure) from None
             except Exception as err:  # a bug in the model or its adapter: an error, never a pass
-                self._failure = (f"model '{self.spec.name}' raised {type(err).__name__}: {err}\n"
-                                 + "".join(traceback.format_exception(err)))
+                self._failure = self.spec.redact(f"model '{self.spec.name}' raised {type(err).__name__}: {err}\n"
+                                                 + "".join(traceback.format_exception(err)))
                 raise AdapterError(self._failure) from None
         answers = []
         for example in (case.original, case.variant.example):
@@ -209,7 +212,9 @@ class Predictor:
             if answer is None:  # a case added after planning (should not happen): say so plainly
                 raise AdapterError(f"no prediction was planned for {example.record_id or example.sentence!r}")
             if isinstance(answer, QueryError):
-                raise AdapterError(f"model '{self.spec.name}': {answer.message}")
+                own = answer.message.startswith(f"model '{self.spec.name}'")  # already says whose it is
+                message = answer.message if own else f"model '{self.spec.name}': {answer.message}"
+                raise AdapterError(self.spec.redact(message))
             answers.append(answer)
         return answers[0], answers[1]
 

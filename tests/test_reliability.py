@@ -1,0 +1,216 @@
+"""Never a silent wrong answer (docs/reliability.md lists every case and its test): interrupted runs,
+bad options and paths checked before the run, a failing batch, secrets.
+
+Interrupts are real signals sent to a real pytest subprocess, timed by a model that writes a line per batch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+SUITE = """suite: s
+tests:
+  - name: adddiff
+    strategy: adddiff
+    sources: [builtin-restaurant]
+    sample: 24
+    gates: {max_fail_rate: 1.0}
+"""
+
+# A cacheable adapter kind (entry point, as a third party would register it) that is slow on purpose and
+# says how far it got: one line per batch in $PROGRESS; with $FAIL_BATCH it raises on that batch.
+SLOW_KIND = '''
+import os, time
+from absa_checks.adapters import AdapterKind
+
+
+class Slow:
+    cacheable = True
+
+    def __init__(self, name):
+        self.name, self.calls = name, 0
+
+    def describe(self):
+        return {"kind": "slow"}
+
+    def fingerprint(self):
+        return "slow-" + self.name
+
+    def predict(self, queries):
+        self.calls += 1
+        if os.environ.get("FAIL_BATCH") == str(self.calls):
+            raise RuntimeError("batch %d broke" % self.calls)
+        time.sleep(float(os.environ.get("BATCH_SECONDS", "0")))
+        with open(os.environ["PROGRESS"], "a") as progress:
+            progress.write("%s %d\\n" % (self.name, len(queries)))
+        return ["positive" for _ in queries]
+
+
+KIND = AdapterKind("slow", keys=(), build=lambda spec: Slow(spec.name), inline=lambda rest: {}, inline_form="slow:x")
+'''
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    site = tmp_path / "site"
+    (site / "slowkind").mkdir(parents=True)
+    (site / "slowkind" / "__init__.py").write_text(SLOW_KIND)
+    info = site / "slowkind-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: slowkind\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[absa_checks.adapters]\nslow = slowkind:KIND\n")
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "s.yaml").write_text(SUITE)
+    return root
+
+
+def env_for(project: Path, **extra: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "ABSA_"))}
+    env.update(PYTHONPATH=str(project.parent / "site"), PROGRESS=str(project / "progress.txt"), **extra)
+    return env
+
+
+def pytest_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "s.yaml", "--absa-model", "slow:x",
+            "--absa-batch-size", "4", *args]
+
+
+def batches_done(project: Path, model: str = "") -> int:
+    path = project / "progress.txt"
+    lines = path.read_text().splitlines() if path.is_file() else []
+    return sum(line.startswith(model) for line in lines)
+
+
+def cached(project: Path) -> int:
+    with sqlite3.connect(project / ".absa-cache" / "predictions.sqlite") as db:
+        return db.execute("SELECT COUNT(*) FROM predictions").fetchone()[0]
+
+
+def interrupt(project: Path, sig: int, *args: str, group: bool = False, model: str = "slow:x"
+              ) -> subprocess.CompletedProcess:
+    """Start the run, wait until two batches of `model` are predicted, send `sig` (to the whole process
+    group, as a terminal's Ctrl-C does, when `group`), and wait for the run to end."""
+    process = subprocess.Popen(pytest_command("--absa-report", "r.json", "--absa-markdown", "r.md", *args),
+                               cwd=project, env=env_for(project, BATCH_SECONDS="0.4"), stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, start_new_session=group)
+    deadline = time.monotonic() + 120
+    while batches_done(project, model) < 2 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    assert process.poll() is None, "the run ended before it could be interrupted"
+    os.killpg(process.pid, sig) if group else process.send_signal(sig)
+    out, _ = process.communicate(timeout=120)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, "")
+
+
+TWO_CHECKPOINTS = ("--absa-model", "slow:x,slow:y")  # y predicts after x's cases have run
+
+
+@pytest.mark.parametrize("sig, args, group, after_cases", [
+    (signal.SIGINT, (), False, False), (signal.SIGTERM, (), False, False),
+    (signal.SIGINT, TWO_CHECKPOINTS, False, True), (signal.SIGTERM, TWO_CHECKPOINTS, False, True),
+    (signal.SIGINT, ("-n", "2"), True, False), (signal.SIGINT, ("-n", "2", *TWO_CHECKPOINTS), True, False)],
+    ids=["ctrl-c-predicting", "sigterm-predicting", "ctrl-c-after-cases", "sigterm-after-cases",
+         "ctrl-c-xdist", "ctrl-c-xdist-after-cases"])
+def test_an_interrupted_run_reports_partial_beside_the_last_complete_report(project: Path, sig, args, group,
+                                                                           after_cases):
+    (project / "r.json").write_text('{"complete": true, "previous": "run"}')
+    result = interrupt(project, sig, *args, group=group, model="slow:y" if "slow:x,slow:y" in args else "slow:x")
+    assert result.returncode != 0, result.stdout[-3000:]
+    assert json.loads((project / "r.json").read_text()) == {"complete": True, "previous": "run"}  # untouched
+    partial = project / "r.partial.json"
+    assert partial.is_file() or not after_cases, result.stdout[-3000:]
+    if partial.is_file():  # some cases ran before the interrupt: they are reported, as partial
+        report = json.loads(partial.read_text())
+        assert report["cases"]
+        assert report["complete"] is False and report["stopped"].startswith("interrupted")
+        assert report["verdict"]["passed"] is False and report["verdict"]["exit_status"] != 0
+        assert (project / "r.partial.md").read_text().startswith("> **Partial run**")
+        assert "JSON report of the partial run" in result.stdout
+    assert "absa-checks PASSED" not in result.stdout
+    assert not (project / "r.md").exists()
+
+
+def test_predictions_made_before_an_interrupt_are_kept_and_not_made_again(project: Path):
+    interrupt(project, signal.SIGINT)
+    kept = cached(project)
+    assert 8 <= kept < 24  # at least the two batches the test waited for, not all of them
+    (project / "progress.txt").unlink()
+    rerun = subprocess.run(pytest_command("--absa-report", "r.json"), cwd=project, env=env_for(project),
+                           capture_output=True, text=True, timeout=300)
+    assert rerun.returncode == 0, rerun.stdout[-3000:]
+    timing = json.loads((project / "r.json").read_text())["timing"]["predictions"]
+    assert timing["cache_hits"] == kept and timing["predicted"] == timing["unique_queries"] - kept
+    assert json.loads((project / "r.json").read_text())["complete"] is True
+    assert not (project / "r.partial.json").exists()
+
+
+def test_a_failing_batch_fails_only_its_own_cases(project: Path):
+    result = subprocess.run(pytest_command("--absa-report", "r.json"), cwd=project,
+                            env=env_for(project, FAIL_BATCH="3"), capture_output=True, text=True, timeout=300)
+    report = json.loads((project / "r.json").read_text())
+    assert result.returncode == 1 and report["verdict"]["passed"] is False
+    errored = [c for c in report["cases"] if c["status"] == "error"]
+    assert errored and len(errored) < len(report["cases"])  # batch 3's cases only; the others were scored
+    assert all("batch 3 broke" in c["reason"] for c in errored)
+    assert cached(project) == report["timing"]["predictions"]["unique_queries"] - 4  # every other batch kept
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--absa-data", "no/such/folder"], "--absa-data no/such/folder: no such folder"),
+    (["--absa-data", "s.yaml"], "--absa-data s.yaml: no such folder"),
+    (["--absa-report", "."], "--absa-report .: is a folder; name a file in it"),
+    (["--absa-report", "s.yaml/r.json"], "--absa-report s.yaml/r.json: s.yaml is a file"),
+    (["--absa-markdown", "s.yaml/deeper/r.md"], "--absa-markdown s.yaml/deeper/r.md: s.yaml is a file"),
+    (["--absa-regression-alpha", "5"], "--absa-regression-alpha 5.0: a significance level is between 0 and 1"),
+    (["--absa-regression-alpha", "0"], "--absa-regression-alpha 0.0: a significance level is between 0 and 1"),
+    (["--absa-regression-min-effect", "1.5"], "--absa-regression-min-effect 1.5: an ARS drop as a fraction"),
+    (["--absa-cache", "s.yaml"], "--absa-cache s.yaml: is a file, not a folder"),
+], ids=["data-missing", "data-is-a-file", "report-is-a-folder", "report-under-a-file", "markdown-under-a-file",
+        "alpha-5", "alpha-0", "min-effect", "cache-is-a-file"])
+def test_bad_options_and_paths_stop_the_run_before_it_starts(project: Path, args: list[str], message: str):
+    result = subprocess.run(pytest_command(*args), cwd=project, env=env_for(project), capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 4, result.stdout[-2000:] + result.stderr
+    assert message in result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    assert batches_done(project) == 0  # nothing was predicted
+
+
+def test_environment_values_never_reach_a_report_or_an_error(project: Path):
+    (project / "secretmodule_abc.py").write_text("def predict(queries):\n    return ['positive' for _ in queries]\n")
+    (project / "models.yaml").write_text("models:\n  mine: {kind: python, target: '${MY_TARGET}'}\n"
+                                         "  gone: {kind: replay, path: '${MY_PATH}', column: m}\n")
+    env = env_for(project, MY_TARGET="secretmodule_abc:predict", MY_PATH="hidden-dir-7f3/preds.csv")
+    ran = subprocess.run([sys.executable, "-m", "pytest", "s.yaml", "--absa-model", "mine", "--absa-report", "r.json"],
+                         cwd=project, env=env, capture_output=True, text=True, timeout=300)
+    text = (project / "r.json").read_text()
+    assert "secretmodule_abc:predict" not in text + ran.stdout + ran.stderr
+    assert json.loads(text)["run"]["model"]["target"] == "${MY_TARGET}"
+    broken = subprocess.run([sys.executable, "-m", "pytest", "s.yaml", "--absa-model", "gone", "--absa-report",
+                             "g.json"], cwd=project, env=env, capture_output=True, text=True, timeout=300)
+    assert broken.returncode != 0
+    everything = broken.stdout + broken.stderr + (project / "g.json").read_text() if (project / "g.json").exists() \
+        else broken.stdout + broken.stderr
+    assert "hidden-dir-7f3" not in everything and "${MY_PATH}" in everything
+
+
+def test_pictures_survive_a_zero_width_interval_side():
+    """A rate equal to its interval's end (a mean across checkpoints that all agree) made matplotlib raise
+    after the whole run ('xerr must not contain negative values'), losing the Markdown summary."""
+    from absa_checks import pictures  # matplotlib is a test dependency
+
+    # the bound one ulp above the value, as `mean - hypot(mean - low, 0)` can give
+    rate = {"value": 0.1, "k": None, "n": 30, "ci95": [0.10000000000000002, 0.2], "ci_method": "checkpoints"}
+    sources = {"s": {"strategies": {"adddiff": {"fail_rate": rate, "original_accuracy": rate,
+                                                "variant_accuracy": rate, "n": 30, "units": 30}}}}
+    assert pictures.fail_rate_chart(sources).startswith(b"\x89PNG")
