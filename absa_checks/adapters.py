@@ -217,9 +217,10 @@ def _expand_env(value: Any, model: str, key: str, origin: str) -> Any:
 
     def substitute(match: re.Match) -> str:
         variable = match.group(1)
-        if variable not in os.environ:
+        if not os.environ.get(variable):  # unset, or empty (which would quietly mean "here")
+            state = "empty" if variable in os.environ else "not set"
             raise AbsaChecksError(f"model '{model}' ({origin}) takes its {key} from the environment variable "
-                                  f"{variable}, which is not set; export {variable}=... before running")
+                                  f"{variable}, which is {state}; export {variable}=... before running")
         return os.environ[variable]
 
     return _ENV.sub(substitute, value)

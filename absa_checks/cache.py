@@ -11,6 +11,8 @@ import fcntl
 import hashlib
 import json
 import sqlite3
+import time
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping
@@ -41,11 +43,28 @@ class PredictionCache:
     def _connect(self) -> sqlite3.Connection:
         if not self._ready:
             self.directory.mkdir(parents=True, exist_ok=True)
+            try:
+                self._open_checked().close()
+            except sqlite3.DatabaseError as err:  # truncated or not SQLite: keep it for a post-mortem, rebuild
+                aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
+                self.path.replace(aside)
+                for suffix in ("-wal", "-shm"):
+                    self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
+                warnings.warn(f"absa-checks: the prediction cache {self.path} was unreadable ({err}); moved to "
+                              f"{aside.name} and started empty, so this run predicts again", stacklevel=2)
+                self._open_checked().close()
+            self._ready = True
         db = sqlite3.connect(self.path, timeout=120)
         db.execute("PRAGMA journal_mode=WAL")
-        if not self._ready:
-            db.execute(SCHEMA)
-            self._ready = True
+        return db
+
+    def _open_checked(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=120)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(SCHEMA)
+        if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+            db.close()
+            raise sqlite3.DatabaseError("quick_check failed")
         return db
 
     def get_many(self, fingerprint: str, keys: Iterable[str]) -> dict[str, tuple[float, float, float]]:

@@ -32,7 +32,11 @@ def is_suite_file(path: Path) -> bool:
     if path.suffix not in (".yaml", ".yml"):
         return False
     try:
-        with path.open(encoding="utf-8", errors="replace") as lines:
+        with path.open("rb") as stream:
+            if stream.read(2) in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark
+                stream.seek(0)
+                return any(SUITE_KEY_LINE.match(line) for line in stream.read().decode("utf-16", "replace").splitlines())
+        with path.open(encoding="utf-8", errors="replace") as lines:  # only to look for the key
             return any(SUITE_KEY_LINE.match(line) for line in lines)
     except OSError:
         return False
@@ -50,6 +54,7 @@ class SuiteFile(pytest.File):
             if self.path.is_relative_to(self.config.rootpath) else str(self.path)
         suite = parse_suite(self.path, known_source_names(), display_path=shown)
         for test in suite.tests:
+            run.suite_sources.update(test.sources)
             for source in test.sources:
                 if run.options.sources is not None and source not in run.options.sources:
                     continue

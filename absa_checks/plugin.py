@@ -5,6 +5,7 @@ Loaded through the `pytest11` entry point wherever the package is installed.
 
 from __future__ import annotations
 
+import difflib
 import gc
 import json
 import shutil
@@ -12,14 +13,14 @@ import signal
 import threading
 import tempfile
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
 
 from . import adapters as registry
 
-from . import allure_support, cache, reporters
+from . import allure_support, cache, report_json, reporters
 from . import gates as gates_module
 from .conclusion import Baseline, RunContext, conclude
 from .errors import AbsaChecksError
@@ -40,6 +41,7 @@ class RunState:
     variants: VariantCache
     predictors: dict[str, Predictor]  # one per checkpoint, in the order --absa-model names them
     run_cache: Path | None = None  # a temporary cache for this run only (--absa-no-cache)
+    suite_sources: set[str] = field(default_factory=set)  # every source the collected suites name
 
 
 GROUP = ("absa-checks", "behavioural tests for aspect-based sentiment models")
@@ -275,9 +277,12 @@ class AbsaRun:
         if wanted and not _is_worker(self.config):
             seen = {item.source for item in session.items if isinstance(item, SuiteItemTypes)}
             unknown = [s for s in wanted if s not in seen]
+            seen = self._state.suite_sources if self._state is not None else set()
             if unknown:
-                raise pytest.UsageError(f"--absa-sources: no collected test uses {', '.join(unknown)}; "
-                                        "check the spelling against the 'sources:' of your suites")
+                hints = [f"{name} (did you mean {close[0]}?)" if (close := difflib.get_close_matches(name, sorted(seen), n=1))
+                         else name for name in unknown]
+                raise pytest.UsageError(f"--absa-sources: no collected test uses {', '.join(hints)}; the collected "
+                                        f"suites use {', '.join(sorted(seen)) or 'no source'}")
         if self._state is None:  # no suite was collected: nothing to plan
             return
         cases: dict[str, list] = {model: [] for model in self.state.predictors}
@@ -330,8 +335,14 @@ class AbsaRun:
         if path is None:
             return None
         try:
-            return Baseline(str(path), json.loads(path.read_text(encoding="utf-8"))["cases"])
-        except (OSError, ValueError, KeyError, TypeError) as err:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            version = (data.get("schema"), data.get("schema_version"))
+            if version != (report_json.SCHEMA, report_json.SCHEMA_VERSION):
+                return Baseline(str(path), None, f"baseline report {path} is {version[0]} version {version[1]}; this "
+                                                 f"absa-checks compares with {report_json.SCHEMA} version "
+                                                 f"{report_json.SCHEMA_VERSION}: rerun the released model with it")
+            return Baseline(str(path), data["cases"])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
             return Baseline(str(path), None, f"baseline report {path} cannot be read ({err}); pass the JSON "
                                              "written by --absa-report of the released model")
 

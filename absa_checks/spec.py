@@ -18,7 +18,7 @@ from . import strategies
 from .errors import SpecError
 from .expectations import EXPECTATIONS, Expectation
 from .labels import POLARITIES
-from .yaml_lines import LocatedYaml, load_located
+from .yaml_lines import LocatedYaml, decode, load_located
 
 GATE_BASES = ("interval", "point")
 
@@ -211,7 +211,7 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
         raw = path.read_bytes()
     except OSError as err:
         raise SpecError(shown, None, f"cannot read the suite file: {err.strerror}") from None
-    located = load_located(raw.decode("utf-8", errors="replace"), shown)
+    located = load_located(decode(raw, shown), shown)
     if located.data is None:
         raise SpecError(shown, 1, "the suite file is empty; it needs at least a 'tests:' list (see docs/suites.md)")
     check = _Checker(shown, located)
@@ -370,7 +370,7 @@ def parse_examples_file(path: Path, source_name: str, referenced_from: str = "",
     path = Path(path)
     shown = display_path or str(path)
     try:
-        raw = path.read_text(encoding="utf-8")
+        raw = decode(path.read_bytes(), shown)
     except OSError as err:
         problem = "not found" if isinstance(err, FileNotFoundError) else f"cannot be read ({err.strerror})"
         raise SpecError(referenced_from or shown, line if referenced_from else None,

@@ -31,6 +31,27 @@ class LocatedYaml:
         return self.lines.get((), None)
 
 
+MAX_VALUES = 200_000  # keys and items after aliases are expanded: a suite has thousands, an alias bomb billions
+_BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+
+
+def decode(raw: bytes, filename: str) -> str:
+    """A YAML file's text: UTF-8, or UTF-8/UTF-16 with a byte-order mark. Anything else is an error that
+    names the file, the line and the byte, never text read as mojibake."""
+    for bom, encoding in _BOMS:
+        if raw.startswith(bom):
+            try:
+                return raw.decode(encoding)
+            except UnicodeDecodeError:
+                break
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw[:err.start].count(b"\n") + 1
+        raise SpecError(filename, line, f"not UTF-8 text (byte 0x{raw[err.start]:02x}; Latin-1 or Windows-1252?); "
+                                        "save the file as UTF-8") from None
+
+
 def load_located(text: str, filename: str) -> LocatedYaml:
     loader = yaml.SafeLoader(text)
     try:
@@ -67,6 +88,9 @@ def _syntax_error(err: yaml.MarkedYAMLError, text: str, filename: str) -> SpecEr
 
 def _build(node: yaml.Node, path: tuple, loader: yaml.SafeLoader, lines: dict, filename: str) -> Any:
     lines[path] = node.start_mark.line + 1
+    if len(lines) > MAX_VALUES:
+        raise SpecError(filename, node.start_mark.line + 1, f"the YAML expands to more than {MAX_VALUES:,} keys and "
+                                                            "items (aliases repeating aliases?); write it out plainly")
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:

@@ -214,3 +214,69 @@ def test_pictures_survive_a_zero_width_interval_side():
     sources = {"s": {"strategies": {"adddiff": {"fail_rate": rate, "original_accuracy": rate,
                                                 "variant_accuracy": rate, "n": 30, "units": 30}}}}
     assert pictures.fail_rate_chart(sources).startswith(b"\x89PNG")
+
+
+def run_in(project: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=project,
+                          env=env_for(project, **env), capture_output=True, text=True, timeout=300)
+
+
+def test_a_latin1_suite_is_an_error_naming_file_line_and_encoding(project: Path):
+    (project / "s.yaml").write_bytes(SUITE.replace("name: adddiff", "name: adddiff\n    description: caf\xe9")
+                                     .encode("latin-1"))
+    result = run_in(project, "s.yaml")
+    assert result.returncode == 2
+    assert "s.yaml:4: not UTF-8 text (byte 0xe9; Latin-1 or Windows-1252?); save the file as UTF-8" in result.stdout
+    assert "Traceback" not in result.stdout
+
+
+def test_a_utf16_suite_with_a_byte_order_mark_is_read(project: Path):
+    (project / "s.yaml").write_bytes(SUITE.encode("utf-16"))
+    result = run_in(project, "s.yaml", "--absa-report", "r.json")
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert json.loads((project / "r.json").read_text())["summary"]["cases"] > 0
+
+
+def test_a_yaml_alias_bomb_is_refused_quickly(project: Path):
+    bomb = "suite: s\na: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(8))
+    (project / "s.yaml").write_text(bomb + "tests: []\n")
+    started = time.monotonic()
+    result = run_in(project, "s.yaml")
+    assert result.returncode == 2 and time.monotonic() - started < 60
+    assert "the YAML expands to more than 200,000 keys and items" in result.stdout
+
+
+@pytest.mark.parametrize("garbage", [b"this is not a database" * 100, b"SQLite format 3\x00" + b"\x01" * 200],
+                         ids=["text", "truncated"])
+def test_a_corrupt_cache_is_moved_aside_and_rebuilt(project: Path, garbage: bytes):
+    cache = project / ".absa-cache"
+    cache.mkdir()
+    (cache / "predictions.sqlite").write_bytes(garbage)
+    result = run_in(project, *pytest_command()[5:], "--absa-report", "r.json")
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "the prediction cache" in result.stdout and "was unreadable" in result.stdout
+    assert [p.name.startswith("predictions.sqlite.corrupt-") for p in cache.iterdir()].count(True) == 1
+    assert cached(project) == json.loads((project / "r.json").read_text())["timing"]["predictions"]["unique_queries"]
+
+
+def test_a_baseline_of_another_schema_version_fails_its_gate_with_the_reason(project: Path):
+    (project / "old.json").write_text(json.dumps({"schema": "absa-checks/report", "schema_version": 99, "cases": []}))
+    result = run_in(project, *pytest_command()[5:], "--absa-baseline", "old.json", "--absa-report", "r.json")
+    assert result.returncode == 1
+    gate = [g for g in json.loads((project / "r.json").read_text())["gates"] if g["gate"] == "no_regression"][0]
+    assert gate["verdict"] == "fail" and "is absa-checks/report version 99" in gate["reason"]
+
+
+def test_a_source_typo_names_the_collected_sources(project: Path):
+    result = run_in(project, "s.yaml", "--absa-sources", "builtin-restaurnt")
+    assert result.returncode == 4
+    assert ("--absa-sources: no collected test uses builtin-restaurnt (did you mean builtin-restaurant?); the "
+            "collected suites use builtin-restaurant") in result.stderr
+
+
+def test_an_empty_environment_variable_is_not_the_working_directory(project: Path):
+    (project / "models.yaml").write_text("models:\n  mine: {kind: replay, path: '${MY_PREDS}', column: m}\n")
+    result = run_in(project, "s.yaml", "--absa-model", "mine", MY_PREDS="")
+    assert result.returncode == 4
+    assert "takes its path from the environment variable MY_PREDS, which is empty" in result.stderr
