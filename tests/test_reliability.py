@@ -175,8 +175,11 @@ def test_a_failing_batch_fails_only_its_own_cases(project: Path):
     (["--absa-regression-alpha", "0"], "--absa-regression-alpha 0.0: a significance level is between 0 and 1"),
     (["--absa-regression-min-effect", "1.5"], "--absa-regression-min-effect 1.5: an ARS drop as a fraction"),
     (["--absa-cache", "s.yaml"], "--absa-cache s.yaml: is a file, not a folder"),
+    (["--absa-sample", "0"], "--absa-sample must be at least 1"),
+    (["--absa-batch-size", "0"], "--absa-batch-size must be at least 1"),
+    (["--absa-models", "nowhere.yaml"], "--absa-models: nowhere.yaml not found"),
 ], ids=["data-missing", "data-is-a-file", "report-is-a-folder", "report-under-a-file", "markdown-under-a-file",
-        "alpha-5", "alpha-0", "min-effect", "cache-is-a-file"])
+        "alpha-5", "alpha-0", "min-effect", "cache-is-a-file", "sample-0", "batch-0", "models-file-missing"])
 def test_bad_options_and_paths_stop_the_run_before_it_starts(project: Path, args: list[str], message: str):
     result = subprocess.run(pytest_command(*args), cwd=project, env=env_for(project), capture_output=True, text=True,
                             timeout=120)
