@@ -39,6 +39,7 @@ class RunContext:
     stopped: str = ""                   # why the run stopped early (-x, --maxfail), if it did
     timing: dict[str, Any] = field(default_factory=dict)
     notes: tuple[str, ...] = ()         # lines for the reader ("--model belongs to another plugin ...")
+    no_cases: list[dict] = field(default_factory=list)  # gated tests with no case on a source
 
 
 @dataclass
@@ -96,7 +97,9 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
     else:
         gate_results = gates_module.evaluate(metrics, options.gate_basis)
     compared, regression_gates = _compare(by_model, baseline, options)
-    gate_results = gate_results + regression_gates
+    empty = [GateResult("has_cases", found["test"], found["source"], 0.0, None, options.gate_basis, "fail",
+                        found["reason"]) for found in context.no_cases]
+    gate_results = gate_results + empty + regression_gates
     verdict = verdict_module.decide(metrics, gate_results, options.strict, context.other_failures, options.inconclusive)
     if context.stopped:  # -x / --maxfail: gates on part of the cases mean nothing
         verdict = verdict_module.Verdict(1, False, f"the run stopped early ({context.stopped}); "

@@ -12,7 +12,7 @@ from . import allure_support, strategies
 from .cases import Case, expand, sample_units
 from .errors import AbsaChecksError, AdapterError
 from .expectations import check
-from .outcomes import PROPERTY_KEY, QUARANTINE_KEY, outcome_for
+from .outcomes import NO_CASES_KEY, PROPERTY_KEY, QUARANTINE_KEY, outcome_for
 from .sources import DataMissing
 from .sources.catalog import known_source_names
 from .spec import SuiteSpec, TestSpec, parse_suite
@@ -76,6 +76,12 @@ class SuiteFile(pytest.File):
                                              source=source, reason=str(missing))
             return
         cases = list(expand(test, source, units, variants.by_unit))
+        if not cases and not test.gates.is_empty():  # a gate on nothing must not vanish (and so pass)
+            why = (f"{len(variants.quarantined)} variants quarantined, {len(variants.not_applicable)} units with "
+                   f"nothing to perturb" if units else "the source has no units")
+            yield NoCasesItem.from_parent(self, name=f"{test.name}[{source}:no-cases]", test=test, source=source,
+                                          reason=f"test '{test.name}' has gates but no cases on {source} "
+                                                 f"({len(units)} units: {why}); its gates cannot pass on nothing")
         several = len(run.predictors) > 1
         for model in run.predictors:  # one item per case and checkpoint; one checkpoint keeps plain names
             for case in cases:
@@ -129,6 +135,26 @@ class MissingDataItem(_SuiteItem):
 
     def runtest(self) -> None:
         pytest.skip(self.reason)
+
+
+class NoCasesError(AssertionError):
+    pass
+
+
+class NoCasesItem(_SuiteItem):
+    """Stands for a gated test that got no case on a source: it fails, and its gates fail with the reason."""
+
+    def __init__(self, *, reason: str, **kwargs):
+        super().__init__(**kwargs)
+        self.reason = reason
+
+    def runtest(self) -> None:
+        self.user_properties.append((NO_CASES_KEY, {"test": self.test.key, "source": self.source,
+                                                    "reason": self.reason}))
+        raise NoCasesError(self.reason)
+
+    def repr_failure(self, excinfo, style=None):
+        return self.reason
 
 
 class QuarantinedItem(_SuiteItem):

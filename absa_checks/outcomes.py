@@ -11,6 +11,7 @@ from .predictions import Prediction
 
 PROPERTY_KEY = "absa_case"  # the name under which the outcome travels in report.user_properties
 QUARANTINE_KEY = "absa_quarantined"  # a generated variant that failed our own checks
+NO_CASES_KEY = "absa_no_cases"  # a gated test that got no case on a source
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from . import gates as gates_module
 from .conclusion import Baseline, RunContext, conclude
 from .errors import AbsaChecksError
 from .items import RUN_KEY, CaseItem, MissingDataItem, NotASuiteFile, QuarantinedItem, SuiteFile, is_suite_file
-from .outcomes import PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
+from .outcomes import NO_CASES_KEY, PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
 from .cache import PredictionCache
 from .run_state import OutcomeCollector, Predictor, RunOptions, SourceCache, VariantCache
 from .sources import resolve_data_dir
@@ -308,7 +308,10 @@ class AbsaRun:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         records = [value for key, value in report.user_properties if key == PROPERTY_KEY]
         quarantined = [value for key, value in report.user_properties if key == QUARANTINE_KEY]
-        if records:
+        empty = [value for key, value in report.user_properties if key == NO_CASES_KEY]
+        if empty:
+            self.collector.no_cases[report.nodeid] = empty[-1]  # call and teardown reports both carry it
+        elif records:
             if self._state is None:  # an xdist controller: its first absa result
                 _terminate_as_interrupt()
             self.collector.add(CaseOutcome.from_dict(records[-1]))
@@ -377,6 +380,9 @@ class AbsaRun:
     def _finish(self, session: pytest.Session, exitstatus: int) -> None:
         outcomes = self.collector.outcomes()
         if not outcomes:
+            if self.collector.no_cases:  # only gated tests without cases: pytest's own summary shows them failed
+                first = next(iter(self.collector.no_cases.values()))
+                self.summary_lines = [f"absa-checks FAILED: {first['reason']}"]
             return
         state = self.state
         stopped = session.shouldstop or session.shouldfail
@@ -389,6 +395,7 @@ class AbsaRun:
                     for name, p in state.predictors.items()},
             issues=state.sources.issues(o.source for o in outcomes), quarantined=self.collector.quarantined(),
             other_failures=self.collector.other_failures, stopped=str(stopped) if stopped else "",
+            no_cases=[self.collector.no_cases[nodeid] for nodeid in sorted(self.collector.no_cases)],
             timing={"wall_seconds": round(time.time() - self.started, 3), "predictions": self._prediction_stats()},
             notes=notes)
         result = conclude(outcomes, self.options, self._baseline(), context)

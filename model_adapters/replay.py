@@ -17,6 +17,8 @@ from typing import Sequence
 
 from absa_checks.errors import AdapterError
 
+from absa_checks.labels import canonical_label
+
 from .protocol import Answer, Query, QueryError
 
 ID_ALIASES = (("_adv4", "_adv3"),)
@@ -30,6 +32,14 @@ def normalise_id(record_id: str) -> str:
     return record_id
 
 
+def _checked(value: object, where: str, column: str) -> object:
+    """A label cell that names no polarity answers its own queries with an error, not the whole file's."""
+    if isinstance(value, str) and canonical_label(value) is None:
+        return QueryError(f"{where}: {value!r} in column '{column}' is not a polarity label "
+                          "(negative, neutral, positive)")
+    return value
+
+
 class ReplayAdapter:
     def __init__(self, path: str | Path, column: str):
         self.path = Path(path)
@@ -40,30 +50,42 @@ class ReplayAdapter:
         except OSError as err:
             raise AdapterError(f"replay file '{path}' cannot be read ({err.strerror}); check the path in "
                                f"--model replay:<path>#<column> (relative to the directory you run pytest in)") from None
-        rows = self._rows()
         self._by_id: dict[str, object] = {}
         self._by_text: dict[tuple[str, str], object] = {}
-        for row in rows:
-            value = row[column]
+        first_line: dict[str, int] = {}
+        for line, row in self._rows():
+            value = _checked(row[column], f"{self.path.name}:{line}", column)
             if row.get("id") not in (None, ""):
-                self._by_id[normalise_id(str(row["id"]))] = value
+                record = normalise_id(str(row["id"]))
+                if record in self._by_id and self._by_id[record] != value:
+                    raise AdapterError(f"{self.path}:{line}: the id {row['id']!r} appears again (first on line "
+                                       f"{first_line[record]}) with another '{column}' prediction; keep one row per id")
+                first_line.setdefault(record, line)
+                self._by_id[record] = value
             key = (str(row.get("sentence", "")), str(row.get("term", "")))
             previous = self._by_text.get(key)
             self._by_text[key] = value if previous is None or previous == value else _CONFLICT
 
-    def _rows(self) -> list[dict]:
-        text = self._bytes.decode("utf-8-sig")
+    def _rows(self) -> list[tuple[int, dict]]:
+        """(line, row) for every row of the file."""
+        try:
+            text = self._bytes.decode("utf-8-sig")
+        except UnicodeDecodeError as err:
+            line = self._bytes[:err.start].count(b"\n") + 1
+            raise AdapterError(f"{self.path}:{line}: not UTF-8 text (byte 0x{self._bytes[err.start]:02x}); save the "
+                               "replay file as UTF-8") from None
         if self.path.suffix.lower() in (".jsonl", ".ndjson"):
             rows = []
             for number, line in enumerate(text.splitlines(), 1):
                 if line.strip():
                     try:
-                        rows.append(json.loads(line))
+                        rows.append((number, json.loads(line)))
                     except ValueError as err:
                         raise AdapterError(f"{self.path}:{number}: not a JSON object ({err.msg})") from None
         else:
-            rows = list(csv.DictReader(text.splitlines()))
-        columns = sorted({key for row in rows for key in row})
+            reader = csv.DictReader(text.splitlines())
+            rows = [(reader.line_num, row) for row in reader]
+        columns = sorted({key for _, row in rows for key in row})
         if not rows or self.column not in columns:
             raise AdapterError(f"replay file '{self.path}' has no column '{self.column}'; "
                                f"its columns are: {', '.join(columns) or 'none'}")

@@ -37,6 +37,9 @@ class TransformersAdapter:
             raise AdapterError(f"model '{name}': input '{input}' is not one of {', '.join(INPUT_ORDERS)}")
         if dtype not in DTYPES:
             raise AdapterError(f"model '{name}': dtype '{dtype}' is not one of {', '.join(DTYPES)}")
+        if isinstance(max_length, bool) or not isinstance(max_length, int) or not 8 <= max_length <= 65536:
+            raise AdapterError(f"model '{name}': max_length {max_length!r} is not a whole number of tokens from 8 "
+                               "to 65536 (the default, 128, fits SemEval sentences)")
         self.name = name
         self.path = path
         self.local = Path(path).expanduser()

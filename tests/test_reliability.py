@@ -283,3 +283,33 @@ def test_an_empty_environment_variable_is_not_the_working_directory(project: Pat
     result = run_in(project, "s.yaml", "--absa-model", "mine", MY_PREDS="")
     assert result.returncode == 4
     assert "takes its path from the environment variable MY_PREDS, which is empty" in result.stderr
+
+
+def test_a_gated_test_without_cases_fails_its_gate_with_the_reason(project: Path):
+    """REVNON on sentences with one aspect has nothing to perturb: the gate used to vanish and the run pass."""
+    (project / "s.yaml").write_text(SUITE + """  - name: revnon
+    strategy: revnon
+    sources: [lonely]
+    gates: {max_fail_rate: 0.5}
+sources:
+  lonely:
+    examples:
+      - {id: a, sentence: "The soup was lovely.", aspect: soup, polarity: positive}
+      - {id: b, sentence: "The staff were rude.", aspect: staff, polarity: negative}
+""")
+    result = run_in(project, *pytest_command()[5:], "--absa-report", "r.json")
+    assert result.returncode == 1, result.stdout[-3000:]
+    gates = json.loads((project / "r.json").read_text())["gates"]
+    empty = [g for g in gates if g["gate"] == "has_cases"]
+    assert len(empty) == 1 and empty[0]["verdict"] == "fail" and empty[0]["source"] == "lonely"
+    assert "test 'revnon' has gates but no cases on lonely (2 units" in empty[0]["reason"]
+    assert "absa-checks FAILED" in result.stdout
+
+
+@pytest.mark.parametrize("value", [0, -5, "128", 3.5, True])
+def test_a_transformers_max_length_out_of_range_is_refused_before_loading(value):
+    from absa_checks.errors import AdapterError
+    from model_adapters.transformers_adapter import TransformersAdapter
+
+    with pytest.raises(AdapterError, match=rf"model 'm': max_length {value!r} is not a whole number of tokens"):
+        TransformersAdapter("m", "/nowhere", max_length=value)

@@ -81,3 +81,30 @@ def test_jsonl_with_probabilities(tmp_path):
 def test_fingerprint_depends_on_file_and_column(tmp_path, replay):
     assert replay.fingerprint() == ReplayAdapter(replay.path, "m").fingerprint()
     assert replay.fingerprint() != ReplayAdapter(replay.path, "other").fingerprint()
+
+
+def test_an_id_repeated_with_another_prediction_is_an_error_with_its_lines(tmp_path):
+    path = tmp_path / "dup.csv"
+    path.write_text(CSV + "1:1_0,The food is good.,food,positive,negative,negative\n")
+    with pytest.raises(AdapterError, match=r"dup.csv:7: the id '1:1_0' appears again \(first on line 2\) with "
+                                           r"another 'm' prediction; keep one row per id"):
+        ReplayAdapter(path, "m")
+    path.write_text(CSV + "1:1_0,The food is good.,food,positive,positive,negative\n")  # the same: harmless
+    assert ReplayAdapter(path, "m").predict([q("The food is good.", "food", "1:1_0")]) == ["positive"]
+
+
+def test_a_bad_label_cell_errors_only_its_own_query(tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text(CSV.replace("1:1_0_adv1,The food is bad.,food,negative,positive", "1:1_0_adv1,The food is bad.,"
+                                "food,negative,postive"))
+    adapter = ReplayAdapter(path, "m")
+    good, bad = adapter.predict([q("The food is good.", "food", "1:1_0"), q("The food is bad.", "food", "1:1_0_adv1")])
+    assert good == "positive"
+    assert isinstance(bad, QueryError) and bad.message.startswith("bad.csv:3: 'postive' in column 'm' is not a polarity")
+
+
+def test_a_non_utf8_replay_file_is_one_message(tmp_path):
+    path = tmp_path / "latin.csv"
+    path.write_bytes(CSV.replace("Same text.", "Caf\xe9 text.").encode("latin-1"))
+    with pytest.raises(AdapterError, match=r"latin.csv:5: not UTF-8 text \(byte 0xe9\); save the replay file as UTF-8"):
+        ReplayAdapter(path, "m")
