@@ -82,3 +82,12 @@ class DataIssue:
     kind: str
     message: str
     action: str  # "repaired", "reported" or "dropped"
+
+
+def term_starts(sentence: str, term: str) -> list[int]:
+    """Where `term` occurs in `sentence` as a whole word (or words): not `soup` inside `soupy`."""
+    def bounded(i: int) -> bool:
+        before = sentence[i - 1] if i > 0 else " "
+        after = sentence[i + len(term)] if i + len(term) < len(sentence) else " "
+        return not (term[:1].isalnum() and before.isalnum()) and not (term[-1:].isalnum() and after.isalnum())
+    return [i for i in range(len(sentence)) if sentence.startswith(term, i) and bounded(i)]

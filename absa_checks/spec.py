@@ -18,6 +18,7 @@ from . import strategies
 from .errors import SpecError
 from .expectations import EXPECTATIONS, Expectation
 from .labels import POLARITIES
+from .examples import term_starts
 from .yaml_lines import LocatedYaml, decode, load_located
 
 GATE_BASES = ("interval", "point")
@@ -462,8 +463,9 @@ def _parse_example(check: _Checker, raw: Any, at: tuple) -> InlineExampleSpec:
 
 def _check_term(check: _Checker, sentence: str, term: str, span: tuple[int, int] | None, at: tuple,
                 term_at: tuple, variant: bool = False) -> None:
-    """`term` must be at `span` (under `at`), or occur exactly once in `sentence` (blamed on `term_at`)."""
-    starts = [i for i in range(len(sentence)) if sentence.startswith(term, i)]
+    """`term` must be at `span` (under `at`), or occur exactly once in `sentence` as a word (blamed on `term_at`)."""
+    anywhere = [i for i in range(len(sentence)) if sentence.startswith(term, i)]
+    starts = term_starts(sentence, term) if span is None else anywhere
     found = " and ".join(f"[{i}, {i + len(term)}]" for i in starts)
     if span is not None:
         if sentence[span[0]:span[1]] != term:
@@ -472,6 +474,10 @@ def _check_term(check: _Checker, sentence: str, term: str, span: tuple[int, int]
                                              f"{sentence[span[0]:span[1]]!r}, not {term!r}; {where} "
                                              "(offsets count characters from 0, end excluded)")
         return
+    if not starts and anywhere:
+        inside = re.search(rf"\w*{re.escape(term)}\w*", sentence).group()
+        raise check.fail(term_at, f"'{check.name(term_at)}': {term!r} occurs only inside a longer word ({inside!r}) "
+                                  f"in {sentence!r}; add 'span: [from, to]' if that is really the aspect")
     if not starts:
         fix = (f"a variant must keep the aspect {term!r} verbatim" if variant
                else "the aspect must appear verbatim (same spelling and case)")

@@ -7,6 +7,7 @@ Interrupts are real signals sent to a real pytest subprocess, timed by a model t
 from __future__ import annotations
 
 import json
+import re
 import os
 import signal
 import sqlite3
@@ -313,3 +314,34 @@ def test_a_transformers_max_length_out_of_range_is_refused_before_loading(value)
 
     with pytest.raises(AdapterError, match=rf"model 'm': max_length {value!r} is not a whole number of tokens"):
         TransformersAdapter("m", "/nowhere", max_length=value)
+
+
+@pytest.mark.parametrize("sentence, message", [
+    ("The soupy broth was cold.", "'soup' occurs only inside a longer word ('soupy')"),
+    ("The soupy soup was cold.", None),  # the whole word is found, not the one inside soupy
+])
+def test_an_aspect_is_found_as_a_word_not_inside_one(tmp_path: Path, sentence: str, message: str | None):
+    from absa_checks.errors import AbsaChecksError
+    from absa_checks.sources.inline import load_inline
+    from absa_checks.spec import parse_suite
+
+    suite = tmp_path / "s.yaml"
+    suite.write_text(f"suite: s\nsources:\n  mine:\n    examples:\n      - {{sentence: \"{sentence}\", aspect: soup, "
+                     "polarity: negative}\ntests:\n  - {name: t, strategy: adddiff, sources: [mine]}\n")
+    if message:
+        with pytest.raises(AbsaChecksError, match=re.escape(message)):
+            parse_suite(suite, ())
+        return
+    unit = load_inline(parse_suite(suite, ()).inline_sources["mine"]).units[0]
+    target = unit.original.target
+    assert (target.start, unit.original.sentence[target.start:target.end]) == (10, "soup")
+
+
+def test_semeval_conflict_aspects_are_counted_not_dropped_silently():
+    from absa_checks.sources import load_dataset
+    from conftest import SHARED_DATA
+
+    loaded = load_dataset("semeval14-restaurant", SHARED_DATA)
+    conflicts = [i for i in loaded.issues if i.kind == "conflict_polarity"]
+    assert len(conflicts) == 14  # grep -c "<aspectTerm [^>]*polarity=\"conflict\"" Restaurants_Test_Gold.xml
+    assert all(i.action == "reported" for i in conflicts)

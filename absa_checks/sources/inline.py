@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from ..examples import Aspect, Example, Unit, Variant
+from ..examples import Aspect, Example, Unit, Variant, term_starts
 from ..labels import opposite
 from ..spec import InlineExampleSpec, InlineSourceSpec
 from .. import strategies
@@ -17,13 +17,13 @@ def load_inline(spec: InlineSourceSpec) -> LoadedSource:
 
 def _unit(source: str, spec: InlineExampleSpec) -> Unit:
     unit_id = spec.example_id or hashlib.sha1(f"{spec.sentence}\0{spec.aspect}".encode()).hexdigest()[:10]
-    start = spec.span[0] if spec.span else spec.sentence.index(spec.aspect)
+    start = spec.span[0] if spec.span else _word_at(spec.sentence, spec.aspect)
     target = Aspect(spec.aspect, start, start + len(spec.aspect), spec.polarity)
     others = tuple(_aspect(spec.sentence, term, polarity, span) for term, polarity, span in spec.others)
     original = Example(spec.sentence, target, others, record_id=unit_id)
     given: dict[str, list[Variant]] = {}
     for variant in spec.variants:
-        v_start = variant.span[0] if variant.span else variant.sentence.index(spec.aspect)
+        v_start = variant.span[0] if variant.span else _word_at(variant.sentence, spec.aspect)
         flips = strategies.default_expectation(variant.strategy) == "flip"
         polarity = variant.polarity or (opposite(spec.polarity) if flips else spec.polarity)
         index = len(given.get(variant.strategy, []))
@@ -34,5 +34,10 @@ def _unit(source: str, spec: InlineExampleSpec) -> Unit:
 
 
 def _aspect(sentence: str, term: str, polarity: str | None, span: tuple[int, int] | None) -> Aspect:
-    start = span[0] if span else sentence.index(term)
+    start = span[0] if span else _word_at(sentence, term)
     return Aspect(term, start, start + len(term), polarity)
+
+
+def _word_at(sentence: str, term: str) -> int:
+    """The term's one whole-word occurrence (spec.py has checked there is exactly one)."""
+    return term_starts(sentence, term)[0]

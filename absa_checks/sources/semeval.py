@@ -107,7 +107,11 @@ def _read_aspect(text: str, node: ET.Element, record_id: str, source: str,
                                 "dropped"))
         return None
     polarity = canonical_label(label)
-    if polarity is None and label.strip().lower() != "conflict":
+    if polarity is None and label.strip().lower() == "conflict":  # counted, so none vanishes silently
+        issues.append(DataIssue(source, record_id, "conflict_polarity",
+                                f"aspect {term!r} is labelled conflict: kept as another aspect, never a target",
+                                "reported"))
+    elif polarity is None:
         issues.append(DataIssue(source, record_id, "unknown_polarity",
                                 f"polarity {label!r}: kept as another aspect, never a target", "reported"))
     fix = repair_span(text, term, start, end)
