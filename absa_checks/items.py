@@ -9,7 +9,7 @@ from typing import Iterator
 import pytest
 
 from . import allure_support, strategies
-from .cases import Case, expand, sample_units
+from .cases import Case, expand, sample_units, strategy_label
 from .errors import AbsaChecksError, AdapterError
 from .expectations import check
 from .outcomes import NO_CASES_KEY, PROPERTY_KEY, QUARANTINE_KEY, outcome_for
@@ -61,6 +61,13 @@ class SuiteFile(pytest.File):
                 yield from self._items(run, suite, test, source)
 
     def _items(self, run, suite: SuiteSpec, test: TestSpec, source: str) -> Iterator[pytest.Item]:
+        # reports count cases per source and strategy: two tests with the same ones would count units twice
+        label = strategy_label(test)
+        other = run.tests_by_strategy.setdefault((source, label), test.key)
+        if other != test.key:
+            raise AbsaChecksError(f"{test.suite_path}:{test.line}: tests '{other}' and '{test.key}' both run {label} on "
+                                  f"{source}; their cases would be counted twice in the reports (n doubled, "
+                                  "intervals too narrow): keep one, or give them different sources or settings (k)")
         try:
             loaded = run.sources.load(source, suite)
         except DataMissing as missing:

@@ -42,6 +42,7 @@ class RunState:
     predictors: dict[str, Predictor]  # one per checkpoint, in the order --absa-model names them
     run_cache: Path | None = None  # a temporary cache for this run only (--absa-no-cache)
     suite_sources: set[str] = field(default_factory=set)  # every source the collected suites name
+    tests_by_strategy: dict[tuple[str, str], str] = field(default_factory=dict)  # (source, strategy) -> test key
 
 
 GROUP = ("absa-checks", "behavioural tests for aspect-based sentiment models")

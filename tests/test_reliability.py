@@ -345,3 +345,13 @@ def test_semeval_conflict_aspects_are_counted_not_dropped_silently():
     conflicts = [i for i in loaded.issues if i.kind == "conflict_polarity"]
     assert len(conflicts) == 14  # grep -c "<aspectTerm [^>]*polarity=\"conflict\"" Restaurants_Test_Gold.xml
     assert all(i.action == "reported" for i in conflicts)
+
+
+def test_two_tests_running_one_strategy_on_one_source_is_an_error_naming_both(project: Path):
+    """Reports count cases per source and strategy: a copied suite would double n and narrow the intervals."""
+    (project / "copy.yaml").write_text(SUITE.replace("suite: s", "suite: copy"))
+    result = run_in(project, "s.yaml", "copy.yaml")
+    assert result.returncode == 2
+    assert ("copy.yaml:3: tests 's.yaml::adddiff' and 'copy.yaml::adddiff' both run adddiff on builtin-restaurant; "
+            "their cases would be counted twice") in result.stdout
+    assert "Traceback" not in result.stdout
