@@ -310,7 +310,9 @@ class AbsaRun:
         records = [value for key, value in report.user_properties if key == PROPERTY_KEY]
         quarantined = [value for key, value in report.user_properties if key == QUARANTINE_KEY]
         empty = [value for key, value in report.user_properties if key == NO_CASES_KEY]
-        if empty:
+        if report.failed and "crashed while running" in str(report.longrepr):  # pytest-xdist lost a worker
+            self.collector.crashed.append(report.nodeid)
+        elif empty:
             self.collector.no_cases[report.nodeid] = empty[-1]  # call and teardown reports both carry it
         elif records:
             if self._state is None:  # an xdist controller: its first absa result
@@ -389,6 +391,10 @@ class AbsaRun:
         stopped = session.shouldstop or session.shouldfail
         if exitstatus == pytest.ExitCode.INTERRUPTED:
             stopped = "interrupted: Ctrl-C or SIGTERM"
+        elif self.collector.crashed:
+            crashed = self.collector.crashed
+            stopped = (f"a pytest-xdist worker crashed while running {len(crashed)} item(s), first {crashed[0]}; "
+                       "those cases have no result")
         notes = () if self.options.model_option_is_ours else (
             "--model belongs to another plugin or conftest here; absa-checks reads --absa-model",)
         context = RunContext(

@@ -225,6 +225,7 @@ class OutcomeCollector:
     def __init__(self) -> None:
         self._by_nodeid: dict[str, CaseOutcome] = {}
         self._quarantined: dict[str, dict] = {}
+        self.crashed: list[str] = []  # node ids an xdist worker crashed on: the run is partial
         self.no_cases: dict[str, dict] = {}  # nodeid -> a gated test with no case on a source: {test, source, reason}
         self.other_failures = 0
 

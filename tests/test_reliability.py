@@ -355,3 +355,23 @@ def test_two_tests_running_one_strategy_on_one_source_is_an_error_naming_both(pr
     assert ("copy.yaml:3: tests 's.yaml::adddiff' and 'copy.yaml::adddiff' both run adddiff on builtin-restaurant; "
             "their cases would be counted twice") in result.stdout
     assert "Traceback" not in result.stdout
+
+
+def test_a_worker_killed_mid_run_makes_the_run_partial_not_one_other_failure(project: Path):
+    """The model kills its process once (os._exit, as the OOM killer would); xdist replaces the worker."""
+    (project / "conftest.py").write_text('''
+import os
+
+def pytest_runtest_setup(item):
+    marker = os.path.join(os.path.dirname(__file__), "killed-once")
+    if "gw" in os.environ.get("PYTEST_XDIST_WORKER", "") and not os.path.exists(marker):
+        open(marker, "w").close()
+        os._exit(1)
+''')
+    result = run_in(project, *pytest_command()[5:], "-n", "2", "--absa-report", "r.json")
+    assert result.returncode != 0
+    assert (project / "killed-once").exists() and not (project / "r.json").exists()
+    report = json.loads((project / "r.partial.json").read_text())
+    assert report["complete"] is False and report["stopped"].startswith("a pytest-xdist worker crashed")
+    assert report["verdict"]["passed"] is False
+    assert "other tests failed" not in report["verdict"]["reason"]
