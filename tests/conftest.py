@@ -74,3 +74,16 @@ needs_shared_models = pytest.mark.skipif(
     not (PAIR_MODEL / "config.json").is_file() or not (SENTENCE_MODEL / "config.json").is_file(),
     reason=f"the small reference checkpoints are not at {MODELS}; put the project's shared/ folder beside the "
            "checkout or set ABSA_SHARED_DIR")
+
+
+def install_adapter_package(site: Path, package: str, source: str, kind: str) -> Path:
+    """A third-party package on disk that registers the adapter kind `kind` (its module's KIND) under the
+    entry-point group absa_checks.adapters: a module and its dist-info folder. No pip needed:
+    importlib.metadata finds a dist-info folder on sys.path, so PYTHONPATH=site installs it."""
+    (site / package).mkdir(parents=True)
+    (site / package / "__init__.py").write_text(source)
+    info = site / f"{package}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {package}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[absa_checks.adapters]\n{kind} = {package}:KIND\n")
+    return site

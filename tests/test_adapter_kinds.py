@@ -14,6 +14,7 @@ import pytest
 
 from absa_checks import adapters
 from absa_checks.errors import AbsaChecksError
+from conftest import install_adapter_package
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -47,15 +48,7 @@ SUITE = "suite: s\ntests:\n  - {name: t, strategy: adddiff, sources: [builtin-la
 
 
 def make_package(root: Path) -> Path:
-    """A third-party package on disk: a module and its dist-info with one entry point (no pip needed:
-    importlib.metadata finds a dist-info folder on sys.path)."""
-    (root / "toykind").mkdir(parents=True)
-    (root / "toykind" / "__init__.py").write_text(TOY_KIND)
-    info = root / "toykind-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toykind\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[absa_checks.adapters]\nconstant = toykind:KIND\n")
-    return root
+    return install_adapter_package(root, "toykind", TOY_KIND, "constant")
 
 
 def run_pytest(project: Path, package: Path, *args: str) -> subprocess.CompletedProcess:

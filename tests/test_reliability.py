@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import install_adapter_package
+
 SUITE = """suite: s
 tests:
   - name: adddiff
@@ -62,13 +64,7 @@ KIND = AdapterKind("slow", keys=(), build=lambda spec: Slow(spec.name), inline=l
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    site = tmp_path / "site"
-    (site / "slowkind").mkdir(parents=True)
-    (site / "slowkind" / "__init__.py").write_text(SLOW_KIND)
-    info = site / "slowkind-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: slowkind\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[absa_checks.adapters]\nslow = slowkind:KIND\n")
+    install_adapter_package(tmp_path / "site", "slowkind", SLOW_KIND, "slow")
     root = tmp_path / "project"
     root.mkdir()
     (root / "s.yaml").write_text(SUITE)
