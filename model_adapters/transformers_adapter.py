@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 from absa_checks.errors import AdapterError
 from absa_checks.labels import POLARITIES, canonical_label
 
-from .protocol import Answer, Query
+from .protocol import Answer, Query, QueryError
 
 INPUT_ORDERS = ("aspect-first", "sentence-first", "sentence-only")
 DTYPES = ("float32", "float16", "bfloat16")
@@ -146,10 +146,32 @@ class TransformersAdapter:
         import torch
 
         encoded = self.encode(queries)
+        cut = self._aspect_cut_off(queries, encoded)
         with torch.inference_mode():
             logits = self._model(**{k: v.to(self._device) for k, v in encoded.items()}).logits
         probs = logits.float().softmax(-1).cpu().tolist()
-        return [{self._index_to_label[i]: p for i, p in enumerate(row)} for row in probs]
+        return [QueryError(f"the sentence was cut at max_length {self.max_length} tokens before the aspect "
+                           f"{queries[n].aspect!r} (character {queries[n].start}), so the model never saw it; raise "
+                           "max_length for this model in models.yaml") if n in cut
+                else {self._index_to_label[i]: p for i, p in enumerate(row)} for n, row in enumerate(probs)]
+
+    def _aspect_cut_off(self, queries: Sequence[Query], encoded) -> set[int]:
+        """The inputs whose truncation removed the aspect's mention from the sentence: an answer about
+        them would be about text the model did not read. Needs a fast tokenizer (character offsets)."""
+        if not getattr(self._tokenizer, "is_fast", False):
+            return set()
+        cut = set()
+        for n in (encoded["attention_mask"].sum(1) >= self.max_length).nonzero().flatten().tolist():
+            query = queries[n]
+            first, second, _ = self._pairs([query])
+            whole = len(self._tokenizer(first[0], second[0] if second else None)["input_ids"])
+            if whole <= self.max_length:
+                continue
+            sentence = self._tokenizer(query.sentence, add_special_tokens=False, return_offsets_mapping=True)
+            kept = len(sentence["input_ids"]) - (whole - self.max_length)
+            if kept <= 0 or sentence["offset_mapping"][kept - 1][1] < query.end:
+                cut.add(n)
+        return cut
 
     def arrange(self, queries: Sequence[Query]) -> list[Query]:
         """Longest input first by token count, so every batch pads to nearly its own length

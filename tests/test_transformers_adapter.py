@@ -14,7 +14,7 @@ transformers = pytest.importorskip("transformers", reason="pip install -e '.[tra
 
 from absa_checks.errors import AbsaChecksError, AdapterError  # noqa: E402
 from absa_checks import adapters as registry  # noqa: E402
-from model_adapters.protocol import Query  # noqa: E402
+from model_adapters.protocol import Query, QueryError  # noqa: E402
 from model_adapters.transformers_adapter import TransformersAdapter  # noqa: E402
 
 WORDS = "the food was great but service slow screen battery life is good bad".split()
@@ -148,3 +148,15 @@ def test_queries_are_arranged_longest_first_by_tokens(named):
     long = q("the screen is good but the battery life is bad", "battery life")
     middle = q("the food was great but service slow", "service")
     assert adapter.arrange([short, long, middle]) == [long, middle, short]
+
+
+def test_an_aspect_cut_off_by_truncation_is_an_error_not_a_model_failure(named):
+    """The model cannot be wrong about words it never read: such a query is an error that says to raise
+    max_length; an aspect inside the kept words is still answered."""
+    adapter = TransformersAdapter("tiny", str(named), input="aspect-first", max_length=8)
+    long = "the food was great but service slow the screen is good the battery life is bad"
+    cut, kept = adapter.predict([q(long, "battery life"), q(long, "food")])
+    assert isinstance(cut, QueryError)
+    assert cut.message.startswith("the sentence was cut at max_length 8 tokens before the aspect 'battery life' "
+                                  f"(character {long.index('battery life')})")
+    assert isinstance(kept, dict) and sum(kept.values()) == pytest.approx(1.0)
