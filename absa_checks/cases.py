@@ -49,7 +49,9 @@ def expand(test: TestSpec, source: str, units: tuple[Unit, ...],
     for unit in units:
         variants = variants_of.get(unit.unit_id, ())
         for index, variant in enumerate(variants):
-            name = f"{source}:{unit.unit_id}" + (f":{index}" if len(variants) > 1 else "")
+            # "#" never occurs in the ids absa-checks makes; ":" does ("0:14_0"), so "x:0" cannot collide with
+            # the first of two variants of unit "x"
+            name = f"{source}:{unit.unit_id}" + (f"#{index}" if len(variants) > 1 else "")
             cases.append(Case(case_id(source, test, unit.original, variant), name, test, source,
                               unit.unit_id, unit.original, variant))
     return cases

@@ -371,3 +371,35 @@ def pytest_runtest_setup(item):
     assert report["complete"] is False and report["stopped"].startswith("a pytest-xdist worker crashed")
     assert report["verdict"]["passed"] is False
     assert "other tests failed" not in report["verdict"]["reason"]
+
+
+def test_example_ids_never_collide_with_numbered_variants(tmp_path: Path):
+    """Unit "x" with two ADDDIFF variants and unit "x:0": three cases, three names (two used to share "x:0")."""
+    from absa_checks.cases import expand
+    from absa_checks.sources.inline import load_inline
+    from absa_checks.spec import parse_suite
+
+    suite = tmp_path / "s.yaml"
+    suite.write_text('''suite: s
+sources:
+  mine:
+    examples:
+      - id: x
+        sentence: "The soup was lovely."
+        aspect: soup
+        polarity: positive
+        variants:
+          adddiff: ["The soup was lovely, but the bread was stale.", "The soup was lovely, but the wine was sour."]
+      - id: "x:0"
+        sentence: "The tea was cold."
+        aspect: tea
+        polarity: negative
+        variants:
+          adddiff: "The tea was cold, but the cake was great."
+tests:
+  - {name: t, strategy: adddiff, sources: [mine]}
+''')
+    parsed = parse_suite(suite, ())
+    loaded = load_inline(parsed.inline_sources["mine"])
+    cases = expand(parsed.tests[0], "mine", loaded.units, {u.unit_id: u.given["adddiff"] for u in loaded.units})
+    assert sorted(c.name for c in cases) == ["mine:x#0", "mine:x#1", "mine:x:0"]
