@@ -35,9 +35,15 @@ MAX_VALUES = 200_000  # keys and items after aliases are expanded: a suite has t
 _BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
 
 
+MAX_BYTES = 10_000_000  # a suite or examples file; datasets belong in data files (--absa-data, --input)
+
+
 def decode(raw: bytes, filename: str) -> str:
     """A YAML file's text: UTF-8, or UTF-8/UTF-16 with a byte-order mark. Anything else is an error that
     names the file, the line and the byte, never text read as mojibake."""
+    if len(raw) > MAX_BYTES:
+        raise SpecError(filename, None, f"the file is {len(raw) / 1e6:.1f} MB; suite and examples files are read "
+                                        f"up to {MAX_BYTES / 1e6:.0f} MB: put a large dataset in a data file instead")
     for bom, encoding in _BOMS:
         if raw.startswith(bom):
             try:

@@ -403,3 +403,22 @@ tests:
     loaded = load_inline(parsed.inline_sources["mine"])
     cases = expand(parsed.tests[0], "mine", loaded.units, {u.unit_id: u.given["adddiff"] for u in loaded.units})
     assert sorted(c.name for c in cases) == ["mine:x#0", "mine:x#1", "mine:x:0"]
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("bad.xml", b'<sentences><sentence id="1"><text>The caf\xe9 soup.</text></sentence></sentences>',
+     "bad.xml: not well-formed XML (not well-formed (invalid token): line 1, column 41)"),
+    ("bad.json", b'{"a": {"sentence": "caf\xe9"}}', "bad.json: not valid JSON"),
+], ids=["latin1-xml", "latin1-json"])
+def test_a_data_file_in_another_encoding_is_one_message(tmp_path: Path, name: str, text: bytes, message: str):
+    (tmp_path / name).write_bytes(text)
+    done = subprocess.run([sys.executable, "-m", "absa_checks.cli", "generate", "--input", str(tmp_path / name),
+                           "--out", str(tmp_path / "o.jsonl")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_an_oversized_suite_is_refused_before_parsing(project: Path):
+    (project / "s.yaml").write_text(SUITE + "# " + "x" * 10_500_000 + "\n")
+    result = run_in(project, "s.yaml")
+    assert result.returncode == 2
+    assert "s.yaml: the file is 10.5 MB; suite and examples files are read up to 10 MB" in result.stdout

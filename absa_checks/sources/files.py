@@ -36,7 +36,11 @@ def load_file(path: Path, domain: str | None = None) -> LoadedSource:
     name, domain = path.stem, domain or guess_domain(path)
     suffix = path.suffix.lower()
     if suffix == ".xml":
-        first = ET.parse(path).getroot().find("sentence")
+        try:
+            first = ET.parse(path).getroot().find("sentence")
+        except ET.ParseError as err:  # e.g. Latin-1 text without an encoding declaration
+            raise DataError(f"{path}: not well-formed XML ({err}); if it is not UTF-8, add "
+                            "<?xml version=\"1.0\" encoding=\"...\"?> or save it as UTF-8") from None
         if first is not None and first.get("id") is None:
             loaded = load_mams(path.parent, name, path.name)
         else:
