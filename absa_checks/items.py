@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Iterator
@@ -26,6 +27,11 @@ SUITE_KEY_LINE = re.compile(r"suite\s*:")
 
 class ExpectationNotMet(AssertionError):
     """A case whose variant prediction broke its expectation."""
+
+
+# pytest's one-line summary shows "module.Class: message" for exceptions outside builtins; the short
+# name keeps the line for the message ("FAILED ...::revtgt[...] - ExpectationNotMet: revtgt: ...").
+ExpectationNotMet.__module__ = "builtins"
 
 
 def is_suite_file(path: Path) -> bool:
@@ -156,8 +162,8 @@ class NoCasesItem(_SuiteItem):
         self.reason = reason
 
     def runtest(self) -> None:
-        self.user_properties.append((NO_CASES_KEY, {"test": self.test.key, "source": self.source,
-                                                    "reason": self.reason}))
+        self.user_properties.append((NO_CASES_KEY, json.dumps({"test": self.test.key, "source": self.source,
+                                                               "reason": self.reason})))
         raise NoCasesError(self.reason)
 
     def repr_failure(self, excinfo, style=None):
@@ -172,7 +178,7 @@ class QuarantinedItem(_SuiteItem):
         self.rejected = rejected
 
     def runtest(self) -> None:
-        self.user_properties.append((QUARANTINE_KEY, {**self.rejected.to_dict(), "test": self.test.key}))
+        self.user_properties.append((QUARANTINE_KEY, json.dumps({**self.rejected.to_dict(), "test": self.test.key})))
         pytest.skip(f"quarantined: {self.rejected.reason}")
 
 
@@ -204,17 +210,30 @@ class CaseItem(_SuiteItem):
                         original.probs, variant.probs)
         self._record("passed" if verdict.passed else "failed", verdict.reason, original, variant)
         if not verdict.passed:  # the strategy leads the message: Allure's categories match on it
-            raise ExpectationNotMet(f"{case.strategy}: {verdict.reason}")
+            raise ExpectationNotMet(f"{case.strategy}: {verdict.reason}; {self._changed()}; gold "
+                                    f"{case.original.polarity}->{case.variant.example.polarity}, predicted "
+                                    f"{original.label}->{variant.label}")
 
     def _record(self, status: str, reason: str, original=None, variant=None) -> None:
         outcome = outcome_for(self.case, self.nodeid, self.suite_sha256, status, reason, original, variant, self.model)
-        self.user_properties.append((PROPERTY_KEY, outcome.to_dict()))
+        # JSON, so JUnit XML (which writes str(value)) carries a record other tools can read
+        self.user_properties.append((PROPERTY_KEY, json.dumps(outcome.to_dict(), ensure_ascii=False)))
         if allure_support.active(self.config):
             allure_support.decorate(outcome, len(run_state(self.config).predictors) > 1)
 
+    def _changed(self) -> str:
+        """The words the variant changed, e.g. "'lasts' -> 'does not last'" (the first two edits)."""
+        edits = [e for e in self.case.variant.edits if e.old != e.new][:2]
+        if not edits:
+            return "given variant"
+        more = " ..." if len(self.case.variant.edits) > 2 else ""
+        return ", ".join(f"{e.old.strip()!r} -> {e.new.strip()!r}" for e in edits) + more
+
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ExpectationNotMet):
-            return self._explain(str(excinfo.value).split(": ", 1)[-1])
+            if self.config.option.tbstyle == "no":  # compact: only the message (a full traceback costs ms a case)
+                return excinfo.getrepr(style="value")
+            return self._explain(str(excinfo.value).split(": ", 1)[1].split("; ")[0])
         if isinstance(excinfo.value, AbsaChecksError):
             return str(excinfo.value)
         return super().repr_failure(excinfo)

@@ -24,7 +24,7 @@ from . import allure_support, cache, report_json, reporters
 from . import gates as gates_module
 from .conclusion import Baseline, RunContext, conclude
 from .errors import AbsaChecksError
-from .items import RUN_KEY, CaseItem, MissingDataItem, NotASuiteFile, QuarantinedItem, SuiteFile, is_suite_file
+from .items import RUN_KEY, CaseItem, MissingDataItem, NoCasesItem, NotASuiteFile, QuarantinedItem, SuiteFile, is_suite_file
 from .outcomes import NO_CASES_KEY, PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
 from .cache import PredictionCache
 from .run_state import OutcomeCollector, Predictor, RunOptions, SourceCache, VariantCache
@@ -241,7 +241,7 @@ def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
-SuiteItemTypes = (CaseItem, MissingDataItem, QuarantinedItem)
+SuiteItemTypes = (CaseItem, MissingDataItem, QuarantinedItem, NoCasesItem)
 
 
 class AbsaRun:
@@ -255,6 +255,8 @@ class AbsaRun:
         self.summary_lines: list[str] = []
         self.worker_stats: list[dict] = []  # per xdist worker: checkpoint -> prediction counts
         self._state: RunState | None = None
+        self._tbstyle: str | None = None  # pytest's --tb before compact failures set it to "no"
+        self._errors_seen = False
 
     @property
     def state(self) -> RunState:
@@ -272,8 +274,36 @@ class AbsaRun:
                                    predictors, run_cache)
         return self._state
 
+    def _compact_failures(self, only_suites: bool) -> None:
+        """A run of suites only, without -v or --tb: expected case failures are one line each (pytest's
+        short summary), not a section each; -v or --tb=... brings the full explanation back."""
+        given = (*self.config.invocation_params.args, *self.config.getini("addopts"))
+        chosen = any(arg.startswith(("--tb", "-r")) for arg in given)
+        if only_suites and not chosen and self.config.option.verbose <= 0 and not self._errors_seen:
+            self._tbstyle = self.config.option.tbstyle
+            self.config.option.tbstyle = "no"
+            # our section lists them, one untruncated line each, instead of pytest's "FAILED <node id>" lines
+            self.config.option.reportchars = self.config.option.reportchars.replace("f", "")
+            self.options = replace(self.options, compact_failures=True)
+
+    def _show_errors_in_full(self) -> None:
+        """A collection or setup error (a broken suite or model) is never compacted away."""
+        self._errors_seen = True
+        if self._tbstyle is not None:
+            self.config.option.tbstyle = self._tbstyle
+
+    def pytest_collectreport(self, report) -> None:
+        if report.failed:
+            self._show_errors_in_full()
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node, ids) -> None:
+        """xdist controller: it prints the failures but collects nothing; the workers' ids tell."""
+        self._compact_failures(bool(ids) and all(".yaml::" in i or ".yml::" in i for i in ids))
+
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self._compact_failures(bool(session.items) and all(isinstance(i, SuiteItemTypes) for i in session.items))
         wanted = self.options.sources
         if wanted and not _is_worker(self.config):
             seen = {item.source for item in session.items if isinstance(item, SuiteItemTypes)}
@@ -307,9 +337,13 @@ class AbsaRun:
             report.longrepr = str(call.excinfo.value)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        records = [value for key, value in report.user_properties if key == PROPERTY_KEY]
-        quarantined = [value for key, value in report.user_properties if key == QUARANTINE_KEY]
-        empty = [value for key, value in report.user_properties if key == NO_CASES_KEY]
+        if report.failed and report.when != "call":
+            self._show_errors_in_full()
+
+        def found(wanted: str) -> list[dict]:  # our records travel as JSON (readable in JUnit XML too)
+            return [json.loads(value) for key, value in report.user_properties if key == wanted]
+
+        records, quarantined, empty = found(PROPERTY_KEY), found(QUARANTINE_KEY), found(NO_CASES_KEY)
         if report.failed and "crashed while running" in str(report.longrepr):  # pytest-xdist lost a worker
             self.collector.crashed.append(report.nodeid)
         elif empty:

@@ -56,6 +56,7 @@ class RunOptions:
     cache_dir: Path | None = None         # --absa-cache (default: .absa-cache in the rootdir)
     no_cache: bool = False
     clear_cache: bool = False
+    compact_failures: bool = False        # failed cases as one line each in our section (set after collection)
 
 
 class SourceCache:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from . import summary_table
@@ -13,7 +14,9 @@ from .verdict import Verdict
 
 def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues: list[DataIssue],
                   compared: dict[str, dict[str, SourceComparison]], regression_gates: list[GateResult],
-                  quarantined: list[dict], verdict: Verdict, show_slices: bool) -> list[str]:
+                  quarantined: list[dict], verdict: Verdict, show_slices: bool, report_asked: bool = False,
+                  failed_cases: int = 0) -> list[str]:
+    """`failed_cases`: cases that failed their expectation while gates decide the run (explained once)."""
     model = run["model"]
     if len(run["models"]) == 1:
         lines = [f"model {model['name']} (fingerprint {model['fingerprint']}), seed {run['seed']}; "
@@ -29,7 +32,8 @@ def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues
             lines += ["", table.title]
         lines += summary_table.render_text(table)
     if issues:
-        lines.append(f"{len(issues)} data issues repaired or reported while loading (see the JSON report)")
+        lines.append(f"{len(issues)} data issues repaired or reported while loading"
+                     + (" (listed in the JSON report)" if report_asked else " (--absa-report PATH lists them)"))
     for gate in regression_gates:
         found = compared.get(gate.checkpoint or next(iter(compared), ""), {}).get(gate.source)
         units = found.units.broken if found else ()
@@ -40,6 +44,10 @@ def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues
         reasons = sorted({q["reason"] for q in quarantined})
         lines.append(f"{len(quarantined)} generated variants quarantined by our checks "
                      f"({'; '.join(reasons[:3])}{'; ...' if len(reasons) > 3 else ''})")
+    if failed_cases:
+        lines.append(f"the {failed_cases} failed cases are findings about the model, not errors of the run: "
+                     "the gates decide the exit status (-v shows each case in full; --absa-strict makes every "
+                     "failed case fail the run)")
     lines.append(f"absa-checks {'PASSED' if verdict.passed else 'FAILED'}: {verdict.reason}")
     return lines
 
@@ -47,6 +55,36 @@ def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues
 def summary(result, options) -> list[str]:
     """The lines for a RunResult (absa_checks.conclusion), the run's notes first."""
     context = result.context
-    return [*context.notes, *summary_lines(result.run, result.tables, context.issues, result.compared,
+    failures = failure_lines(result.outcomes) if options.compact_failures else []
+    return [*context.notes, *failures, *summary_lines(result.run, result.tables, context.issues, result.compared,
                                            result.regression_gates, context.quarantined, result.verdict,
-                                           show_slices=options.verbose)]
+                                           show_slices=options.verbose, report_asked=options.report is not None,
+                                           failed_cases=_failed_cases_not_deciding(result, options))]
+
+
+def _failed_cases_not_deciding(result, options) -> int:
+    """Failed cases, when the run has decided gates and no --absa-strict: they show red but decide nothing."""
+    decided = [g for g in result.gates if g.verdict != "no-data"]
+    return result.metrics.failed if decided and not options.strict else 0
+
+
+def failure_lines(outcomes) -> list[str]:
+    """One line per case that failed its expectation: where, what changed, gold and predicted."""
+    failed = [o for o in outcomes if o.status == "failed"]
+    if not failed:
+        return []
+    lines = [f"{len(failed)} failed cases, one line each (-v or --tb=short for the full explanation):"]
+    for o in failed:
+        changed = _changed_words(o.original["sentence"], o.variant["sentence"])
+        lines.append(f"  {o.nodeid}: {changed}; gold {o.original['gold']}->{o.variant['gold']}, predicted "
+                     f"{o.original_prediction['label']}->{o.variant_prediction['label']}")
+    return lines + [""]
+
+
+def _changed_words(original: str, variant: str) -> str:
+    """The changed stretches of words (two at most), e.g. "'lasts' -> 'does not last'"; "+ '...'" for added ones."""
+    a, b = original.split(), variant.split()
+    changes = [(" ".join(a[i1:i2]), " ".join(b[j1:j2])) for op, i1, i2, j1, j2
+               in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes() if op != "equal"]
+    shown = [f"+ {new!r}" if not old else f"{old!r} -> {new!r}" for old, new in changes[:2]]
+    return ", ".join(shown) + (" ..." if len(changes) > 2 else "") if shown else "same words"

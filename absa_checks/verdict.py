@@ -42,7 +42,8 @@ def decide(metrics: RunMetrics, gates: list[GateResult], strict: bool, other_fai
         return Verdict(1, False, f"{len(failed_gates)} of {len(decided)} gates failed: {names}{more}")
     if decided:
         note = f", {len(undecided)} of them inconclusive, counted as passed" if undecided else ""
-        return Verdict(0, True, f"all {len(decided)} gates passed{note} ({case_note}; cases are not counted "
+        gates = "the gate" if len(decided) == 1 else f"all {len(decided)} gates"
+        return Verdict(0, True, f"{gates} passed{note} ({case_note}; cases are not counted "
                                 "without --absa-strict)")
     if metrics.failed:
         return Verdict(1, False, f"{case_note} and the run has no gates")

@@ -70,7 +70,7 @@ def test_gates_pass_while_a_case_fails_exits_0(tmp_path, run):
     result = run(["suite.yaml", "--model", "python:mymodel:by_first_clause"], cwd=tmp_path)
     assert result.code == 0, result.out
     assert "1 failed, 2 passed" in result.out
-    assert "absa-checks PASSED: all 1 gates passed" in result.out
+    assert "absa-checks PASSED: the gate passed" in result.out
     assert result.report["verdict"]["exit_status"] == 0
 
 
@@ -213,3 +213,34 @@ def test_deselecting_a_strategy_makes_ars_partial_and_its_gate_says_so(run):
     assert ars_gates and all(g["verdict"] == "fail" and g["reason"].startswith("not decided: ARS here is partial")
                              for g in ars_gates)
     assert "all (ARS partial: revtgt)" in partial.out
+
+
+def test_expected_failures_are_one_line_each_on_a_real_terminal(tmp_path):
+    """Under a pseudo-terminal (`script`), as a user sees it: no FAILURES sections, one line per failed
+    case with what changed and gold vs predicted, and once why they do not fail the run; -v shows all."""
+    import shutil
+    import subprocess
+    import sys
+
+    setup_project(tmp_path, "gates: {max_fail_rate: 0.5}")
+    script = shutil.which("script")
+    assert script, "util-linux's script is needed to give pytest a real terminal"
+
+    def on_terminal(*args: str) -> str:
+        command = " ".join([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "suite.yaml",
+                            "--model", "python:mymodel:by_first_clause", *args])
+        env = {k: v for k, v in __import__("os").environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
+        env["COLUMNS"] = "120"
+        done = subprocess.run([script, "-q", "-e", "-c", command, "/dev/null"], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=300)
+        return done.stdout.replace("\r", "")
+
+    compact = on_terminal()
+    assert "= FAILURES =" not in compact and "Traceback" not in compact
+    assert "1 failed cases, one line each (-v or --tb=short for the full explanation):" in compact
+    line = [x for x in compact.splitlines() if x.strip().startswith("suite.yaml::adddiff[tiny:c]:")]
+    assert len(line) == 1 and "wine is awful" in line[0]
+    assert line[0].endswith("gold positive->positive, predicted positive->negative")
+    assert compact.count("findings about the model, not errors of the run") == 1
+    full = on_terminal("-v")
+    assert "= FAILURES =" in full and "original: The room is quiet." in full
