@@ -17,17 +17,27 @@ from .protocol import Answer, Query
 
 
 class PythonCallableAdapter:
-    def __init__(self, target: str):
+    def __init__(self, target: str, base_dir: Path | None = None):
         module_name, _, function_name = target.partition(":")
         if not module_name or not function_name:
             raise AdapterError(f"python adapter target {target!r} must look like <module>:<function>, "
                                "e.g. --model python:my_models:predict")
-        if str(Path.cwd()) not in sys.path:  # let users name modules in the directory they run pytest from
-            sys.path.insert(0, str(Path.cwd()))
+        # a module beside the models.yaml that names it, or in the directory pytest runs from
+        folders = list(dict.fromkeys(str(folder.resolve()) for folder in (base_dir or Path.cwd(), Path.cwd())))
+        for folder in reversed(folders):
+            if folder not in sys.path:
+                sys.path.insert(0, folder)
         try:
             module = importlib.import_module(module_name)
+        except ModuleNotFoundError as err:
+            if err.name != module_name.split(".")[0]:  # the module was found; something it imports was not
+                raise AdapterError(f"module '{module_name}' for --absa-model python:{target} was found but "
+                                   f"could not import {err.name!r} ({err})") from None
+            raise AdapterError(f"cannot import module '{module_name}' for --absa-model python:{target}: no "
+                               f"{module_name.replace('.', '/')}.py in {' or '.join(folders)} nor on sys.path; put "
+                               "it there, or add its folder to PYTHONPATH") from None
         except ImportError as err:
-            raise AdapterError(f"cannot import module '{module_name}' for --model python:{target} ({err})") from None
+            raise AdapterError(f"cannot import module '{module_name}' for --absa-model python:{target} ({err})") from None
         function = getattr(module, function_name, None)
         if not callable(function):
             raise AdapterError(f"module '{module_name}' has no function '{function_name}' for --model python:{target}")
@@ -55,5 +65,5 @@ def _source_bytes(module: object) -> bytes:
 
 # Registered in pyproject.toml under the entry-point group absa_checks.adapters
 KIND = AdapterKind("python", keys=("target",), required=("target",),
-                   build=lambda spec: PythonCallableAdapter(str(spec.settings.get("target", ""))),
+                   build=lambda spec: PythonCallableAdapter(str(spec.settings.get("target", "")), spec.base_dir),
                    inline=lambda rest: {"target": rest}, inline_form="python:<module>:<function>")

@@ -244,3 +244,16 @@ def test_expected_failures_are_one_line_each_on_a_real_terminal(tmp_path):
     assert compact.count("findings about the model, not errors of the run") == 1
     full = on_terminal("-v")
     assert "= FAILURES =" in full and "original: The room is quiet." in full
+
+
+def test_a_python_model_beside_its_models_file_is_found_from_anywhere(run):
+    """examples/python_model: run from the repository root, the module is found beside the models.yaml
+    that names it; a missing one says where it looked and what to do."""
+    result = run(["suites/invariance/adddiff.yaml", "--absa-sources", "builtin-restaurant", "--absa-sample", "5",
+                  "--absa-models", "examples/python_model/models.yaml", "--absa-model", "mine"])
+    assert result.report["run"]["model"]["target"] == "my_model:predict", result.out[-2000:]
+    assert result.report["summary"]["errors"] == 0
+    missing = run(["suites/invariance/adddiff.yaml", "--absa-model", "python:nowhere_mod:predict"])
+    assert missing.code == 4
+    assert "cannot import module 'nowhere_mod' for --absa-model python:nowhere_mod:predict: no nowhere_mod.py in" \
+        in missing.out and "add its folder to PYTHONPATH" in missing.out
