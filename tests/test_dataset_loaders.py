@@ -119,16 +119,16 @@ def test_tokens_that_do_not_fit_the_text_do_not_align():
 
 def test_towe_tsv_rows_join_by_target_span_and_bad_rows_become_issues(tmp_path):
     first = "The screen couldn't be brighter for $150, I'm told."
-    second = "Did not enjoy the new Windows 8 and touchscreen functions."
+    second = "Did not like the new Windows 10 and touchpad gestures."
     write_xml(tmp_path / "semeval2014/Laptops_Test_Gold.xml", [
         ("10:1", first, [aspect(first, "screen", "positive")]),
-        ("10:2", second, [aspect(second, "Windows 8", "negative"), aspect(second, "touchscreen functions", "conflict")]),
+        ("10:2", second, [aspect(second, "Windows 10", "negative"), aspect(second, "touchpad gestures", "conflict")]),
         ("10:3", "Battery is great.", [("Battery", "positive", 0, 7)]),
     ])
     write_tsv(tmp_path / "towe/14lap/test.tsv", [
         tsv_row("10:1", "The screen could n't be brighter for $ 150 , I 'm told .", (1, 1), [(2, 5)]),
-        tsv_row("10:2", "Did not enjoy the new Windows 8 and touchscreen functions .", (5, 6), [(1, 2)]),
-        tsv_row("10:2", "Did not enjoy the new Windows 8 and touchscreen functions .", (8, 9), [(1, 2)]),
+        tsv_row("10:2", "Did not like the new Windows 10 and touchpad gestures .", (5, 6), [(1, 2)]),
+        tsv_row("10:2", "Did not like the new Windows 10 and touchpad gestures .", (8, 9), [(1, 2)]),
         tsv_row("10:3", "Keyboard is great .", (0, 0), [(2, 2)]),  # not this sentence's tokens
         "10:3\tBattery is great .\tBattery\\B is\\O\tBattery\\O is\\O great\\B .\\O",  # tags do not repeat the tokens
         "99:9\tGhost row .\tGhost\\B row\\O .\\O\tGhost\\O row\\B .\\O",  # sentence id not in the XML
@@ -141,8 +141,8 @@ def test_towe_tsv_rows_join_by_target_span_and_bad_rows_become_issues(tmp_path):
     assert spans_text(first, target_opinions(units["10:1_0"])) == ["couldn't be brighter"]
     windows = units["10:2_0"].original
     # the other (conflict) aspect's opinion is joined too, indexed 1
-    assert [(o.text, o.aspect, o.inferred) for o in windows.opinions] == [("not enjoy", 0, False),
-                                                                         ("not enjoy", 1, False)]
+    assert [(o.text, o.aspect, o.inferred) for o in windows.opinions] == [("not like", 0, False),
+                                                                         ("not like", 1, False)]
     assert screen.opinions and all(first[o.start:o.end] == o.text for o in screen.opinions)
     dropped = [i for i in source.issues if i.action == "dropped"]
     assert sorted(i.kind for i in dropped) == ["malformed_record", "malformed_record", "unaligned_tokens",
@@ -153,8 +153,8 @@ def test_towe_tsv_rows_join_by_target_span_and_bad_rows_become_issues(tmp_path):
 
 
 def test_arts_towe_json_offsets_map_onto_the_semeval_text(tmp_path):
-    text = "tech support would not fix the problem unless I bought your plan for $150 plus."
-    theirs = "tech support would not fix the problem unless I bought your plan for $ 150 plus."
+    text = "tech support would not fix the fault unless I bought your plan for $150 extra."
+    theirs = "tech support would not fix the fault unless I bought your plan for $ 150 extra."
     twice = "the food was great and the food was cheap"
     write_xml(tmp_path / "semeval2014/Restaurants_Test_Gold.xml", [
         ("s1", text, [aspect(text, "tech support", "negative"), aspect(theirs, "plan", "neutral")]),
