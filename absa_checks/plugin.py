@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 import gc
 import json
+import os
 import shutil
 import signal
 import threading
@@ -21,6 +22,7 @@ import pytest
 from . import adapters as registry
 
 from . import allure_support, cache, report_json, reporters
+from .progress import FileProgress, ProgressWatcher, TerminalProgress, display_for
 from . import gates as gates_module
 from .conclusion import Baseline, RunContext, conclude
 from .errors import AbsaChecksError
@@ -257,6 +259,8 @@ class AbsaRun:
         self._state: RunState | None = None
         self._tbstyle: str | None = None  # pytest's --tb before compact failures set it to "no"
         self._errors_seen = False
+        self._progress_dir: Path | None = None  # xdist controller: the workers' progress files
+        self._watcher: ProgressWatcher | None = None
 
     @property
     def state(self) -> RunState:
@@ -268,11 +272,41 @@ class AbsaRun:
                 specs = [replace(spec, settings={**spec.settings, "device": self.options.device}) for spec in specs]
             adapters = [registry.build(spec) for spec in specs]
             cache_dir, run_cache = _cache_folder(self.config, self.options)
-            predictors = {spec.name: Predictor(spec, adapter, self.options.batch_size, PredictionCache(cache_dir))
+            progress = self._progress_sink()
+            predictors = {spec.name: Predictor(spec, adapter, self.options.batch_size, PredictionCache(cache_dir),
+                                               progress)
                           for spec, adapter in zip(specs, adapters)}
             self._state = RunState(self.options, SourceCache(self.options.data_dir), VariantCache(self.options.seed),
                                    predictors, run_cache)
         return self._state
+
+    def _progress_sink(self) -> FileProgress | TerminalProgress:
+        """Progress goes to the terminal; from an xdist worker, to the file its controller shows."""
+        workerinput = getattr(self.config, "workerinput", None)
+        if workerinput is not None and "absa_progress" in workerinput:
+            return FileProgress(Path(workerinput["absa_progress"]), workerinput["workerid"])
+        return TerminalProgress(self.config)
+
+    def _progress_folder(self) -> Path:
+        """xdist controller: where workers write their progress (created by the first that predicts)."""
+        if self._progress_dir is None:
+            self._progress_dir = Path(tempfile.gettempdir()) / f"absa-progress-{os.getpid()}-{time.time_ns()}"
+        return self._progress_dir
+
+    def _watch_progress(self) -> None:
+        """xdist controller, once suites are collected: show the workers' summed progress."""
+        if self._watcher is not None:
+            return
+        display = display_for(self.config)
+        if display is not None:
+            self._watcher = ProgressWatcher(self._progress_folder(), display)
+            self._watcher.start()
+
+    def _stop_watching(self) -> None:
+        if self._watcher is not None:
+            self._watcher.stop()
+        if self._progress_dir is not None:
+            shutil.rmtree(self._progress_dir, ignore_errors=True)
 
     def _compact_failures(self, only_suites: bool) -> None:
         """A run of suites only, without -v or --tb: expected case failures are one line each (pytest's
@@ -300,6 +334,8 @@ class AbsaRun:
     def pytest_xdist_node_collection_finished(self, node, ids) -> None:
         """xdist controller: it prints the failures but collects nothing; the workers' ids tell."""
         self._compact_failures(bool(ids) and all(".yaml::" in i or ".yml::" in i for i in ids))
+        if any(".yaml::" in i or ".yml::" in i for i in ids):
+            self._watch_progress()
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
@@ -359,9 +395,11 @@ class AbsaRun:
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node) -> None:
-        """xdist controller: workers share this run's temporary cache (--absa-no-cache)."""
+        """xdist controller: workers share this run's temporary cache (--absa-no-cache) and tell their
+        progress through files (only a name here: nothing is created unless a worker predicts)."""
         if self._state is not None and self._state.run_cache is not None:
             node.workerinput["absa_run_cache"] = str(self.state.run_cache)
+        node.workerinput["absa_progress"] = str(self._progress_folder())
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:
@@ -408,6 +446,7 @@ class AbsaRun:
             self.config.workeroutput["absa_prediction_stats"] = {
                 model: predictor.stats.to_dict() for model, predictor in self.state.predictors.items()}
             return
+        self._stop_watching()
         try:
             self._finish(session, exitstatus)
         finally:

@@ -42,6 +42,8 @@ class Adapter(Protocol):
 
     Optional: `cacheable = True` when answers depend only on what `cache_key(query)` returns (default
     `Query.text_key`), so absa-checks may predict each distinct key once and keep answers on disk.
+    Optional: `load()` and a `loaded` property, when loading is slow (a checkpoint): absa-checks then
+    announces the loading in one line before the first prediction.
     """
 
     name: str

@@ -21,6 +21,7 @@ from .errors import AbsaChecksError, AdapterError
 from .examples import DataIssue
 from .outcomes import CaseOutcome
 from .predictions import Prediction, plan, predict_all, query_for
+from .progress import Progress, ProgressSink
 from .sources import BUILTIN_SOURCES, DataMissing, LoadedSource
 from .sources.catalog import load_named
 from .sources.inline import load_inline
@@ -144,12 +145,13 @@ class Predictor:
     """
 
     def __init__(self, spec: registry.ModelSpec, adapter: Adapter, batch_size: int,
-                 cache: PredictionCache | None = None):
+                 cache: PredictionCache | None = None, progress: ProgressSink | None = None):
         self.spec = spec
         self.adapter = adapter  # built cheaply at configure time; heavy models load on first predict
         self.batch_size = batch_size
         self.cache = cache if getattr(adapter, "cacheable", False) else None
         self.stats = PredictionStats()
+        self.progress = progress
         self._cases: list[Case] = []
         self._results: dict[Query, Prediction | QueryError] | None = None
         self._failure: str | None = None
@@ -164,11 +166,34 @@ class Predictor:
 
     def _predict(self, queries: list[Query], on_batch=None) -> dict[Query, Prediction | QueryError]:
         started = time.perf_counter()
-        results = predict_all(self.adapter, queries, self.batch_size, on_batch)
+        self._load()
+        clock, done = time.perf_counter(), 0  # the rate counts predicting, not loading
+
+        def batch_done(found: dict) -> None:
+            nonlocal done
+            done += len(found)
+            if on_batch is not None:
+                on_batch(found)
+            if self.progress is not None:
+                self.progress.update(Progress(self.spec.name, done, len(queries), time.perf_counter() - clock,
+                                              finished=done >= len(queries)))
+
+        results = predict_all(self.adapter, queries, self.batch_size, batch_done)
         self.stats.predicted += len(queries)
         self.stats.model_calls += -(-len(queries) // self.batch_size)
         self.stats.seconds += time.perf_counter() - started
         return results
+
+    def _load(self) -> None:
+        """A slow-loading model (one with load() and loaded) is announced before it loads."""
+        load = getattr(self.adapter, "load", None)
+        if not callable(load) or getattr(self.adapter, "loaded", True):
+            return
+        if self.progress is not None:
+            described = self.adapter.describe()
+            what = ", ".join(str(described[key]) for key in ("kind", "path") if described.get(key))
+            self.progress.loading(self.spec.name, self.spec.redact(what or "its adapter"))
+        load()
 
     def _answer_all(self) -> dict[Query, Prediction | QueryError]:
         queries = self.queries()

@@ -14,8 +14,9 @@ from __future__ import annotations
 from absa_checks.adapters import AdapterKind
 
 import hashlib
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from absa_checks.errors import AdapterError
 from absa_checks.labels import POLARITIES, canonical_label
@@ -93,9 +94,10 @@ class TransformersAdapter:
         source = str(self.local) if self.is_local else self.path
         kwargs: dict[str, Any] = {"revision": self.revision} if self.revision else {}
         try:
-            self._tokenizer = AutoTokenizer.from_pretrained(source, **kwargs)
-            model, info = AutoModelForSequenceClassification.from_pretrained(
-                source, dtype=getattr(torch, self.dtype), output_loading_info=True, **kwargs)
+            with _no_progress_bars():  # absa-checks announces the loading; a bar would land in a test's output
+                self._tokenizer = AutoTokenizer.from_pretrained(source, **kwargs)
+                model, info = AutoModelForSequenceClassification.from_pretrained(
+                    source, dtype=getattr(torch, self.dtype), output_loading_info=True, **kwargs)
         except OSError as err:
             raise AdapterError(f"model '{self.name}': cannot load '{source}' ({err}). A hub id needs a network "
                                "or a copy in the local cache; a path must hold a saved checkpoint") from None
@@ -204,6 +206,20 @@ class TransformersAdapter:
             untruncated = self._tokenizer(first[i], second[i] if second else None)["input_ids"]
             self.truncated += len(untruncated) > self.max_length
         return encoded
+
+
+@contextmanager
+def _no_progress_bars() -> Iterator[None]:
+    """transformers' progress bars off while loading, as they were before afterwards."""
+    from transformers.utils import logging as transformers_logging
+
+    was_enabled = transformers_logging.is_progress_bar_enabled()
+    transformers_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            transformers_logging.enable_progress_bar()
 
 
 def _looks_like_hub_id(path: str) -> bool:
