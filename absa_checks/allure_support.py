@@ -32,6 +32,9 @@ def categories() -> list[dict]:
 STYLE = ("<style>body{font-family:system-ui,sans-serif;font-size:14px}mark{background:#ffe08a}"
          "del{background:#f6c6c6}b{color:#1f4e9c}table{border-collapse:collapse}"
          "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}</style>")
+# Allure's description pane is about 870 px wide in a 1,280 px window; its own cell style (13 px padding,
+# no wrapping) pushes the summary's gate column out of sight, so the summary's cells carry their own.
+SUMMARY_CELL = "padding:3px 6px;white-space:normal;font-size:13px"
 
 
 def active(config) -> bool:
@@ -84,7 +87,9 @@ def case_html(outcome: CaseOutcome) -> str:
 
 
 def decorate(outcome: CaseOutcome, several_models: bool = False) -> None:
-    """Title, labels, a stable parameter and the attachment for the running case."""
+    """Title, labels and stable parameters for the running case. What broke is shown at once: a failed
+    or broken case gets the original/variant table (description and attachment); a passing case carries
+    its sentences and predictions as parameters only, which keeps the single-file report small."""
     import allure
 
     allure.dynamic.title(case_title(outcome) + (f" [{outcome.model}]" if several_models else ""))
@@ -95,17 +100,33 @@ def decorate(outcome: CaseOutcome, several_models: bool = False) -> None:
     allure.dynamic.parameter("unit", outcome.unit)
     if outcome.model:  # shown, but left out of the history id: a new model version keeps its cases' history
         allure.dynamic.parameter("model", outcome.model, excluded=True)
+    if outcome.status == "passed":
+        return
     page = case_html(outcome)
-    if outcome.status != "passed":  # what broke is shown at once; a passing case keeps just the attachment
-        allure.dynamic.description_html(page[page.index("<body>") + 6:page.index("</body>")])
+    allure.dynamic.description_html(page[page.index("<body>") + 6:page.index("</body>")])
     allure.attach(page, name="original vs variant", attachment_type=allure.attachment_type.HTML)
+
+
+def identify(item, title: str) -> None:
+    """An item that is not a case (a quarantined variant, absent data, a test without cases): its own
+    title and history id, so Allure counts it once, as pytest does, instead of as a retry of its siblings;
+    grouped with the cases of its source and test."""
+    import allure
+
+    allure.dynamic.title(title)
+    allure.dynamic.epic(item.source)
+    allure.dynamic.feature(item.test.strategy)
+    allure.dynamic.story(item.test.name)
+    allure.dynamic.parameter("item", item.name)
 
 
 # ---------------------------------------------------------------- the run (controller only)
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+def _table(header: list[str], rows: list[list[str]], cell_style: str = "") -> str:
+    """An HTML table; `cell_style` goes on every cell (Allure keeps inline styles, not <style> blocks)."""
+    style = f" style='{cell_style}'" if cell_style else ""
+    head = "".join(f"<th{style}>{html.escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td{style}>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
@@ -118,42 +139,51 @@ def _metric_cell(metric: dict[str, Any]) -> str:
     return f"{value:.2%} ({metric.get('k')}/{metric.get('n')})"
 
 
-def write_run_results(directory: Path, report: dict[str, Any], tables: list, pictures: dict[str, bytes]) -> None:
+def write_run_results(directory: Path, report: dict[str, Any], tables: list, pictures: dict[str, bytes],
+                      inconclusive: str = "pass") -> None:
     """The summary (tables + pictures) and one result per gate, with environment and categories.
-    `tables`: summary_table.Table objects, the main one first."""
+    `tables`: summary_table.Table objects, the main one first. An inconclusive gate is passed or failed
+    as the run counted it (`inconclusive`, from --absa-inconclusive), and says it was inconclusive.
+    The summary and gates start when the run started, so Allure lists them before every case."""
     from allure_commons.logger import AllureFileLogger
     from allure_commons.model2 import Attachment, Label, Parameter, Status, StatusDetails, TestResult
 
     directory.mkdir(parents=True, exist_ok=True)
     logger = AllureFileLogger(str(directory), clean=False)
     now = int(__import__("time").time() * 1000)
+    started = int(1000 * report.get("timing", {}).get("started", now / 1000)) - 1
 
     def attach(result: TestResult, name: str, body: bytes | str, mime: str, extension: str) -> None:
         file_name = f"{uuid.uuid4()}-attachment.{extension}"
         logger.report_attached_data(body=body if isinstance(body, bytes) else body.encode(), file_name=file_name)
         result.attachments.append(Attachment(name=name, source=file_name, type=mime))
 
-    statuses = {"pass": Status.PASSED, "fail": Status.FAILED, "inconclusive": Status.UNKNOWN}
+    statuses = {"pass": Status.PASSED, "fail": Status.FAILED, "inconclusive": Status.PASSED if inconclusive == "pass"
+                else Status.FAILED}
 
-    def result(name: str, verdict: str, message: str, history: str) -> TestResult:
+    def result(name: str, verdict: str, message: str, history: str, when: int) -> TestResult:
         return TestResult(uuid=str(uuid.uuid4()), historyId=history, testCaseId=history, name=name,
                           fullName=f"absa-checks::{name}", status=statuses[verdict],
-                          statusDetails=StatusDetails(message=message), stage="finished", start=now, stop=now,
+                          statusDetails=StatusDetails(message=message), stage="finished", start=when, stop=when,
                           labels=[Label("epic", "absa-checks run"), Label("feature", "release gates"),
                                   Label("suite", "absa-checks")])
 
     verdict = report["verdict"]
     summary = result("absa-checks summary", "pass" if verdict["passed"] else "fail", verdict["reason"],
-                     "absa-checks-summary")
-    main = _table(list(tables[0].header), [list(r) for r in tables[0].rows])
-    others = "".join(f"<h4>{html.escape(t.title)}</h4>" + _table(list(t.header), [list(r) for r in t.rows])
-                     for t in tables[1:])
+                     "absa-checks-summary", started - 1)
+    def all_tables(cell_style: str = "") -> tuple[str, str]:
+        main = _table(list(tables[0].header), [list(r) for r in tables[0].rows], cell_style)
+        others = "".join(f"<h4>{html.escape(t.title)}</h4>" + _table(list(t.header), [list(r) for r in t.rows],
+                                                                     cell_style) for t in tables[1:])
+        return main, others
+
+    main, others = all_tables(SUMMARY_CELL)
     images = "".join(f"<p><img alt='{name}' style='max-width:100%' "
                      f"src='data:image/png;base64,{base64.b64encode(png).decode()}'></p>" for name, png in pictures.items())
     summary.descriptionHtml = (f"<p><b>{'PASSED' if verdict['passed'] else 'FAILED'}</b>: "
                                f"{html.escape(verdict['reason'])}</p>{main}{images}{others}")
     attach(summary, "summary tables", f"<html><head><meta charset='utf-8'>{STYLE}</head><body>"
-           + main + others + "</body></html>", "text/html", "html")
+           + "".join(all_tables()) + "</body></html>", "text/html", "html")
     for name, png in pictures.items():
         attach(summary, name, png, "image/png", "png")
     logger.report_result(summary)
@@ -164,8 +194,14 @@ def write_run_results(directory: Path, report: dict[str, Any], tables: list, pic
         checkpoint = gate.get("checkpoint", "")
         name = (f"gate {gate['gate']} {gate['threshold']:.0%} on {gate['source']} ({gate['test'].split('::')[-1]})"
                 + (f" [{checkpoint}]" if checkpoint else ""))
-        item = result(name, gate["verdict"], f"gate: {gate['reason']}",
-                      f"gate::{gate['gate']}::{gate['source']}::{gate['test']}" + (f"::{checkpoint}" if checkpoint else ""))
+        message = f"gate: {gate['reason']}"
+        if gate["verdict"] == "inconclusive":
+            counted = "passed" if inconclusive == "pass" else "failed"
+            name += f" (inconclusive, counted as {counted})"
+            message = f"gate inconclusive, counted as {counted} (--absa-inconclusive {inconclusive}): {gate['reason']}"
+        item = result(name, gate["verdict"], message,
+                      f"gate::{gate['gate']}::{gate['source']}::{gate['test']}" + (f"::{checkpoint}" if checkpoint else ""),
+                      started)
         item.parameters.append(Parameter(name="threshold", value=str(gate["threshold"])))
         metric = gate["metric"] or {}
         compared = next((found for model, source, found in comparison_entries
@@ -203,8 +239,9 @@ class _AllureReporter:
         return options.allure_dir is not None
 
     def write(self, result, options) -> list[str]:
-        write_run_results(options.allure_dir, result.report, result.tables, result.pictures)
-        return [f"Allure results: {options.allure_dir} (summary, {len(result.report['gates'])} gates, pictures)"]
+        write_run_results(options.allure_dir, result.report, result.tables, result.pictures, options.inconclusive)
+        return [f"Allure results: {options.allure_dir} (summary, {len(result.report['gates'])} gates, pictures); "
+                f"the report: npx allure generate {options.allure_dir}"]
 
 
 REPORTER = _AllureReporter()

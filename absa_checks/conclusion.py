@@ -128,4 +128,5 @@ def _facts(names: list[str], options: RunOptions, context: RunContext) -> dict[s
                  "gate_on": options.gate_on}
     return {"model": model, "models": models, "seed": options.seed, "sample": options.sample,
             "sources": list(options.sources) if options.sources else None,
-            "gate_basis": options.gate_basis, "strict": options.strict}
+            "gate_basis": options.gate_basis, "strict": options.strict,
+            "inconclusive_counts_as": options.inconclusive}  # what an inconclusive gate counted as

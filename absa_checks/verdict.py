@@ -41,8 +41,11 @@ def decide(metrics: RunMetrics, gates: list[GateResult], strict: bool, other_fai
         more = f" and {len(failed_gates) - 3} more" if len(failed_gates) > 3 else ""
         return Verdict(1, False, f"{len(failed_gates)} of {len(decided)} gates failed: {names}{more}")
     if decided:
-        note = f", {len(undecided)} of them inconclusive, counted as passed" if undecided else ""
-        gates = "the gate" if len(decided) == 1 else f"all {len(decided)} gates"
+        if len(decided) == 1:
+            gates, note = "the gate", " (inconclusive, counted as passed)" if undecided else ""
+        else:
+            gates = f"all {len(decided)} gates"
+            note = f", {len(undecided)} of them inconclusive, counted as passed" if undecided else ""
         return Verdict(0, True, f"{gates} passed{note} ({case_note}; cases are not counted "
                                 "without --absa-strict)")
     if metrics.failed:
