@@ -13,7 +13,7 @@ from . import allure_support, strategies
 from .cases import Case, expand, sample_units, strategy_label
 from .errors import AbsaChecksError, AdapterError
 from .expectations import check
-from .outcomes import NO_CASES_KEY, PROPERTY_KEY, QUARANTINE_KEY, outcome_for
+from .outcomes import NO_CASES_KEY, NO_VARIANT_KEY, PROPERTY_KEY, QUARANTINE_KEY, outcome_for
 from .sources import DataMissing
 from .sources.catalog import known_source_names
 from .spec import SuiteSpec, TestSpec, parse_suite
@@ -103,6 +103,10 @@ class SuiteFile(pytest.File):
         for rejected in variants.quarantined:
             yield QuarantinedItem.from_parent(self, name=f"{test.name}[{source}:{rejected.unit_id}]", test=test,
                                               source=source, rejected=rejected)
+        if source in suite.inline_sources:  # examples the user wrote: each one shows up, with or without a case
+            for unit_id, why in variants.without_variant:
+                yield NoVariantItem.from_parent(self, name=f"{test.name}[{source}:{unit_id}:no-variant]", test=test,
+                                                source=source, unit_id=unit_id, why=why)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, AbsaChecksError):
@@ -147,6 +151,8 @@ class MissingDataItem(_SuiteItem):
         self.reason = reason
 
     def runtest(self) -> None:
+        if allure_support.active(self.config):
+            allure_support.identify(self, f"{self.test.name} on {self.source}: no data")
         pytest.skip(self.reason)
 
 
@@ -164,6 +170,8 @@ class NoCasesItem(_SuiteItem):
     def runtest(self) -> None:
         self.user_properties.append((NO_CASES_KEY, json.dumps({"test": self.test.key, "source": self.source,
                                                                "reason": self.reason})))
+        if allure_support.active(self.config):
+            allure_support.identify(self, f"{self.test.name} on {self.source}: no cases")
         raise NoCasesError(self.reason)
 
     def repr_failure(self, excinfo, style=None):
@@ -179,7 +187,27 @@ class QuarantinedItem(_SuiteItem):
 
     def runtest(self) -> None:
         self.user_properties.append((QUARANTINE_KEY, json.dumps({**self.rejected.to_dict(), "test": self.test.key})))
+        if allure_support.active(self.config):
+            allure_support.identify(self, f"quarantined {self.rejected.strategy} variant: {self.rejected.reason}")
         pytest.skip(f"quarantined: {self.rejected.reason}")
+
+
+class NoVariantItem(_SuiteItem):
+    """An example written in a suite that got no variant for a test (no opinion words to reverse, none
+    given, ...): shown as skipped with the reason, never a silent zero."""
+
+    def __init__(self, *, unit_id: str, why: str, **kwargs):
+        super().__init__(**kwargs)
+        self.unit_id = unit_id
+        self.why = why
+        self.reason = f"example '{unit_id}' gave no {self.test.strategy} variant: {why}"
+
+    def runtest(self) -> None:
+        self.user_properties.append((NO_VARIANT_KEY, json.dumps({"test": self.test.key, "source": self.source,
+                                                                 "example": self.unit_id, "why": self.why})))
+        if allure_support.active(self.config):
+            allure_support.identify(self, f"no {self.test.strategy} variant: {self.reason}")
+        pytest.skip(self.reason)
 
 
 class CaseItem(_SuiteItem):

@@ -26,8 +26,9 @@ from .progress import FileProgress, ProgressWatcher, TerminalProgress, display_f
 from . import gates as gates_module
 from .conclusion import Baseline, RunContext, conclude
 from .errors import AbsaChecksError
-from .items import RUN_KEY, CaseItem, MissingDataItem, NoCasesItem, NotASuiteFile, QuarantinedItem, SuiteFile, is_suite_file
-from .outcomes import NO_CASES_KEY, PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
+from .items import (RUN_KEY, CaseItem, MissingDataItem, NoCasesItem, NotASuiteFile, NoVariantItem, QuarantinedItem,
+                    SuiteFile, is_suite_file)
+from .outcomes import NO_CASES_KEY, NO_VARIANT_KEY, PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
 from .cache import PredictionCache
 from .run_state import OutcomeCollector, Predictor, RunOptions, SourceCache, VariantCache
 from .sources import resolve_data_dir
@@ -243,7 +244,7 @@ def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
-SuiteItemTypes = (CaseItem, MissingDataItem, QuarantinedItem, NoCasesItem)
+SuiteItemTypes = (CaseItem, MissingDataItem, QuarantinedItem, NoCasesItem, NoVariantItem)
 
 
 class AbsaRun:
@@ -380,6 +381,8 @@ class AbsaRun:
             return [json.loads(value) for key, value in report.user_properties if key == wanted]
 
         records, quarantined, empty = found(PROPERTY_KEY), found(QUARANTINE_KEY), found(NO_CASES_KEY)
+        for record in found(NO_VARIANT_KEY)[-1:]:
+            self.collector.without_variant[report.nodeid] = record
         if report.failed and "crashed while running" in str(report.longrepr):  # pytest-xdist lost a worker
             self.collector.crashed.append(report.nodeid)
         elif empty:
@@ -476,12 +479,24 @@ class AbsaRun:
             issues=state.sources.issues(o.source for o in outcomes), quarantined=self.collector.quarantined(),
             other_failures=self.collector.other_failures, stopped=str(stopped) if stopped else "",
             no_cases=[self.collector.no_cases[nodeid] for nodeid in sorted(self.collector.no_cases)],
-            timing={"wall_seconds": round(time.time() - self.started, 3), "predictions": self._prediction_stats()},
+            timing={"started": round(self.started, 3), "wall_seconds": round(time.time() - self.started, 3),
+                    "predictions": self._prediction_stats()},
             notes=notes)
         result = conclude(outcomes, self.options, self._baseline(), context)
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             session.exitstatus = result.verdict.exit_status
         self.summary_lines = reporters.summary(result, self.options)
+        if self.collector.without_variant:  # before the verdict, which stays the last line
+            self.summary_lines[-1:-1] = [self._without_variant_line()]
+
+    def _without_variant_line(self) -> str:
+        """The suite's own examples that got no variant for a test, with why (each is a skipped item)."""
+        records = [self.collector.without_variant[nodeid] for nodeid in sorted(self.collector.without_variant)]
+        shown = "; ".join(f"'{r['example']}' ({r['test'].split('::')[-1]} on {r['source']}: {r['why']})"
+                          for r in records[:3])
+        more = f"; and {len(records) - 3} more" if len(records) > 3 else ""
+        return (f"{len(records)} times an example written in a suite got no variant (skipped; -rs lists them): "
+                f"{shown}{more}")
 
     @pytest.hookimpl(wrapper=True, tryfirst=True)
     def pytest_terminal_summary(self, terminalreporter):

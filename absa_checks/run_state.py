@@ -253,6 +253,7 @@ class OutcomeCollector:
         self._quarantined: dict[str, dict] = {}
         self.crashed: list[str] = []  # node ids an xdist worker crashed on: the run is partial
         self.no_cases: dict[str, dict] = {}  # nodeid -> a gated test with no case on a source: {test, source, reason}
+        self.without_variant: dict[str, dict] = {}  # nodeid -> a suite's own example with no variant: {test, source, reason}
         self.other_failures = 0
 
     def add(self, outcome: CaseOutcome) -> None:

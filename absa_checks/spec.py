@@ -59,6 +59,9 @@ class InlineExampleSpec:
     others: tuple[tuple[str, str | None, tuple[int, int] | None], ...]  # (term, polarity, span)
     variants: tuple[InlineVariantSpec, ...]
     line: int
+    # (aspect index: 0 the target, i the i-th of `others`; text; start), or None when the example gives
+    # none, and they are inferred
+    opinions: tuple[tuple[int, str, int], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -126,8 +129,9 @@ def allowed_test_keys() -> tuple[str, ...]:
 
 GATE_KEYS = ("max_fail_rate", "min_ars", "min_variant_accuracy", "basis")
 SOURCE_KEYS = ("examples", "file")
-EXAMPLE_KEYS = ("id", "sentence", "aspect", "span", "polarity", "aspects", "variants")
-OTHER_ASPECT_KEYS = ("term", "polarity", "span")
+EXAMPLE_KEYS = ("id", "sentence", "aspect", "span", "polarity", "opinions", "aspects", "variants")
+OTHER_ASPECT_KEYS = ("term", "polarity", "span", "opinions")
+OPINION_KEYS = ("text", "span")
 VARIANT_KEYS = ("sentence", "polarity", "span")
 
 
@@ -413,6 +417,7 @@ def _parse_example(check: _Checker, raw: Any, at: tuple) -> InlineExampleSpec:
     polarity = check.choice(item["polarity"], at + ("polarity",), POLARITIES)
     span = check.span(item["span"], at + ("span",), sentence) if "span" in item else None
     _check_term(check, sentence, aspect, span, at, at + ("aspect",))
+    opinions = _parse_opinions(check, item, at, sentence, 0)
     others = []
     raw_others = item.get("aspects") or []
     if not isinstance(raw_others, list):
@@ -429,6 +434,7 @@ def _parse_example(check: _Checker, raw: Any, at: tuple) -> InlineExampleSpec:
         o_span = check.span(other["span"], o_at + ("span",), sentence) if "span" in other else None
         _check_term(check, sentence, term, o_span, o_at, o_at + ("term",))
         others.append((term, o_pol, o_span))
+        opinions += _parse_opinions(check, other, o_at, sentence, j + 1)
     variants = []
     raw_variants = check.mapping(item.get("variants") or {}, at + ("variants",),
                                  tuple(item["variants"]) if isinstance(item.get("variants"), dict) else ())
@@ -457,8 +463,42 @@ def _parse_example(check: _Checker, raw: Any, at: tuple) -> InlineExampleSpec:
             raise check.fail(at + ("id",), f"'{check.name(at + ('id',))}' must be a non-empty name or number, "
                                            f"got {_kind(item['id'])}")
         example_id = str(item["id"])
+    given_opinions = "opinions" in item or any(isinstance(o, dict) and "opinions" in o for o in raw_others)
     return InlineExampleSpec(example_id, sentence, aspect, span, polarity, tuple(others), tuple(variants),
-                             check.located.line(at) or 0)
+                             check.located.line(at) or 0, tuple(opinions) if given_opinions else None)
+
+
+def _parse_opinions(check: _Checker, item: dict, at: tuple, sentence: str, aspect: int) -> list[tuple[int, str, int]]:
+    """An aspect's `opinions`: its opinion words, each a string that occurs once in the sentence as whole
+    words, or {text, span}; [] (no opinion words: REVTGT/REVNON leave it alone) is allowed."""
+    if "opinions" not in item:
+        return []
+    raw, list_at = item["opinions"], at + ("opinions",)
+    if not isinstance(raw, list):
+        raise check.fail(list_at, f"'{check.name(list_at)}' must be a list of the aspect's opinion words as they "
+                                  f"appear in the sentence, e.g. [delicious] or [\"not worth\"], got {_kind(raw)}")
+    found = []
+    for k, one in enumerate(raw):
+        one_at = list_at + (k,)
+        one = {"text": one} if isinstance(one, str) else check.mapping(one, one_at, OPINION_KEYS)
+        if "text" not in one:
+            raise check.fail(one_at, "an opinion needs 'text'")
+        text = check.string(one["text"], one_at + ("text",))
+        span = check.span(one["span"], one_at + ("span",), sentence) if "span" in one else None
+        if span is not None:
+            if sentence[span[0]:span[1]] != text:
+                raise check.fail(one_at + ("span",), f"'{check.name(one_at + ('span',))}' {list(span)} covers "
+                                                     f"{sentence[span[0]:span[1]]!r}, not {text!r}")
+            found.append((aspect, text, span[0]))
+            continue
+        starts = term_starts(sentence, text)
+        if len(starts) != 1:
+            problem = "does not occur as whole words" if not starts else f"occurs {len(starts)} times"
+            raise check.fail(one_at, f"'{check.name(one_at)}': the opinion {text!r} {problem} in {sentence!r}; "
+                                     "write it exactly as in the sentence" + (", with 'span: [from, to]' to say "
+                                                                              "which" if starts else ""))
+        found.append((aspect, text, starts[0]))
+    return found
 
 
 def _check_term(check: _Checker, sentence: str, term: str, span: tuple[int, int] | None, at: tuple,

@@ -30,6 +30,7 @@ class VariantSet:
     by_unit: dict[str, tuple[Variant, ...]]
     quarantined: tuple[Quarantined, ...] = ()
     not_applicable: tuple[NotApplicable, ...] = ()  # one per unit with nothing to perturb
+    without_variant: tuple[tuple[str, str], ...] = ()  # (unit id, why) for each unit with no variant, not quarantined
 
 
 def mode_for(test: TestSpec | VariantRequest, loaded: LoadedSource) -> str:
@@ -47,12 +48,15 @@ def variant_set(test: TestSpec | VariantRequest, loaded: LoadedSource, units: tu
     """
     mode = mode_for(test, loaded)
     if mode == "given":
-        return VariantSet(mode, {u.unit_id: u.given.get(test.strategy, ()) for u in units})
+        by_unit = {u.unit_id: u.given.get(test.strategy, ()) for u in units}
+        return VariantSet(mode, by_unit, without_variant=tuple(
+            (unit_id, f"the source gives no {test.strategy} variant for it") for unit_id, found in by_unit.items()
+            if not found))
     domain = loaded.domain or "restaurant"
     settings = Settings(seed, test.params)
     found = resources(domain)
     by_unit: dict[str, tuple[Variant, ...]] = {}
-    quarantined, not_applicable = [], []
+    quarantined, not_applicable, without_variant = [], [], []
     memo = {} if memo is None else memo
     for unit in units:
         key = (id(loaded), unit.unit_id, test.strategy, test.params, seed)
@@ -65,4 +69,5 @@ def variant_set(test: TestSpec | VariantRequest, loaded: LoadedSource, units: tu
             quarantined.append(outcome)
         elif isinstance(outcome, NotApplicable):
             not_applicable.append(outcome)
-    return VariantSet(mode, by_unit, tuple(quarantined), tuple(not_applicable))
+            without_variant.append((unit.unit_id, outcome.reason))
+    return VariantSet(mode, by_unit, tuple(quarantined), tuple(not_applicable), tuple(without_variant))

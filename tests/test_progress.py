@@ -10,7 +10,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import textwrap
 from pathlib import Path
 
@@ -150,14 +149,15 @@ def project(tmp_path: Path, pause: float) -> Path:
     return tmp_path
 
 
-def on_terminal(folder: Path, *args: str) -> str:
+def on_terminal(folder: Path, *args: str, env: dict | None = None) -> str:
     """pytest under a pseudo-terminal; its output as the terminal received it (carriage returns kept)."""
     script = shutil.which("script")
     assert script, "util-linux's script is needed to give pytest a real terminal"
     command = " ".join([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "suite.yaml",
                         "--absa-model", "python:slow:predict", "--absa-batch-size", "16", *args])
+    extra = env
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS", "PYTEST_XDIST_WORKER")}
-    env.update(COLUMNS="120", PYTHONPATH=str(REPO))
+    env.update(COLUMNS="120", PYTHONPATH=str(REPO), **(extra or {}))
     done = subprocess.run([script, "-q", "-e", "-c", command, "/dev/null"], cwd=folder, env=env,
                           capture_output=True, timeout=300)
     return done.stdout.decode("utf-8", "replace").replace("\r\n", "\n")
@@ -196,9 +196,10 @@ def test_a_terminal_shows_one_live_line_outside_the_captured_output(tmp_path):
 
 
 def test_two_workers_show_their_sum_on_the_controller(tmp_path):
-    before = set(Path(tempfile.gettempdir()).glob("absa-progress-*"))
-    output = on_terminal(project(tmp_path, 0.04), "-n", "2")
-    assert set(Path(tempfile.gettempdir()).glob("absa-progress-*")) == before  # the workers' files are gone
+    temporary = tmp_path / "tmp"  # the run's own temporary folder: other tests' runs do not touch it
+    temporary.mkdir()
+    output = on_terminal(project(tmp_path, 0.04), "-n", "2", env={"TMPDIR": str(temporary)})
+    assert list(temporary.glob("absa-progress-*")) == []  # the workers' files are gone
     states = progress_states(output)
     # a Python model's answers are not cached, so each worker predicts all 764 inputs: the sum is 1,528
     assert any(s.startswith("absa-checks: python:slow:predict: 1,528 inputs predicted in ") for s in states), output
@@ -225,10 +226,11 @@ def test_a_project_without_suites_gets_no_progress_folder(tmp_path, workers):
         def test_one():
             assert True
     """))
-    before = set(Path(tempfile.gettempdir()).glob("absa-progress-*"))
-    result = run_pytest([*workers, "test_plain.py"], cwd=tmp_path)
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    result = run_pytest([*workers, "test_plain.py"], cwd=tmp_path, env={"TMPDIR": str(temporary)})
     assert result.code == 0
-    assert set(Path(tempfile.gettempdir()).glob("absa-progress-*")) == before
+    assert list(temporary.glob("absa-*")) == []  # nothing of absa-checks (pytest keeps its own there)
 
 
 @needs_shared_models

@@ -18,7 +18,7 @@ from absa_checks.spec import GateSpec, parse_examples_file, parse_suite
 
 REPO = Path(__file__).resolve().parents[1]
 KNOWN = ("builtin-restaurant", "builtin-laptop", "arts-laptop", "arts-restaurant", "semeval14-laptop",
-         "semeval14-restaurant", "mams-restaurant")
+         "semeval14-restaurant", "mams-restaurant", "gcae-hard-laptop", "gcae-hard-restaurant")
 MARK = "# <-"
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
-from ..examples import Aspect, Example, Unit, Variant, term_starts
+from ..examples import Aspect, Example, Opinion, Unit, Variant, term_starts
 from ..labels import opposite
 from ..spec import InlineExampleSpec, InlineSourceSpec
 from .. import strategies
 from .base import LoadedSource
+from .infer import with_inferred_opinions
 
 
 def load_inline(spec: InlineSourceSpec) -> LoadedSource:
@@ -21,6 +23,11 @@ def _unit(source: str, spec: InlineExampleSpec) -> Unit:
     target = Aspect(spec.aspect, start, start + len(spec.aspect), spec.polarity)
     others = tuple(_aspect(spec.sentence, term, polarity, span) for term, polarity, span in spec.others)
     original = Example(spec.sentence, target, others, record_id=unit_id)
+    if spec.opinions is None:  # REVTGT/REVNON edit opinion words: without given ones, they are inferred
+        original = with_inferred_opinions(original)
+    else:
+        original = replace(original, opinions=tuple(Opinion(text, start, start + len(text), aspect)
+                                                     for aspect, text, start in spec.opinions))
     given: dict[str, list[Variant]] = {}
     for variant in spec.variants:
         v_start = variant.span[0] if variant.span else _word_at(variant.sentence, spec.aspect)
