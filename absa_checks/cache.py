@@ -23,6 +23,14 @@ SCHEMA = """CREATE TABLE IF NOT EXISTS predictions (
     fingerprint TEXT NOT NULL, query TEXT NOT NULL,
     negative REAL NOT NULL, neutral REAL NOT NULL, positive REAL NOT NULL,
     PRIMARY KEY (fingerprint, query))"""
+# what an extraction model found in a sentence: its tuples as JSON (absa_checks.extraction)
+EXTRACTION_SCHEMA = """CREATE TABLE IF NOT EXISTS extractions (
+    fingerprint TEXT NOT NULL, sentence TEXT NOT NULL, tuples TEXT NOT NULL,
+    PRIMARY KEY (fingerprint, sentence))"""
+
+
+def sentence_key(sentence: str) -> str:
+    return hashlib.sha1(sentence.encode()).hexdigest()
 
 
 def query_key(query: Query, adapter: object = None) -> str:
@@ -62,6 +70,7 @@ class PredictionCache:
         db = sqlite3.connect(self.path, timeout=120)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute(SCHEMA)
+        db.execute(EXTRACTION_SCHEMA)
         if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
             db.close()
             raise sqlite3.DatabaseError("quick_check failed")
@@ -77,6 +86,22 @@ class PredictionCache:
                                   f"AND query IN ({','.join('?' * len(chunk))})", [fingerprint, *chunk])
                 found.update((key, (n, u, p)) for key, n, u, p in rows)
         return found
+
+    def get_extractions(self, fingerprint: str, keys: Iterable[str]) -> dict[str, str]:
+        wanted = list(dict.fromkeys(keys))
+        found: dict[str, str] = {}
+        with self._connect() as db:
+            for first in range(0, len(wanted), 500):
+                chunk = wanted[first:first + 500]
+                rows = db.execute(f"SELECT sentence, tuples FROM extractions WHERE fingerprint = ? "
+                                  f"AND sentence IN ({','.join('?' * len(chunk))})", [fingerprint, *chunk])
+                found.update(rows)
+        return found
+
+    def put_extractions(self, fingerprint: str, items: Mapping[str, str]) -> None:
+        with self._connect() as db:
+            db.executemany("INSERT OR REPLACE INTO extractions VALUES (?, ?, ?)",
+                           [(fingerprint, key, tuples) for key, tuples in items.items()])
 
     def put_many(self, fingerprint: str, items: Mapping[str, tuple[float, float, float]]) -> None:
         with self._connect() as db:

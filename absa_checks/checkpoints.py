@@ -37,7 +37,9 @@ def _mean_source(per_model: dict[str, SourceMetrics], with_slices: bool = True) 
             n=max(s.n for s in have.values()), units=max(s.units for s in have.values()),
             original_accuracy=_spread_of(have, lambda s: s.original_accuracy),
             variant_accuracy=_spread_of(have, lambda s: s.variant_accuracy),
-            fail_rate=_spread_of(have, lambda s: s.fail_rate))
+            fail_rate=_spread_of(have, lambda s: s.fail_rate),
+            not_found=_spread_of(have, lambda s: s.not_found) if first_strategy_has(have, "not_found") else None,
+            ambiguous=_spread_of(have, lambda s: s.ambiguous) if first_strategy_has(have, "ambiguous") else None)
     slices = {}
     if with_slices:
         for key in sorted({k for found in per_model.values() for k in found.slices}):
@@ -67,7 +69,17 @@ def mean_metrics(per_model: dict[str, RunMetrics]) -> RunMetrics:
         mean_tests.append(TestMetrics(first.test, first.source, first.strategy, first.expect,
                                       max(t.n for t in have.values()), sum(t.failed for t in have.values()),
                                       sum(t.errors for t in have.values()), _spread_of(have, lambda t: t.fail_rate),
-                                      _spread_of(have, lambda t: t.variant_accuracy), first.gates))
+                                      _spread_of(have, lambda t: t.variant_accuracy), first.gates,
+                                      _spread_of(have, lambda t: t.not_found) if first_strategy_has(have, "not_found")
+                                      else None,
+                                      _spread_of(have, lambda t: t.ambiguous) if first_strategy_has(have, "ambiguous")
+                                      else None))
     runs = per_model.values()
     return RunMetrics(sources, mean_tests, sum(m.cases for m in runs), sum(m.passed for m in runs),
-                      sum(m.failed for m in runs), sum(m.errors for m in runs))
+                      sum(m.failed for m in runs), sum(m.errors for m in runs), sum(m.not_found for m in runs),
+                      sum(m.ambiguous for m in runs))
+
+
+def first_strategy_has(items: dict[str, object], name: str) -> bool:
+    """Whether every checkpoint's metrics carry the rate `name` (they do when it was computed)."""
+    return all(getattr(item, name) is not None for item in items.values())

@@ -13,6 +13,7 @@ from typing import Any
 from . import checkpoints, comparison, gates as gates_module, metrics as metrics_module, report_json, summary_table
 from . import verdict as verdict_module
 from .examples import DataIssue
+from .extraction import scoring
 from .gates import GateResult
 from .metrics import RunMetrics
 from .outcomes import CaseOutcome
@@ -40,6 +41,7 @@ class RunContext:
     timing: dict[str, Any] = field(default_factory=dict)
     notes: tuple[str, ...] = ()         # lines for the reader ("--model belongs to another plugin ...")
     no_cases: list[dict] = field(default_factory=list)  # gated tests with no case on a source
+    extraction: list[dict] = field(default_factory=list)  # extraction tests' per-sentence counts, per source
 
 
 @dataclass
@@ -54,10 +56,11 @@ class RunResult:
     run: dict[str, Any]                          # who was tested, with which seed and options
     context: RunContext
     baseline_path: str = ""
+    extraction: list[scoring.ExtractionResult] = field(default_factory=list)
 
     @cached_property
     def tables(self) -> list[summary_table.Table]:
-        return summary_table.all_tables(self.metrics, self.gates, self.per_model)
+        return summary_table.all_tables(self.metrics, self.gates, self.per_model, self.extraction)
 
     @property
     def complete(self) -> bool:
@@ -69,6 +72,10 @@ class RunResult:
         """The JSON report's content (report_json.SCHEMA)."""
         found = report_json.build(self.metrics, self.gates, self.verdict, self.outcomes, self.context.issues, self.run,
                                   self.context.timing, self.context.quarantined, self.per_model)
+        if self.extraction:  # extraction.<source>.<level>.strict|flexible (source@checkpoint with several)
+            several = len({r.model for r in self.extraction}) > 1
+            found["extraction"] = {(f"{r.source}@{r.model}" if several else r.source): r.to_dict()
+                                   for r in self.extraction}
         found["complete"] = self.complete
         if not self.complete:
             found["stopped"] = self.context.stopped
@@ -91,7 +98,9 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
     by_model = {model: found for model, found in checkpoints.by_model(outcomes, list(context.models)).items() if found}
     per_model = {model: metrics_module.aggregate(found) for model, found in by_model.items()}
     several = len(per_model) > 1
-    metrics = checkpoints.mean_metrics(per_model) if several else next(iter(per_model.values()))
+    metrics = checkpoints.mean_metrics(per_model) if several else next(iter(per_model.values()),
+                                                                       metrics_module.aggregate([]))
+    extraction = scoring.results(context.extraction, options.seed)
     if several:
         gate_results = gates_module.evaluate_checkpoints(per_model, metrics, options.gate_basis, options.gate_on)
     else:
@@ -99,13 +108,15 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
     compared, regression_gates = _compare(by_model, baseline, options)
     empty = [GateResult("has_cases", found["test"], found["source"], 0.0, None, options.gate_basis, "fail",
                         found["reason"]) for found in context.no_cases]
-    gate_results = gate_results + empty + regression_gates
+    gate_results = gate_results + gates_module.evaluate_extraction(extraction, options.gate_basis) + empty \
+        + regression_gates
     verdict = verdict_module.decide(metrics, gate_results, options.strict, context.other_failures, options.inconclusive)
     if context.stopped:  # -x / --maxfail: gates on part of the cases mean nothing
         verdict = verdict_module.Verdict(1, False, f"the run stopped early ({context.stopped}); "
                                                    "gates are not decided on a partial run")
     return RunResult(outcomes, metrics, per_model if several else None, gate_results, regression_gates, compared,
-                     verdict, _facts(list(per_model), options, context), context, baseline.path if baseline else "")
+                     verdict, _facts(list(per_model) or list(context.models), options, context), context,
+                     baseline.path if baseline else "", extraction)
 
 
 def _compare(by_model: dict[str, list[CaseOutcome]], baseline: Baseline | None, options: RunOptions):

@@ -16,7 +16,8 @@ from .stats import Rate
 BASES = ("interval", "point")
 CHECKPOINT_RULES = ("mean", "worst")  # several checkpoints: gate the mean across them, or every one
 _SEVERITY = {"fail": 0, "inconclusive": 1, "pass": 2, "no-data": 3}
-_LABELS = {"max_fail_rate": "fail rate", "min_variant_accuracy": "variant accuracy", "min_ars": "ARS"}
+_LABELS = {"max_fail_rate": "fail rate", "min_variant_accuracy": "variant accuracy", "min_ars": "ARS",
+           "max_not_found_rate": "not-found rate"}
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,9 @@ def evaluate(metrics: RunMetrics, default_basis: str) -> list[GateResult]:
         if "max_fail_rate" in gates:
             results.append(_decide("max_fail_rate", test.test, test.source, gates["max_fail_rate"],
                                    test.fail_rate, basis, upper_limit=True))
+        if "max_not_found_rate" in gates:
+            results.append(_decide("max_not_found_rate", test.test, test.source, gates["max_not_found_rate"],
+                                   test.not_found, basis, upper_limit=True))
         if "min_variant_accuracy" in gates:
             results.append(_decide("min_variant_accuracy", test.test, test.source, gates["min_variant_accuracy"],
                                    test.variant_accuracy, basis, upper_limit=False))
@@ -56,6 +60,22 @@ def evaluate(metrics: RunMetrics, default_basis: str) -> list[GateResult]:
             results.append(_decide("min_ars", test.test, test.source, gates["min_ars"],
                                    source.ars if source else None, basis, upper_limit=False))
     return results
+
+
+def evaluate_extraction(results, default_basis: str) -> list[GateResult]:
+    """`min_<level>_f1[_flexible]` on each extraction test's F1 per source (and checkpoint)."""
+    decided = []
+    for result in results:
+        basis = result.gates.get("basis", default_basis)
+        for name, threshold in result.gates.items():
+            if name == "basis":
+                continue
+            level = name[len("min_"):].split("_f1")[0]
+            mode = "flexible" if name.endswith("_flexible") else "strict"
+            rate = result.levels.get(level, {}).get(mode, {}).get("f1")
+            gate = _decide(name, result.test, result.source, threshold, rate, basis, upper_limit=False)
+            decided.append(replace(gate, checkpoint=result.model if len({r.model for r in results}) > 1 else ""))
+    return decided
 
 
 def evaluate_checkpoints(per_model: dict[str, RunMetrics], mean: RunMetrics, default_basis: str,
@@ -97,7 +117,8 @@ def _partial_ars(test: str, source: SourceMetrics, threshold: float, basis: str)
 
 def _decide(name: str, test: str, source: str, threshold: float, rate: Rate | None, basis: str,
             upper_limit: bool) -> GateResult:
-    label = _LABELS[name]
+    label = _LABELS.get(name) or f"{'flexible ' if name.endswith('_flexible') else ''}" \
+        f"{name[len('min_'):].split('_f1')[0]} F1"  # min_pair_f1 -> "pair F1"
     if rate is None or rate.n == 0:
         return GateResult(name, test, source, threshold, rate, basis, "no-data", f"no scored cases for {label}")
     value = rate.value

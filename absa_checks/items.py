@@ -13,10 +13,13 @@ from . import allure_support, strategies
 from .cases import Case, expand, sample_units, strategy_label
 from .errors import AbsaChecksError, AdapterError
 from .expectations import check
-from .outcomes import NO_CASES_KEY, NO_VARIANT_KEY, PROPERTY_KEY, QUARANTINE_KEY, outcome_for
+from .extraction.scoring import extraction_counts
+from .extraction.targets import Missing
+from .outcomes import EXTRACTION_KEY, NO_CASES_KEY, NO_VARIANT_KEY, PROPERTY_KEY, QUARANTINE_KEY, outcome_for
+from .predictions import Prediction
 from .sources import DataMissing
 from .sources.catalog import known_source_names
-from .spec import SuiteSpec, TestSpec, parse_suite
+from .spec import ExtractionTestSpec, SuiteSpec, TestSpec, parse_suite
 
 RUN_KEY: pytest.StashKey = pytest.StashKey()  # the plugin's AbsaRun, set up in plugin.pytest_configure
 
@@ -27,6 +30,10 @@ SUITE_KEY_LINE = re.compile(r"suite\s*:")
 
 class ExpectationNotMet(AssertionError):
     """A case whose variant prediction broke its expectation."""
+
+
+class TargetNotFound(AssertionError):
+    """An extraction model did not find the case's target (or found it twice, disagreeing)."""
 
 
 # pytest's one-line summary shows "module.Class: message" for exceptions outside builtins; the short
@@ -59,12 +66,31 @@ class SuiteFile(pytest.File):
         shown = self.path.relative_to(self.config.rootpath).as_posix() \
             if self.path.is_relative_to(self.config.rootpath) else str(self.path)
         suite = parse_suite(self.path, known_source_names(), display_path=shown)
+        for extraction in suite.extraction_tests:
+            yield from self._extraction_items(run, extraction)
         for test in suite.tests:
             run.suite_sources.update(test.sources)
             for source in test.sources:
                 if run.options.sources is not None and source not in run.options.sources:
                     continue
                 yield from self._items(run, suite, test, source)
+
+    def _extraction_items(self, run, test: ExtractionTestSpec) -> Iterator[pytest.Item]:
+        for source in test.sources:
+            if run.options.sources is not None and source not in run.options.sources:
+                continue
+            run.suite_sources.add(source)
+            several = len(run.predictors) > 1
+            try:
+                sentences = run.sources.gold(source)
+            except DataMissing as missing:
+                yield ExtractionItem.from_parent(self, name=f"{test.name}[{source}]", test=test, source=source,
+                                                 model="", sentences=(), missing=str(missing))
+                continue
+            for model in run.predictors:
+                yield ExtractionItem.from_parent(self, name=f"{test.name}[{source}@{model}]" if several else
+                                                 f"{test.name}[{source}]", test=test, source=source, model=model,
+                                                 sentences=tuple(sentences))
 
     def _items(self, run, suite: SuiteSpec, test: TestSpec, source: str) -> Iterator[pytest.Item]:
         # reports count cases per source and strategy: two tests with the same ones would count units twice
@@ -210,6 +236,54 @@ class NoVariantItem(_SuiteItem):
         pytest.skip(self.reason)
 
 
+class ExtractionItem(pytest.Item):
+    """An extraction test on one source and checkpoint: the model's tuples for every sentence, counted
+    against the gold per sentence (the controller adds the intervals and decides the gates)."""
+
+    def __init__(self, *, test: ExtractionTestSpec, source: str, model: str, sentences: tuple,
+                 missing: str = "", **kwargs):
+        super().__init__(**kwargs)
+        self.test, self.source, self.model, self.sentences, self.missing = test, source, model, sentences, missing
+        registered = {line.split(":")[0].strip() for line in self.config.getini("markers")}
+        for marker in ("extraction", "source_" + source, *test.tags):
+            marker = re.sub(r"\W", "_", marker)
+            if marker not in registered:
+                self.config.addinivalue_line("markers", f"{marker}: absa-checks marker")
+            self.add_marker(marker)
+
+    def reportinfo(self):
+        return self.path, self.test.line - 1, self.name
+
+    def runtest(self) -> None:
+        if self.missing:
+            pytest.skip(self.missing)
+        predictor = run_state(self.config).predictors[self.model]
+        if not predictor.extracting:
+            pytest.skip(f"model '{self.model}' answers the polarity of a given aspect; an extraction test needs a "
+                        "model that finds the aspects itself (kind transformers-tagger or extraction-replay; "
+                        "docs/extraction.md)")
+        found, errors = [], []
+        for sentence in self.sentences:
+            try:
+                found.append(predictor.extractions(sentence.sentence))
+            except AdapterError as err:
+                found.append(None)
+                errors.append(str(err))
+        if errors and len(errors) == len(self.sentences):
+            raise AdapterError(errors[0])
+        scored = [(s, f) for s, f in zip(self.sentences, found) if f is not None]
+        record = {"test": self.test.key, "test_name": self.test.name, "source": self.source, "model": self.model,
+                  "gates": self.test.gates, "sentences": len(scored), "errors": len(errors),
+                  "first_error": errors[0].splitlines()[0] if errors else "",
+                  "counts": extraction_counts([s for s, _ in scored], [f for _, f in scored])}
+        self.user_properties.append((EXTRACTION_KEY, json.dumps(record)))
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, AbsaChecksError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+
 class CaseItem(_SuiteItem):
     def __init__(self, *, case: Case, suite_sha256: str, model: str, **kwargs):
         # `-m model_<name>` selects one checkpoint's cases (names with other characters get "_" for them)
@@ -234,6 +308,12 @@ class CaseItem(_SuiteItem):
     def runtest(self) -> None:
         original, variant = self._predictions
         case = self.case
+        for which, found in (("original", original), ("variant", variant)):
+            if isinstance(found, Missing):  # an extraction model: no single polarity for the target
+                self._record(found.kind, f"{which}: {found.detail}", *(p if isinstance(p, Prediction) else None
+                                                                      for p in (original, variant)))
+                raise TargetNotFound(f"{case.strategy}: target {found.kind.replace('-', ' ')} in the {which}: "
+                                     f"{found.detail}")
         verdict = check(case.expectation, case.original.polarity, case.variant.example.polarity,
                         original.probs, variant.probs)
         self._record("passed" if verdict.passed else "failed", verdict.reason, original, variant)
@@ -262,7 +342,7 @@ class CaseItem(_SuiteItem):
             if self.config.option.tbstyle == "no":  # compact: only the message (a full traceback costs ms a case)
                 return excinfo.getrepr(style="value")
             return self._explain(str(excinfo.value).split(": ", 1)[1].split("; ")[0])
-        if isinstance(excinfo.value, AbsaChecksError):
+        if isinstance(excinfo.value, (AbsaChecksError, TargetNotFound)):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
 

@@ -7,6 +7,9 @@
   its ARS is partial: `ars_covers` says which strategies it covers, and ARS gates say so.
 - per strategy: n cases; original_accuracy on the units that have that strategy's variant;
   variant_accuracy on its variants; fail_rate, the share of cases failing their (label-free) expectation.
+- an extraction model: not_found, the share of cases whose target it did not find (in the original or
+  the variant), and ambiguous, found twice with different polarities; fail_rate is then over the cases
+  whose target was found, and a not-found or ambiguous case breaks its unit's ARS.
 Units with an errored case are left out of every rate and counted in `units_with_errors`.
 All rates are fractions in [0, 1].
 """
@@ -21,6 +24,9 @@ from .outcomes import CaseOutcome
 from .stats import Rate, clopper_pearson, wilson
 
 
+MISSING = ("not-found", "ambiguous")  # an extraction model's cases without one polarity for the target
+
+
 @dataclass(frozen=True)
 class StrategyMetrics:
     n: int
@@ -28,6 +34,8 @@ class StrategyMetrics:
     original_accuracy: Rate
     variant_accuracy: Rate
     fail_rate: Rate
+    not_found: Rate | None = None
+    ambiguous: Rate | None = None
 
 
 @dataclass(frozen=True)
@@ -42,6 +50,8 @@ class TestMetrics:
     fail_rate: Rate
     variant_accuracy: Rate
     gates: dict
+    not_found: Rate | None = None
+    ambiguous: Rate | None = None
 
 
 ARS_STRATEGIES = ("revtgt", "revnon", "adddiff")  # the unit of ARTS's Aspect Robustness Score
@@ -71,6 +81,17 @@ class RunMetrics:
     passed: int
     failed: int
     errors: int
+    not_found: int = 0
+    ambiguous: int = 0
+
+
+def _missing_rates(cases: list[CaseOutcome]) -> tuple[Rate, Rate, Rate]:
+    """(fail rate over the cases whose target was found, not-found rate, ambiguous rate)."""
+    not_found = sum(c.status == "not-found" for c in cases)
+    ambiguous = sum(c.status == "ambiguous" for c in cases)
+    failed = sum(c.status == "failed" for c in cases)
+    return (wilson(failed, len(cases) - not_found - ambiguous), wilson(not_found, len(cases)),
+            wilson(ambiguous, len(cases)))
 
 
 def aggregate(outcomes: Iterable[CaseOutcome]) -> RunMetrics:
@@ -81,7 +102,8 @@ def aggregate(outcomes: Iterable[CaseOutcome]) -> RunMetrics:
     sources = {name: _with_slices(name, cases) for name, cases in sorted(by_source.items())}
     return RunMetrics(sources, _test_metrics(outcomes), len(outcomes),
                       sum(o.status == "passed" for o in outcomes), sum(o.status == "failed" for o in outcomes),
-                      sum(o.status == "error" for o in outcomes))
+                      sum(o.status == "error" for o in outcomes), sum(o.status == "not-found" for o in outcomes),
+                      sum(o.status == "ambiguous" for o in outcomes))
 
 
 SLICE_KINDS = ("aspects", "hard", "opposite_others", "gold")
@@ -123,11 +145,12 @@ def _source_metrics(source: str, cases: list[CaseOutcome]) -> SourceMetrics:
     strategies = {}
     for strategy, found in sorted(per_strategy.items()):
         first_per_unit = {c.unit: c for c in reversed(found)}
+        fail_rate, not_found, ambiguous = _missing_rates(found)
         strategies[strategy] = StrategyMetrics(
             n=len(found), units=len(first_per_unit),
             original_accuracy=wilson(sum(c.original_correct for c in first_per_unit.values()), len(first_per_unit)),
             variant_accuracy=wilson(sum(c.variant_correct for c in found), len(found)),
-            fail_rate=wilson(sum(c.status == "failed" for c in found), len(found)))
+            fail_rate=fail_rate, not_found=not_found, ambiguous=ambiguous)
     return SourceMetrics(source, len(scored), len(errored), wilson(original_ok, len(scored)),
                          clopper_pearson(robust, len(in_ars)), strategies, ars_covers=covers)
 
@@ -142,7 +165,9 @@ def _test_metrics(outcomes: list[CaseOutcome]) -> list[TestMetrics]:
     for (test, source), found in sorted(groups.items()):
         scored = [c for c in found if (c.source, c.unit) not in errored_units]
         failed = sum(c.status == "failed" for c in scored)
+        fail_rate, not_found, ambiguous = _missing_rates(scored)
         result.append(TestMetrics(test, source, found[0].strategy, found[0].expect, len(scored), failed,
-                                  sum(c.status == "error" for c in found), wilson(failed, len(scored)),
-                                  wilson(sum(c.variant_correct for c in scored), len(scored)), found[0].gates))
+                                  sum(c.status == "error" for c in found), fail_rate,
+                                  wilson(sum(c.variant_correct for c in scored), len(scored)), found[0].gates,
+                                  not_found, ambiguous))
     return result

@@ -12,6 +12,7 @@ from .predictions import Prediction
 PROPERTY_KEY = "absa_case"  # the name under which the outcome travels in report.user_properties
 QUARANTINE_KEY = "absa_quarantined"  # a generated variant that failed our own checks
 NO_CASES_KEY = "absa_no_cases"  # a gated test that got no case on a source
+EXTRACTION_KEY = "absa_extraction"  # an extraction test's per-sentence counts on one source
 NO_VARIANT_KEY = "absa_no_variant"  # an example written in a suite that got no variant for a test
 
 

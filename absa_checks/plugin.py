@@ -26,9 +26,9 @@ from .progress import FileProgress, ProgressWatcher, TerminalProgress, display_f
 from . import gates as gates_module
 from .conclusion import Baseline, RunContext, conclude
 from .errors import AbsaChecksError
-from .items import (RUN_KEY, CaseItem, MissingDataItem, NoCasesItem, NotASuiteFile, NoVariantItem, QuarantinedItem,
-                    SuiteFile, is_suite_file)
-from .outcomes import NO_CASES_KEY, NO_VARIANT_KEY, PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
+from .items import (RUN_KEY, CaseItem, ExtractionItem, MissingDataItem, NoCasesItem, NotASuiteFile, NoVariantItem,
+                    QuarantinedItem, SuiteFile, is_suite_file)
+from .outcomes import EXTRACTION_KEY, NO_CASES_KEY, NO_VARIANT_KEY, PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
 from .cache import PredictionCache
 from .run_state import OutcomeCollector, Predictor, RunOptions, SourceCache, VariantCache
 from .sources import resolve_data_dir
@@ -244,7 +244,7 @@ def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
-SuiteItemTypes = (CaseItem, MissingDataItem, QuarantinedItem, NoCasesItem, NoVariantItem)
+SuiteItemTypes = (CaseItem, MissingDataItem, QuarantinedItem, NoCasesItem, NoVariantItem, ExtractionItem)
 
 
 class AbsaRun:
@@ -354,11 +354,14 @@ class AbsaRun:
         if self._state is None:  # no suite was collected: nothing to plan
             return
         cases: dict[str, list] = {model: [] for model in self.state.predictors}
+        sentences: dict[str, list] = {model: [] for model in self.state.predictors}
         for item in session.items:  # one pass, whatever the number of checkpoints
             if isinstance(item, CaseItem):
                 cases[item.model].append(item.case)
+            elif isinstance(item, ExtractionItem) and item.model:
+                sentences[item.model].extend(s.sentence for s in item.sentences)
         for model, predictor in self.state.predictors.items():
-            predictor.register(cases[model])
+            predictor.register(cases[model], sentences[model] if predictor.extracting else ())
         # The collected items and cases live until the session ends; freezing them keeps every later
         # garbage collection (pytest runs five at the end) from walking tens of thousands of objects.
         gc.freeze()
@@ -383,6 +386,8 @@ class AbsaRun:
         records, quarantined, empty = found(PROPERTY_KEY), found(QUARANTINE_KEY), found(NO_CASES_KEY)
         for record in found(NO_VARIANT_KEY)[-1:]:
             self.collector.without_variant[report.nodeid] = record
+        for record in found(EXTRACTION_KEY)[-1:]:
+            self.collector.extraction[report.nodeid] = record
         if report.failed and "crashed while running" in str(report.longrepr):  # pytest-xdist lost a worker
             self.collector.crashed.append(report.nodeid)
         elif empty:
@@ -458,7 +463,7 @@ class AbsaRun:
 
     def _finish(self, session: pytest.Session, exitstatus: int) -> None:
         outcomes = self.collector.outcomes()
-        if not outcomes:
+        if not outcomes and not self.collector.extraction:
             if self.collector.no_cases:  # only gated tests without cases: pytest's own summary shows them failed
                 first = next(iter(self.collector.no_cases.values()))
                 self.summary_lines = [f"absa-checks FAILED: {first['reason']}"]
@@ -481,6 +486,7 @@ class AbsaRun:
             no_cases=[self.collector.no_cases[nodeid] for nodeid in sorted(self.collector.no_cases)],
             timing={"started": round(self.started, 3), "wall_seconds": round(time.time() - self.started, 3),
                     "predictions": self._prediction_stats()},
+            extraction=[self.collector.extraction[nodeid] for nodeid in sorted(self.collector.extraction)],
             notes=notes)
         result = conclude(outcomes, self.options, self._baseline(), context)
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import traceback
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 
 from .errors import AbsaChecksError, AdapterError
 from .examples import Example
@@ -67,6 +67,8 @@ def normalise(answer: object, adapter_name: str) -> Prediction | QueryError:
     return Prediction(tuple(probs[p] / total for p in POLARITIES))  # type: ignore[arg-type]
 
 
+T = TypeVar("T")
+A = TypeVar("A")
 MAX_FAILED_BATCHES = 3  # in a row: the model is broken, not one batch; the rest is not attempted
 
 
@@ -74,35 +76,45 @@ def predict_all(adapter: Adapter, queries: Sequence[Query], batch_size: int,
                 on_batch: Callable[[dict[Query, Prediction | QueryError]], None] | None = None
                 ) -> dict[Query, Prediction | QueryError]:
     """Ask the adapter about every query once, `batch_size` at a time (in the adapter's preferred order,
-    when it has one: a transformer sorts by token count so batches pad little).
-
-    A batch the adapter fails on makes its own queries errors, not the others'; after MAX_FAILED_BATCHES
-    failures in a row the remaining queries are errors too, without asking. `on_batch` gets each batch's
-    answers as soon as they exist (the cache keeps them, so an interrupt loses only the batch under way)."""
+    when it has one: a transformer sorts by token count so batches pad little)."""
     if hasattr(adapter, "arrange"):
         queries = adapter.arrange(queries)
-    results: dict[Query, Prediction | QueryError] = {}
+
+    def answer(batch: list[Query]) -> dict[Query, Prediction | QueryError]:
+        answers = adapter.predict(batch)
+        if len(answers) != len(batch):
+            raise AdapterError(f"model '{adapter.name}' answered {len(answers)} predictions for a batch of "
+                               f"{len(batch)} queries; an adapter must answer each query once, in order")
+        return {query: normalise(found, adapter.name) for query, found in zip(batch, answers)}
+
+    return in_batches(queries, batch_size, answer, on_batch)
+
+
+def in_batches(items: Sequence[T], batch_size: int, answer: Callable[[list[T]], dict[T, A]],
+               on_batch: Callable[[dict], None] | None = None) -> dict[T, A | QueryError]:
+    """`answer` for every item, `batch_size` at a time. A batch the model fails on makes its own items
+    errors, not the others'; after MAX_FAILED_BATCHES failures in a row the remaining items are errors
+    too, without asking. `on_batch` gets each batch's answers as soon as they exist (the cache keeps
+    them, so an interrupt loses only the batch under way)."""
+    results: dict = {}
     failed_in_a_row, first_failure = 0, ""
-    for first in range(0, len(queries), batch_size):
-        batch = list(queries[first:first + batch_size])
+    for first in range(0, len(items), batch_size):
+        batch = list(items[first:first + batch_size])
         if failed_in_a_row >= MAX_FAILED_BATCHES:
-            results.update((q, QueryError(f"not predicted: the model failed on {MAX_FAILED_BATCHES} batches in a "
-                                          f"row; the first failure: {first_failure.splitlines()[0]}")) for q in batch)
+            results.update((item, QueryError(f"not predicted: the model failed on {MAX_FAILED_BATCHES} batches in "
+                                             f"a row; the first failure: {first_failure.splitlines()[0]}"))
+                           for item in batch)
             continue
         try:
-            answers = adapter.predict(batch)
-            if len(answers) != len(batch):
-                raise AdapterError(f"model '{adapter.name}' answered {len(answers)} predictions for a batch of "
-                                   f"{len(batch)} queries; an adapter must answer each query once, in order")
-            found = {query: normalise(answer, adapter.name) for query, answer in zip(batch, answers)}
+            found = answer(batch)
             failed_in_a_row = 0
         except AbsaChecksError as err:
-            found = {q: QueryError(str(err)) for q in batch}
+            found = {item: QueryError(str(err)) for item in batch}
             failed_in_a_row, first_failure = failed_in_a_row + 1, first_failure or str(err)
-        except Exception as err:  # a bug in the model or its adapter: these queries error, never pass
-            message = (f"raised {type(err).__name__}: {err} (batch of {len(batch)} from query {first + 1})\n"
+        except Exception as err:  # a bug in the model or its adapter: these items error, never pass
+            message = (f"raised {type(err).__name__}: {err} (batch of {len(batch)} from item {first + 1})\n"
                        + "".join(traceback.format_exception(err)))
-            found = {q: QueryError(message) for q in batch}
+            found = {item: QueryError(message) for item in batch}
             failed_in_a_row, first_failure = failed_in_a_row + 1, first_failure or message
         results.update(found)
         if on_batch is not None:

@@ -52,6 +52,7 @@ def build(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outcom
     """The report. With several checkpoints (`per_model`), `sources` and `tests` hold the mean across
     them (each rate with `std` and `per_checkpoint`), and `checkpoints` holds each one's full metrics."""
     suites, combined = suite_hashes(outcomes)
+    missing = bool(metrics.not_found or metrics.ambiguous)  # an extraction model missed some targets
     report = {
         "schema": SCHEMA,
         "schema_version": SCHEMA_VERSION,
@@ -59,9 +60,10 @@ def build(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outcom
         "run": {**run, "suites": suites, "suite_sha256": combined, "versions": versions()},
         "verdict": asdict(verdict),
         "summary": {"cases": metrics.cases, "passed": metrics.passed, "failed": metrics.failed,
-                    "errors": metrics.errors},
-        "sources": {name: source_dict(source) for name, source in metrics.sources.items()},
-        "tests": [_test(test) for test in metrics.tests],
+                    "errors": metrics.errors, **({"not_found": metrics.not_found, "ambiguous": metrics.ambiguous}
+                                                 if metrics.not_found or metrics.ambiguous else {})},
+        "sources": {name: source_dict(source, missing) for name, source in metrics.sources.items()},
+        "tests": [_test(test, missing) for test in metrics.tests],
         "gates": [gate.to_dict() for gate in gates],
         "data_issues": [asdict(issue) for issue in issues],
         "quarantine": {"counts": quarantine_counts(quarantined or []), "variants": quarantined or []},
@@ -69,19 +71,19 @@ def build(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outcom
         "timing": timing,
     }
     if per_model:
-        report["checkpoints"] = {model: {"sources": {name: source_dict(s) for name, s in found.sources.items()},
-                                         "tests": [_test(test) for test in found.tests]}
+        report["checkpoints"] = {model: {"sources": {name: source_dict(s, missing) for name, s in found.sources.items()},
+                                         "tests": [_test(test, missing) for test in found.tests]}
                                  for model, found in per_model.items()}
     return report
 
 
-def source_dict(source) -> dict[str, Any]:
-    result = _metrics_dict(source)
-    result["slices"] = {key: _metrics_dict(found) for key, found in source.slices.items()}
+def source_dict(source, missing: bool = False) -> dict[str, Any]:
+    result = _metrics_dict(source, missing)
+    result["slices"] = {key: _metrics_dict(found, missing) for key, found in source.slices.items()}
     return result
 
 
-def _metrics_dict(source) -> dict[str, Any]:
+def _metrics_dict(source, missing: bool = False) -> dict[str, Any]:
     return {
         "units": source.units,
         "units_with_errors": source.units_with_errors,
@@ -90,15 +92,23 @@ def _metrics_dict(source) -> dict[str, Any]:
         "ars_covers": list(source.ars_covers),  # ARTS's ARS covers revtgt, revnon and adddiff
         "ars_partial": source.ars_partial,
         "strategies": {name: {"n": s.n, "units": s.units, "original_accuracy": s.original_accuracy.to_dict(),
-                              "variant_accuracy": s.variant_accuracy.to_dict(), "fail_rate": s.fail_rate.to_dict()}
+                              "variant_accuracy": s.variant_accuracy.to_dict(), "fail_rate": s.fail_rate.to_dict(),
+                              **(_missing(s) if missing else {})}
                        for name, s in source.strategies.items()},
     }
 
 
-def _test(test) -> dict[str, Any]:
+def _test(test, missing: bool = False) -> dict[str, Any]:
     return {"test": test.test, "source": test.source, "strategy": test.strategy, "expect": test.expect,
             "n": test.n, "failed": test.failed, "errors": test.errors, "fail_rate": test.fail_rate.to_dict(),
-            "variant_accuracy": test.variant_accuracy.to_dict(), "gates": test.gates}
+            "variant_accuracy": test.variant_accuracy.to_dict(), "gates": test.gates,
+            **(_missing(test) if missing else {})}
+
+
+def _missing(found) -> dict[str, Any]:
+    """An extraction model's not-found and ambiguous rates, when it had such cases."""
+    rates = {"not_found_rate": found.not_found, "ambiguous_rate": found.ambiguous}
+    return {key: rate.to_dict() for key, rate in rates.items() if rate is not None}
 
 
 def write(report: dict[str, Any], path: Path) -> None:

@@ -15,7 +15,12 @@ from typing import Iterable
 from . import adapters as registry
 from .protocol import Adapter, Query, QueryError
 
-from .cache import PredictionCache, query_key
+from .cache import PredictionCache, query_key, sentence_key
+from .extraction.answers import extract_all, from_json, is_extractor, to_json
+from .extraction.sources import load_gold
+from .extraction.targets import Missing, find_target
+from .extraction.tuples import AspectTuple
+from .labels import POLARITIES
 from .cases import Case
 from .errors import AbsaChecksError, AdapterError
 from .examples import DataIssue
@@ -65,7 +70,7 @@ class SourceCache:
 
     def __init__(self, data_dir: Path | None):
         self.data_dir = data_dir
-        self._loaded: dict[tuple[str, str], LoadedSource | DataMissing] = {}
+        self._loaded: dict[tuple[str, str], object] = {}  # sources, and extraction gold ("gold", name)
 
     def load(self, name: str, suite: SuiteSpec) -> LoadedSource:
         """The source `name` as seen from `suite`; raises DataMissing when its data is absent."""
@@ -88,6 +93,18 @@ class SourceCache:
                 self._loaded[key] = load_named(name, self.data_dir)
             except DataMissing as missing:
                 self._loaded[key] = missing
+        return self._loaded[key]
+
+    def gold(self, name: str) -> list:
+        """An extraction source's annotated sentences, loaded once; DataMissing when absent."""
+        key = ("gold", name)
+        if key not in self._loaded:
+            try:
+                self._loaded[key] = load_gold(name, self.data_dir)
+            except DataMissing as missing:
+                self._loaded[key] = missing
+        if isinstance(self._loaded[key], DataMissing):
+            raise self._loaded[key]
         return self._loaded[key]
 
     def issues(self, names: Iterable[str]) -> list[DataIssue]:
@@ -153,18 +170,23 @@ class Predictor:
         self.stats = PredictionStats()
         self.progress = progress
         self._cases: list[Case] = []
-        self._results: dict[Query, Prediction | QueryError] | None = None
+        self._results: dict | None = None  # query -> answer, or (an extraction model) sentence -> tuples
+        self._sentences: list[str] = []
+        self.extracting = is_extractor(adapter)
         self._failure: str | None = None
         self.failure_shown = False
 
-    def register(self, cases: Iterable[Case]) -> None:
+    def register(self, cases: Iterable[Case], sentences: Iterable[str] = ()) -> None:
+        """The run's cases, and for an extraction model the sentences its extraction tests score."""
         self._cases = list(cases)
+        self._sentences = list(sentences)
         self._results = None
 
     def queries(self) -> list[Query]:
         return plan(q for case in self._cases for q in (query_for(case.original), query_for(case.variant.example)))
 
-    def _predict(self, queries: list[Query], on_batch=None) -> dict[Query, Prediction | QueryError]:
+    def _predict(self, queries: list, on_batch=None) -> dict:
+        """Queries answered by a classifier, or sentences by an extraction model, with progress."""
         started = time.perf_counter()
         self._load()
         clock, done = time.perf_counter(), 0  # the rate counts predicting, not loading
@@ -178,7 +200,8 @@ class Predictor:
                 self.progress.update(Progress(self.spec.name, done, len(queries), time.perf_counter() - clock,
                                               finished=done >= len(queries)))
 
-        results = predict_all(self.adapter, queries, self.batch_size, batch_done)
+        ask = extract_all if self.extracting else predict_all
+        results = ask(self.adapter, queries, self.batch_size, batch_done)
         self.stats.predicted += len(queries)
         self.stats.model_calls += -(-len(queries) // self.batch_size)
         self.stats.seconds += time.perf_counter() - started
@@ -218,13 +241,35 @@ class Predictor:
         self.stats.model_loaded = bool(getattr(self.adapter, "loaded", False))
         return {q: answers.get(key[q]) or Prediction(cached[key[q]]) for q in queries}
 
-    def predictions(self, case: Case) -> tuple[Prediction, Prediction]:
-        """The original's and the variant's predictions; AdapterError when there are none."""
+    def _extract_all(self) -> dict[str, list[AspectTuple] | QueryError]:
+        """An extraction model: every sentence of the cases (originals and variants) and of the extraction
+        tests, asked once, through the cache."""
+        sentences = list(dict.fromkeys([*(e.sentence for c in self._cases for e in (c.original, c.variant.example)),
+                                        *self._sentences]))
+        self.stats.unique_queries = len(sentences)
+        if self.cache is None:
+            return self._predict(sentences)
+        fingerprint = self.adapter.fingerprint()
+        with self.cache.lock():
+            cached = self.cache.get_extractions(fingerprint, (sentence_key(s) for s in sentences))
+            missing = [s for s in sentences if sentence_key(s) not in cached]
+
+            def keep(batch: dict) -> None:
+                self.cache.put_extractions(fingerprint, {sentence_key(s): to_json(found) for s, found in batch.items()
+                                                         if not isinstance(found, QueryError)})
+
+            fresh = self._predict(missing, keep) if missing else {}
+        self.stats.cache_hits += len(sentences) - len(missing)
+        self.stats.model_loaded = bool(getattr(self.adapter, "loaded", False))
+        return {s: fresh[s] if s in fresh else from_json(cached[sentence_key(s)]) for s in sentences}
+
+    def _results_now(self) -> dict:
+        """Every answer of the run, made on first use; AdapterError when the model could give none."""
         if self._failure is not None:
             raise AdapterError(self._failure)
         if self._results is None:
             try:
-                self._results = self._answer_all()
+                self._results = self._extract_all() if self.extracting else self._answer_all()
             except AbsaChecksError as err:
                 self._failure = self.spec.redact(str(err))
                 raise AdapterError(self._failure) from None
@@ -232,17 +277,45 @@ class Predictor:
                 self._failure = self.spec.redact(f"model '{self.spec.name}' raised {type(err).__name__}: {err}\n"
                                                  + "".join(traceback.format_exception(err)))
                 raise AdapterError(self._failure) from None
+        return self._results
+
+    def _own(self, error: QueryError) -> AdapterError:
+        own = error.message.startswith(f"model '{self.spec.name}'")  # already says whose it is
+        return AdapterError(self.spec.redact(error.message if own else f"model '{self.spec.name}': {error.message}"))
+
+    def extractions(self, sentence: str) -> list[AspectTuple]:
+        """What an extraction model found in `sentence` (registered before); AdapterError when nothing."""
+        found = self._results_now().get(sentence)
+        if found is None:
+            raise AdapterError(f"no extraction was planned for {sentence!r}")
+        if isinstance(found, QueryError):
+            raise self._own(found)
+        return found
+
+    def predictions(self, case: Case) -> tuple[Prediction | Missing, Prediction | Missing]:
+        """The original's and the variant's predictions (for an extraction model: the target's polarity
+        among what it found, or why there is none); AdapterError when the model gave nothing."""
+        results = self._results_now()
+        if self.extracting:
+            return self._found(case.original), self._found(case.variant.example)
         answers = []
         for example in (case.original, case.variant.example):
-            answer = self._results.get(query_for(example))
+            answer = results.get(query_for(example))
             if answer is None:  # a case added after planning (should not happen): say so plainly
                 raise AdapterError(f"no prediction was planned for {example.record_id or example.sentence!r}")
             if isinstance(answer, QueryError):
-                own = answer.message.startswith(f"model '{self.spec.name}'")  # already says whose it is
-                message = answer.message if own else f"model '{self.spec.name}': {answer.message}"
-                raise AdapterError(self.spec.redact(message))
+                raise self._own(answer)
             answers.append(answer)
         return answers[0], answers[1]
+
+    def _found(self, example) -> Prediction | Missing:
+        found = find_target(example, self.extractions(example.sentence))
+        if isinstance(found, Missing):
+            return found
+        if found.polarity is None:
+            raise AdapterError(f"model '{self.spec.name}' found '{found.aspect}' in {example.sentence!r} without a "
+                               "polarity")
+        return Prediction(tuple(1.0 if p == found.polarity else 0.0 for p in POLARITIES))  # type: ignore[arg-type]
 
 
 class OutcomeCollector:
@@ -254,6 +327,7 @@ class OutcomeCollector:
         self.crashed: list[str] = []  # node ids an xdist worker crashed on: the run is partial
         self.no_cases: dict[str, dict] = {}  # nodeid -> a gated test with no case on a source: {test, source, reason}
         self.without_variant: dict[str, dict] = {}  # nodeid -> a suite's own example with no variant: {test, source, reason}
+        self.extraction: dict[str, dict] = {}  # nodeid -> an extraction test's counts on one source (items.ExtractionItem)
         self.other_failures = 0
 
     def add(self, outcome: CaseOutcome) -> None:

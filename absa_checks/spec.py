@@ -31,10 +31,11 @@ class GateSpec:
     max_fail_rate: float | None = None
     min_ars: float | None = None
     min_variant_accuracy: float | None = None
+    max_not_found_rate: float | None = None  # an extraction model: cases whose target it did not find
     basis: str | None = None
 
     def is_empty(self) -> bool:
-        return self.max_fail_rate is None and self.min_ars is None and self.min_variant_accuracy is None
+        return all(getattr(self, key) is None for key in GATE_KEYS if key != "basis")
 
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v is not None}
@@ -111,6 +112,31 @@ class SuiteSpec:
     tests: tuple[TestSpec, ...]
     inline_sources: dict[str, InlineSourceSpec]
     sha256: str
+    extraction_tests: tuple["ExtractionTestSpec", ...] = ()
+
+
+EXTRACTION_LEVELS = ("aspect", "pair", "triplet", "quad")
+EXTRACTION_GATES = tuple(f"min_{level}_f1{suffix}" for level in EXTRACTION_LEVELS for suffix in ("", "_flexible"))
+EXTRACTION_TEST_KEYS = ("name", "description", "task", "sources", "tags", "gates")
+
+
+@dataclass(frozen=True)
+class ExtractionTestSpec:
+    """`task: extraction`: how well an extraction model finds the gold tuples of a data set, as F1 per
+    level, strict and flexible (docs/extraction.md). Gates `min_<level>_f1` judge strict F1,
+    `min_<level>_f1_flexible` flexible F1."""
+
+    suite_path: str
+    line: int
+    name: str
+    description: str
+    sources: tuple[str, ...]
+    tags: tuple[str, ...]
+    gates: dict[str, Any]
+
+    @property
+    def key(self) -> str:
+        return f"{self.suite_path}::{self.name}"
 
 
 SUITE_KEYS = ("suite", "description", "defaults", "sources", "tests")
@@ -127,7 +153,7 @@ def allowed_test_keys() -> tuple[str, ...]:
     return ("name", "description", "strategy") + default_keys()
 
 
-GATE_KEYS = ("max_fail_rate", "min_ars", "min_variant_accuracy", "basis")
+GATE_KEYS = ("max_fail_rate", "min_ars", "min_variant_accuracy", "max_not_found_rate", "basis")
 SOURCE_KEYS = ("examples", "file")
 EXAMPLE_KEYS = ("id", "sentence", "aspect", "span", "polarity", "opinions", "aspects", "variants")
 OTHER_ASPECT_KEYS = ("term", "polarity", "span", "opinions")
@@ -235,13 +261,49 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
         raise check.fail(("tests",), "'tests' must be a non-empty list of tests (each starting with '- name:')")
     tests = []
     seen: set[str] = set()
+    extraction_tests = []
     for i, raw_test in enumerate(tests_raw):
+        if isinstance(raw_test, dict) and raw_test.get("task") == "extraction":
+            found = _parse_extraction_test(check, raw_test, ("tests", i), shown)
+            if any(t.name == found.name for t in (*tests, *extraction_tests)):
+                raise check.fail(("tests", i, "name"), f"two tests are named '{found.name}'; names must be unique "
+                                                       "in a suite")
+            extraction_tests.append(found)
+            continue
         test = _parse_test(check, raw_test, ("tests", i), defaults, all_sources, shown)
         if test.name in seen:
             raise check.fail(("tests", i, "name"), f"two tests are named '{test.name}'; names must be unique in a suite")
         seen.add(test.name)
         tests.append(test)
-    return SuiteSpec(shown, name, description, tuple(tests), inline, hashlib.sha256(raw).hexdigest())
+    return SuiteSpec(shown, name, description, tuple(tests), inline, hashlib.sha256(raw).hexdigest(),
+                     tuple(extraction_tests))
+
+
+def _parse_extraction_test(check: _Checker, raw: dict, at: tuple, shown: str) -> ExtractionTestSpec:
+    from .extraction.sources import GOLD_SOURCES
+
+    test = check.mapping(raw, at, EXTRACTION_TEST_KEYS)
+    if "name" not in test:
+        raise check.fail(at, "every test needs a 'name'")
+    name = check.string(test["name"], at + ("name",))
+    if not _NAME.fullmatch(name):
+        raise check.fail(at + ("name",), f"test name {name!r} may only use letters, digits, '_', '-' and '.'")
+    if "sources" not in test:
+        raise check.fail(at, f"extraction test '{name}' needs 'sources': {', '.join(GOLD_SOURCES)}")
+    sources = check.string_list(test["sources"], at + ("sources",))
+    for i, source in enumerate(sources):
+        if source not in GOLD_SOURCES:
+            hint = difflib.get_close_matches(source, tuple(GOLD_SOURCES), n=1)
+            fix = f"did you mean '{hint[0]}'?" if hint else f"extraction tests score on {', '.join(GOLD_SOURCES)}"
+            raise check.fail(at + ("sources", i), f"unknown extraction source '{source}'; {fix}")
+    raw_gates = check.mapping(test.get("gates") or {}, at + ("gates",), (*EXTRACTION_GATES, "basis"))
+    gates: dict[str, Any] = {key: check.fraction(raw_gates[key], at + ("gates", key)) for key in EXTRACTION_GATES
+                             if key in raw_gates}
+    if "basis" in raw_gates:
+        gates["basis"] = check.choice(raw_gates["basis"], at + ("gates", "basis"), GATE_BASES)
+    tags = check.string_list(test["tags"], at + ("tags",)) if "tags" in test else ()
+    return ExtractionTestSpec(shown, check.located.line(at) or 0, name, _text(test.get("description")), sources,
+                              tags, gates)
 
 
 def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_sources: tuple[str, ...],
@@ -338,7 +400,7 @@ def _strategy(check: _Checker, value: str, at: tuple) -> str:
 
 def _parse_gates(check: _Checker, raw: Any, at: tuple) -> GateSpec:
     gates = check.mapping(raw if raw is not None else {}, at, GATE_KEYS)
-    values = {key: check.fraction(gates[key], at + (key,)) for key in GATE_KEYS[:3] if key in gates}
+    values = {key: check.fraction(gates[key], at + (key,)) for key in GATE_KEYS if key != "basis" and key in gates}
     basis = check.choice(gates["basis"], at + ("basis",), GATE_BASES) if "basis" in gates else None
     return GateSpec(basis=basis, **values)
 

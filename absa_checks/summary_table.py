@@ -46,19 +46,32 @@ def _gate_cell(gates: list[GateResult]) -> str:
     return f"inconclusive ({undecided}/{len(decided)})" if undecided else "pass"
 
 
+def missing_columns(metrics: RunMetrics) -> tuple[str, ...]:
+    """An extraction model's own outcomes, shown when it had any: the target not found, or found twice."""
+    return (*(("not found [95% CI]",) if metrics.not_found else ()),
+            *(("ambiguous [95% CI]",) if metrics.ambiguous else ()))
+
+
+def header(metrics: RunMetrics) -> tuple[str, ...]:
+    return (*HEADER[:5], *missing_columns(metrics), *HEADER[5:])
+
+
 def rows(metrics: RunMetrics, gates: list[GateResult]) -> list[tuple[str, ...]]:
     test_strategy = {t.test: t.strategy for t in metrics.tests}
+    extra = missing_columns(metrics)
     result = []
     for name, source in metrics.sources.items():
         for strategy, s in source.strategies.items():
             mine = [g for g in gates if g.source == name and g.name != "min_ars"
                     and test_strategy.get(g.test) == strategy]
+            missing = [with_ci(rate) if rate is not None else "-" for rate, column in
+                       ((s.not_found, "not found [95% CI]"), (s.ambiguous, "ambiguous [95% CI]")) if column in extra]
             result.append((name, strategy, str(s.n), f"{pct(s.original_accuracy)} -> {pct(s.variant_accuracy)}",
-                           with_ci(s.fail_rate), "", _gate_cell(mine)))
+                           with_ci(s.fail_rate), *missing, "", _gate_cell(mine)))
         ars_gates = [g for g in gates if g.source == name and g.name == "min_ars"]
         label = "all (units)" if not source.ars_partial else f"all (ARS partial: {'+'.join(source.ars_covers) or '-'})"
         result.append((name, label, str(source.units), f"{pct(source.original_accuracy)} (originals)", "",
-                       with_ci(source.ars), _gate_cell(ars_gates)))
+                       *([""] * len(extra)), with_ci(source.ars), _gate_cell(ars_gates)))
     return result
 
 
@@ -89,9 +102,32 @@ def slice_rows(metrics: RunMetrics) -> list[tuple[str, ...]]:
             for name, source in metrics.sources.items() for key, found in source.slices.items()]
 
 
+EXTRACTION_HEADER = ("source", "level", "sentences", "strict F1 [95% CI]", "flexible F1 [95% CI]",
+                     "strict P / R", "gate")
+
+
+def extraction_rows(results, gates: list[GateResult]) -> list[tuple[str, ...]]:
+    """Extraction quality per source and level: strict (exact) and flexible matching side by side."""
+    several = len({r.model for r in results}) > 1
+    found = []
+    for r in results:
+        name = f"{r.source}@{r.model}" if several else r.source
+        for level, modes in r.levels.items():
+            mine = [g for g in gates if g.test == r.test and g.source == r.source and g.name.startswith(f"min_{level}_f1")
+                    and (not several or g.checkpoint == r.model)]
+            strict = modes["strict"]
+            found.append((name, level, f"{r.sentences}" + (f" ({r.errors} errors)" if r.errors else ""),
+                          with_ci(strict["f1"]), with_ci(modes["flexible"]["f1"]),
+                          f"{pct(strict['precision'])} / {pct(strict['recall'])}", _gate_cell(mine)))
+    return found
+
+
 def all_tables(metrics: RunMetrics, gates: list[GateResult],
-               per_model: dict[str, RunMetrics] | None = None) -> list[Table]:
-    tables = [Table("", HEADER, tuple(rows(metrics, gates)))]
+               per_model: dict[str, RunMetrics] | None = None, extraction=()) -> list[Table]:
+    tables = [Table("", header(metrics), tuple(rows(metrics, gates)))]
+    if extraction:
+        tables.append(Table("extraction: F1 in %, strict (exact) vs flexible matching (docs/extraction.md)",
+                            EXTRACTION_HEADER, tuple(extraction_rows(extraction, gates))))
     if per_model:
         tables.append(Table("each checkpoint (%)", ("source", "metric", *per_model, "mean±std"),
                             tuple(checkpoint_rows(per_model, metrics))))

@@ -25,6 +25,8 @@ def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues
         lines = [f"{len(run['models'])} checkpoints: {model['name']}; seed {run['seed']}; rates in %, "
                  f"mean ± std across checkpoints, 95% intervals for the mean; gates on the {model['gate_on']}"]
     for table in tables:
+        if not table.rows:  # e.g. only extraction tests ran: no behavioural table
+            continue
         if table.header == summary_table.SLICE_HEADER and not show_slices:  # long: the reports have it
             lines.append(f"slices: {len(table.rows)} rows in the reports, or here with -v")
             continue
@@ -65,20 +67,27 @@ def summary(result, options) -> list[str]:
 def _failed_cases_not_deciding(result, options) -> int:
     """Failed cases, when the run has decided gates and no --absa-strict: they show red but decide nothing."""
     decided = [g for g in result.gates if g.verdict != "no-data"]
-    return result.metrics.failed if decided and not options.strict else 0
+    found = result.metrics.failed + result.metrics.not_found + result.metrics.ambiguous
+    return found if decided and not options.strict else 0
 
 
 def failure_lines(outcomes) -> list[str]:
     """One line per case that failed its expectation: where, what changed, gold and predicted."""
-    failed = [o for o in outcomes if o.status == "failed"]
+    failed = [o for o in outcomes if o.status in FINDINGS]
     if not failed:
         return []
     lines = [f"{len(failed)} failed cases, one line each (-v or --tb=short for the full explanation):"]
     for o in failed:
         changed = _changed_words(o.original["sentence"], o.variant["sentence"])
+        if o.status != "failed":  # an extraction model: the target itself was not found (or twice)
+            lines.append(f"  {o.nodeid}: {changed}; target {o.status}: {o.reason}")
+            continue
         lines.append(f"  {o.nodeid}: {changed}; gold {o.original['gold']}->{o.variant['gold']}, predicted "
                      f"{o.original_prediction['label']}->{o.variant_prediction['label']}")
     return lines + [""]
+
+
+FINDINGS = ("failed", "not-found", "ambiguous")  # what a case finds out about the model (errors are not)
 
 
 def _changed_words(original: str, variant: str) -> str:

@@ -28,13 +28,18 @@ def decide(metrics: RunMetrics, gates: list[GateResult], strict: bool, other_fai
     failed_gates = [g for g in gates if g.verdict in failing]
     undecided = [g for g in gates if g.verdict == "inconclusive"]
     decided = [g for g in gates if g.verdict != "no-data"]
-    case_note = f"{metrics.failed} of {metrics.cases} cases failed their expectation"
+    case_note = f"{metrics.failed} of {metrics.cases} cases failed their expectation" if metrics.cases else \
+        "no behavioural case ran"
+    missed = metrics.not_found + metrics.ambiguous  # an extraction model: no single polarity for the target
+    if missed:
+        case_note += f", {metrics.not_found} did not find the target" + (
+            f" and {metrics.ambiguous} found it ambiguously" if metrics.ambiguous else "")
     if metrics.errors:
         return Verdict(1, False, f"{metrics.errors} cases had no prediction (model or adapter error); "
                                  "fix the model and run again")
     if other_failures:
         return Verdict(1, False, f"{other_failures} other tests failed")
-    if strict and metrics.failed:
+    if strict and (metrics.failed or missed):
         return Verdict(1, False, f"{case_note} and --absa-strict counts every case")
     if failed_gates:
         names = "; ".join(f"{g.name} {g.source} ({g.test.split('::')[-1]}): {g.reason}" for g in failed_gates[:3])
@@ -46,8 +51,10 @@ def decide(metrics: RunMetrics, gates: list[GateResult], strict: bool, other_fai
         else:
             gates = f"all {len(decided)} gates"
             note = f", {len(undecided)} of them inconclusive, counted as passed" if undecided else ""
-        return Verdict(0, True, f"{gates} passed{note} ({case_note}; cases are not counted "
-                                "without --absa-strict)")
-    if metrics.failed:
+        counted = "; cases are not counted without --absa-strict" if metrics.cases else ""
+        return Verdict(0, True, f"{gates} passed{note} ({case_note}{counted})")
+    if metrics.failed or missed:
         return Verdict(1, False, f"{case_note} and the run has no gates")
+    if not metrics.cases:
+        return Verdict(0, True, "no behavioural case ran; extraction quality is reported (no gates)")
     return Verdict(0, True, f"all {metrics.cases} cases met their expectation (no gates)")

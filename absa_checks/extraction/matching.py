@@ -1,0 +1,173 @@
+"""Whether an extracted term (or opinion) is the gold one: strict, and flexible as in "Single Ground Truth
+Is Not Enough" (Yang et al., NAACL 2025, Zoom In-N-Out), without an LLM.
+
+Strict: the same character span when both have one, else the same string up to case, spacing and
+tokenisation ("do n't" = "don't").
+
+Flexible accepts, besides:
+- zoom-in: the same words once contractions are resolved ("n't worth" = "not worth") and leading
+  determiners and possessives dropped ("the pizza" = "pizza", "our waiter's" = "waiter"), or a
+  contiguous part of the gold that keeps its head word ("guacamole" for "guacamole at pacifico",
+  "fries" for "french fries"; not "battery" for "battery charger", whose head is "charger");
+- zoom-out: a longer stretch of the same sentence that contains the gold, keeps its head and does not
+  reach another gold term ("guacamole at pacifico" for "guacamole"; not "battery charger" for
+  "battery");
+- any alternative a reader accepted for that gold tuple (an expanded ground truth, docs/extraction.md).
+
+The head of a term is its last word before a preposition ("life" in "battery life of this laptop"),
+else its last word. A match is one-to-one: one prediction never counts for two gold tuples (a maximum
+bipartite matching over the accepted pairs).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Sequence
+
+from .tuples import IMPLICIT, LEVELS, AnnotatedSentence, AspectTuple
+
+MODES = ("strict", "flexible")
+DETERMINERS = frozenset("the a an this that these those my our your their his her its some any".split())
+PREPOSITIONS = frozenset("of for with at in on from to by about".split())
+CONTRACTIONS = ((r"\bwon't\b", "will not"), (r"\bcan't\b", "can not"), (r"\bcannot\b", "can not"),
+                (r"\bshan't\b", "shall not"), (r"n't\b", " not"), (r"'re\b", " are"), (r"'ve\b", " have"),
+                (r"'ll\b", " will"), (r"'m\b", " am"), (r"'d\b", " would"), (r"'s\b", ""))
+
+
+def surface(text: str) -> str:
+    """Case, spacing and tokenisation undone: what strict matching compares when there is no span."""
+    text = text.casefold().replace("\u2019", "'").replace("`", "'")
+    text = re.sub(r"\s+(n't|'s|'re|'ve|'ll|'m|'d)\b", r"\1", text)    # "do n't" -> "don't"
+    text = re.sub(r"\s+([.,!?;:%)\]])", r"\1", text)                   # "great ." -> "great."
+    text = re.sub(r"([$(\[])\s+", r"\1", text)                          # "$ 15" -> "$15"
+    return " ".join(text.split())
+
+
+def content_words(text: str) -> tuple[str, ...]:
+    """The words that carry meaning: contractions resolved, punctuation, leading determiners and
+    possessive endings dropped."""
+    text = surface(text)
+    for pattern, replacement in CONTRACTIONS:
+        text = re.sub(pattern, replacement, text)
+    words = re.findall(r"[\w$%]+(?:[.\-'][\w]+)*", text)
+    while words and words[0] in DETERMINERS:
+        words = words[1:]
+    return tuple(words)
+
+
+def head(words: Sequence[str]) -> str:
+    """The head word of a noun phrase: the last word before a preposition, else the last word."""
+    for i, word in enumerate(words):
+        if i and word in PREPOSITIONS:
+            return words[i - 1]
+    return words[-1] if words else ""
+
+
+def _contains(longer: Sequence[str], shorter: Sequence[str]) -> bool:
+    n = len(shorter)
+    return n > 0 and any(tuple(longer[i:i + n]) == tuple(shorter) for i in range(len(longer) - n + 1))
+
+
+def strict_match(predicted: AspectTuple, gold: AspectTuple) -> bool:
+    if predicted.has_span and gold.has_span:
+        return (predicted.start, predicted.end) == (gold.start, gold.end)
+    return surface(predicted.aspect) == surface(gold.aspect)
+
+
+def flexible_text_match(predicted: str, gold: str, sentence: str, others: Sequence[str] = (),
+                        alternatives: Sequence[str] = ()) -> bool:
+    """Whether `predicted` (a term or an opinion) is `gold` under the flexible rules (spans aside)."""
+    if surface(predicted) == surface(gold):
+        return True
+    if IMPLICIT in (predicted, gold):
+        return False
+    p, g = content_words(predicted), content_words(gold)
+    if not p or not g:
+        return False
+    if p == g or any(p == content_words(a) or surface(predicted) == surface(a) for a in alternatives):
+        return True
+    if head(p) != head(g):
+        return False
+    if _contains(g, p):  # zoom-in: a part of the gold that keeps its head
+        return True
+    if _contains(p, g):  # zoom-out: within the sentence, and reaching no other gold term
+        in_sentence = _contains(content_words(sentence), p)
+        return in_sentence and not any(_contains(p, content_words(o)) for o in others if content_words(o) != g)
+    return False
+
+
+def aspect_match(predicted: AspectTuple, gold: AspectTuple, mode: str, sentence: str,
+                 others: Sequence[AspectTuple] = (), alternatives: Sequence[str] = ()) -> bool:
+    if strict_match(predicted, gold):
+        return True
+    if mode == "strict":
+        return False
+    if predicted.has_span and gold.has_span and others:
+        # a longer span must not overlap another gold term's span
+        for other in others:
+            if other.has_span and other != gold and predicted.start < other.end and other.start < predicted.end:
+                return False
+    return flexible_text_match(predicted.aspect, gold.aspect, sentence, [o.aspect for o in others if o != gold],
+                               alternatives)
+
+
+def level_available(level: str, gold: Sequence[AspectTuple]) -> bool:
+    """Whether the gold annotates what `level` needs (opinions for triplets, categories for quads)."""
+    if level == "triplet":
+        return bool(gold) and all(g.opinion is not None for g in gold)
+    if level == "quad":
+        return bool(gold) and all(g.opinion is not None and g.category is not None for g in gold)
+    return True
+
+
+def compatible(predicted: AspectTuple, index: int, annotated: AnnotatedSentence, level: str, mode: str) -> bool:
+    """Whether `predicted` counts as gold tuple `index` at `level` ("aspect" ... "quad") under `mode`."""
+    gold = annotated.gold[index]
+    if not aspect_match(predicted, gold, mode, annotated.sentence, annotated.gold,
+                        annotated.alternatives(index, "aspect") if mode == "flexible" else ()):
+        return False
+    depth = LEVELS.index(level)
+    if depth >= 1 and predicted.polarity != gold.polarity:
+        return False
+    if depth >= 2:
+        if predicted.opinion is None or gold.opinion is None:
+            return False
+        if mode == "strict" and surface(predicted.opinion) != surface(gold.opinion):
+            return False
+        # a longer opinion must not reach another gold opinion, nor swallow an aspect term
+        others = [g.opinion for g in annotated.gold if g.opinion is not None and g is not gold]
+        others += [g.aspect for g in annotated.gold if g.aspect != IMPLICIT]
+        if mode == "flexible" and not flexible_text_match(predicted.opinion, gold.opinion, annotated.sentence,
+                                                          others, annotated.alternatives(index, "opinion")):
+            return False
+    if depth >= 3 and " ".join((predicted.category or "").casefold().split()) != " ".join(
+            (gold.category or "").casefold().split()):
+        return False
+    return True
+
+
+def assign(n_predicted: int, n_gold: int, accepts: Callable[[int, int], bool]) -> dict[int, int]:
+    """A maximum one-to-one assignment gold index -> predicted index over the accepted pairs (augmenting
+    paths; sentences have a handful of tuples)."""
+    edges = {g: [p for p in range(n_predicted) if accepts(p, g)] for g in range(n_gold)}
+    owner: dict[int, int] = {}  # predicted -> gold
+
+    def augment(g: int, seen: set[int]) -> bool:
+        for p in edges[g]:
+            if p in seen:
+                continue
+            seen.add(p)
+            if p not in owner or augment(owner[p], seen):
+                owner[p] = g
+                return True
+        return False
+
+    for g in range(n_gold):
+        augment(g, set())
+    return {g: p for p, g in owner.items()}
+
+
+def matched(predicted: Sequence[AspectTuple], annotated: AnnotatedSentence, level: str, mode: str) -> dict[int, int]:
+    """Gold index -> predicted index, one-to-one, at `level` under `mode`."""
+    return assign(len(predicted), len(annotated.gold),
+                  lambda p, g: compatible(predicted[p], g, annotated, level, mode))

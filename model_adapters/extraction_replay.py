@@ -1,0 +1,69 @@
+"""Replay what an extraction model (a tagger, a generative model, an LLM) answered, stored as JSONL, so
+any system's outputs collected elsewhere can be tested offline.
+
+One JSON object a line: `sentence` (the text the model read), optionally `id`, and its answer as either
+`aspects` (a list of {aspect, polarity, start, end, opinion, category}) or `text` (the model's raw text,
+read as docs/extraction.md says). A sentence is found by its exact text. A sentence with no stored
+answer gets a QueryError: an error for its cases, never a silent pass.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Sequence
+
+from absa_checks.adapters import AdapterKind
+from absa_checks.errors import AdapterError
+
+from .protocol import QueryError
+
+
+class ExtractionReplay:
+    task = "extract"
+    cacheable = False  # reading the file is as fast as the cache
+
+    def __init__(self, name: str, path: Path):
+        self.name = name
+        self.path = Path(path)
+        try:
+            data = self.path.read_bytes()
+        except OSError as err:
+            raise AdapterError(f"model '{name}': cannot read the stored outputs {self.path} ({err.strerror})") from None
+        self._digest = hashlib.sha256(data).hexdigest()[:16]
+        self._answers: dict[str, object] = {}
+        for n, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
+            if not line.strip():
+                continue
+            where = f"model '{name}': {self.path}:{n}"
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise AdapterError(f"{where}: not JSON ({err.msg}); one object a line, e.g. "
+                                   '{"sentence": "...", "aspects": [{"aspect": "fries", "polarity": "negative"}]}') from None
+            if not isinstance(record, dict) or not isinstance(record.get("sentence"), str):
+                raise AdapterError(f"{where}: each line needs 'sentence' (the text the model read)")
+            if ("aspects" in record) == ("text" in record):
+                raise AdapterError(f"{where}: give the answer as exactly one of 'aspects' (a list) and 'text' "
+                                   "(the model's raw output)")
+            self._answers[record["sentence"]] = record["aspects"] if "aspects" in record else record["text"]
+
+    def describe(self) -> dict[str, object]:
+        return {"kind": "extraction-replay", "path": str(self.path), "sentences": len(self._answers)}
+
+    def fingerprint(self) -> str:
+        return self._digest
+
+    def extract(self, sentences: Sequence[str]) -> list[object]:
+        return [self._answers[s] if s in self._answers else
+                QueryError(f"no stored output for {s!r} in {self.path}") for s in sentences]
+
+
+def _build(spec) -> ExtractionReplay:
+    return ExtractionReplay(spec.name, spec.base_dir / str(spec.settings["path"]))
+
+
+# Registered in pyproject.toml under the entry-point group absa_checks.adapters
+KIND = AdapterKind("extraction-replay", keys=("path",), required=("path",), build=_build,
+                   inline=lambda rest: {"path": rest}, inline_form="extraction-replay:<outputs.jsonl>")

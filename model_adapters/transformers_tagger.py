@@ -1,0 +1,134 @@
+"""Aspect extraction with polarity by a token tagger (AutoModelForTokenClassification with unified BIO
+tags such as `B-positive`, `I-negative`, `O`): the model is given the sentence alone and answers the
+aspects it finds, with their character spans and polarities (absa_checks.extraction.tagging decodes).
+
+Nothing is loaded until the first prediction; the fingerprint hashes the config and weight files plus
+the settings that change answers, as for the classifier adapter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Sequence
+
+from absa_checks.adapters import AdapterKind
+from absa_checks.errors import AdapterError
+from absa_checks.extraction.tagging import decode, parse_tag
+from absa_checks.extraction.tuples import AspectTuple
+
+from .transformers_adapter import (DTYPES, WEIGHT_FILES, _check_device_name, _hub_snapshot, _looks_like_hub_id,
+                                   _no_progress_bars, _resolve_device)
+from pathlib import Path
+
+
+class TransformersTagger:
+    task = "extract"  # answers sentences with tuples, not queries with polarities
+    cacheable = True
+
+    def __init__(self, name: str, path: str, device: str = "auto", dtype: str = "float32", max_length: int = 128,
+                 revision: str | None = None):
+        if dtype not in DTYPES:
+            raise AdapterError(f"model '{name}': dtype '{dtype}' is not one of {', '.join(DTYPES)}")
+        if isinstance(max_length, bool) or not isinstance(max_length, int) or not 8 <= max_length <= 65536:
+            raise AdapterError(f"model '{name}': max_length {max_length!r} is not a whole number of tokens from 8 "
+                               "to 65536 (the default, 128, fits SemEval sentences)")
+        self.name = name
+        self.path = path
+        self.local = Path(path).expanduser()
+        self.is_local = self.local.exists() or not _looks_like_hub_id(path)
+        if self.is_local and not (self.local / "config.json").is_file():
+            raise AdapterError(f"model '{name}': no checkpoint at {self.local} (config.json not found); "
+                               "point the model's path at a folder saved with save_pretrained()")
+        _check_device_name(name, device)
+        self.device_option = device
+        self.dtype = dtype
+        self.max_length = max_length
+        self.revision = revision
+        self.truncated = 0
+        self._model = None
+        self._tokenizer = None
+        self._tags: dict[int, str] = {}
+        self._device = None
+
+    def describe(self) -> dict[str, object]:
+        return {"kind": "transformers-tagger", "path": self.path, "device": self.device_option, "dtype": self.dtype,
+                "max_length": self.max_length, **({"revision": self.revision} if self.revision else {})}
+
+    def fingerprint(self) -> str:
+        digest = hashlib.sha256(f"tagger|{self.max_length}|{self.dtype}".encode())
+        folder = self.local if self.is_local else _hub_snapshot(self.path, self.revision)
+        if folder is None:
+            digest.update(f"hub:{self.path}@{self.revision or 'main'}".encode())
+            return digest.hexdigest()[:16]
+        for name in ("config.json", *WEIGHT_FILES, "tokenizer.json", "tokenizer_config.json", "vocab.txt"):
+            file = folder / name
+            if file.is_file():
+                digest.update(name.encode())
+                with file.open("rb") as stream:
+                    for block in iter(lambda: stream.read(1 << 20), b""):
+                        digest.update(block)
+        return digest.hexdigest()[:16]
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    def load(self) -> None:
+        if self._model is not None:
+            return
+        import torch
+        from transformers import AutoModelForTokenClassification, AutoTokenizer
+
+        source = str(self.local) if self.is_local else self.path
+        kwargs: dict[str, Any] = {"revision": self.revision} if self.revision else {}
+        try:
+            with _no_progress_bars():
+                self._tokenizer = AutoTokenizer.from_pretrained(source, **kwargs)
+                model = AutoModelForTokenClassification.from_pretrained(source, dtype=getattr(torch, self.dtype),
+                                                                        **kwargs)
+        except OSError as err:
+            raise AdapterError(f"model '{self.name}': cannot load '{source}' ({err}). A hub id needs a network "
+                               "or a copy in the local cache; a path must hold a saved checkpoint") from None
+        if not getattr(self._tokenizer, "is_fast", False):
+            raise AdapterError(f"model '{self.name}': its tokenizer gives no character offsets (not a fast "
+                               "tokenizer); spans cannot be found without them")
+        tags = {int(i): str(tag) for i, tag in model.config.id2label.items()}
+        unknown = sorted(tag for tag in tags.values() if parse_tag(tag) is None)
+        if unknown:
+            raise AdapterError(f"model '{self.name}': its labels {', '.join(unknown)} are not unified BIO tags "
+                               "(O, B-<polarity>, I-<polarity>, e.g. B-positive); this adapter reads tags by name")
+        self._tags = tags
+        self._device = _resolve_device(self.name, self.device_option, torch)
+        self._model = model.to(self._device).eval()
+
+    def extract(self, sentences: Sequence[str]) -> list[list[AspectTuple]]:
+        """The aspects found in each sentence, with spans and polarities."""
+        self.load()
+        import torch
+
+        encoded = self._tokenizer(list(sentences), truncation=True, max_length=self.max_length, padding=True,
+                                  return_offsets_mapping=True, return_tensors="pt")
+        offsets = encoded.pop("offset_mapping").tolist()
+        self.truncated += int((encoded["attention_mask"].sum(1) >= self.max_length).sum())
+        with torch.inference_mode():
+            logits = self._model(**{k: v.to(self._device) for k, v in encoded.items()}).logits
+        best = logits.argmax(-1).cpu().tolist()
+        masks = encoded["attention_mask"].tolist()
+        return [decode(sentence, [tuple(o) for o, m in zip(row_offsets, mask) if m],
+                       [self._tags[i] for i, m in zip(row, mask) if m])
+                for sentence, row_offsets, row, mask in zip(sentences, offsets, best, masks)]
+
+
+def _build(spec) -> TransformersTagger:
+    settings = {key: value for key, value in spec.settings.items() if key != "kind"}
+    path = str(settings.pop("path"))
+    local = spec.base_dir / path
+    if not path.startswith(("/", "~")) and local.exists():
+        path = str(local)
+    return TransformersTagger(spec.name, path, **settings)
+
+
+# Registered in pyproject.toml under the entry-point group absa_checks.adapters
+KIND = AdapterKind("transformers-tagger", keys=("path", "device", "dtype", "max_length", "revision"),
+                   required=("path",), build=_build, inline=lambda rest: {"path": rest},
+                   inline_form="transformers-tagger:<checkpoint folder or hub id>")

@@ -1,0 +1,167 @@
+"""Models that find the aspects themselves: the tagger's decoding, its scores against an independent
+computation from the raw SemEval XML, behavioural suites on it (target not found is its own outcome),
+and a replay of stored outputs giving the same numbers as the live model."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from absa_checks.extraction.tagging import decode
+from absa_checks.extraction.tuples import AspectTuple
+
+from conftest import MODELS, SHARED_DATA, needs_shared_data
+
+E2E = MODELS / "minilm-absa-e2e-rest"
+needs_e2e = pytest.mark.skipif(not (E2E / "config.json").is_file(), reason=f"the end-to-end checkpoint is not at {E2E}")
+
+
+def test_decoding_runs_of_tags_into_aspects():
+    sentence = "The fish tacos were great but the wine list is short."
+    # pieces: The fish tac ##os were great but the wine list is short .
+    offsets = [(0, 0), (0, 3), (4, 8), (9, 12), (12, 14), (15, 19), (20, 25), (26, 29), (30, 33), (34, 38), (39, 43),
+               (44, 46), (47, 52), (52, 53), (0, 0)]
+    tags = ["O", "O", "B-positive", "I-positive", "I-neutral", "O", "O", "O", "O", "B-negative", "I-NEG", "O", "O",
+            "O", "O"]
+    assert decode(sentence, offsets, tags) == [AspectTuple("fish tacos", "positive", 4, 14),
+                                               AspectTuple("wine list", "negative", 34, 43)]
+    # a B inside a run starts a new aspect; an I after O starts one; a gap of more than one space splits
+    assert [t.aspect for t in decode("ab cd", [(0, 2), (3, 5)], ["B-positive", "B-positive"])] == ["ab", "cd"]
+    assert [t.aspect for t in decode("ab cd", [(0, 2), (3, 5)], ["O", "I-negative"])] == ["cd"]
+    assert [t.aspect for t in decode("ab  cd", [(0, 2), (4, 6)], ["B-positive", "I-positive"])] == ["ab", "cd"]
+    with pytest.raises(ValueError, match="not a unified BIO tag"):
+        decode("ab", [(0, 2)], ["ASPECT"])
+
+
+@needs_e2e
+@needs_shared_data
+def test_the_extraction_suite_reports_the_strict_pair_f1_an_independent_computation_gives(run):
+    """`pytest suites/extraction` with the tagger: its strict (aspect, polarity) F1 on SemEval-2014
+    restaurant equals one computed here from the raw XML, and the checkpoint README's 68.96."""
+    from model_adapters.transformers_tagger import TransformersTagger
+
+    result = run(["suites/extraction/quality.yaml", "--absa-model", f"transformers-tagger:{E2E}", "--absa-data",
+                  str(SHARED_DATA), "--absa-sources", "semeval14-restaurant", "--absa-no-cache"])
+    found = result.report["extraction"]["semeval14-restaurant"]
+    # independently: the XML read here, the tagger asked here, exact (from, to, polarity) sets
+    xml = SHARED_DATA / "semeval2014" / "Restaurants_Test_Gold.xml"
+    sentences = list(ET.parse(xml).getroot().iter("sentence"))
+    tagger = TransformersTagger("bert-e2e", str(E2E))
+    gold = found_n = tp = 0
+    for first in range(0, len(sentences), 64):
+        batch = sentences[first:first + 64]
+        for sentence, predicted in zip(batch, tagger.extract([s.findtext("text") for s in batch])):
+            wanted = {(int(a.get("from")), int(a.get("to")), a.get("polarity")) for a in sentence.iter("aspectTerm")
+                      if a.get("polarity") != "conflict"}
+            got = {(p.start, p.end, p.polarity) for p in predicted}
+            gold, found_n, tp = gold + len(wanted), found_n + len(got), tp + len(wanted & got)
+    assert (gold, found_n) == (1120, 1180)
+    f1 = found["pair"]["strict"]["f1"]
+    assert (f1["k"], f1["n"]) == (2 * tp, gold + found_n)
+    assert round(100 * f1["value"], 2) == round(100 * 2 * tp / (gold + found_n), 2) == 68.96
+    assert round(100 * found["aspect"]["strict"]["f1"]["value"], 2) == 84.26  # the checkpoint's README
+    flexible = found["pair"]["flexible"]["f1"]
+    assert flexible["value"] > f1["value"] and flexible["ci95"][0] < flexible["value"] < flexible["ci95"][1]
+    assert set(found["pair"]["strict"]) == {"f1", "precision", "recall"} and "triplet" not in found
+    assert "strict F1 [95% CI]" in result.summary and "semeval14-restaurant  pair" in result.summary
+
+
+@needs_shared_data
+def test_extraction_gates_and_text_answers_from_stored_outputs(tmp_path, run):
+    """A replay of stored text answers (the gold quads of ASQP rest15 as ASQP paraphrases, every tenth
+    sentence answered with nothing): all four levels scored, and F1 gates decided like the others."""
+    from absa_checks.extraction.gold import asqp_sentences
+
+    sentences = asqp_sentences(SHARED_DATA / "asqp" / "rest15" / "test.txt")
+    sentiment = {"positive": "great", "negative": "bad", "neutral": "ok"}
+    with (tmp_path / "out.jsonl").open("w", encoding="utf-8") as out:
+        for n, s in enumerate(sentences):
+            text = " [SSEP] ".join(f"{g.category} is {sentiment[g.polarity]} because {g.aspect or 'it'} is "
+                                   f"{g.opinion or 'it'}" for g in s.gold) if n % 10 else "none"
+            out.write(json.dumps({"sentence": s.sentence, "text": text}) + "\n")
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "suite.yaml").write_text("suite: x\ntests:\n  - name: extraction\n    task: extraction\n"
+                                         "    sources: [asqp-rest15]\n    gates: {min_quad_f1: 0.97, "
+                                         "min_pair_f1_flexible: 0.5}\n")
+    result = run(["suite.yaml", "--absa-model", "extraction-replay:out.jsonl", "--absa-data", str(SHARED_DATA)],
+                 cwd=tmp_path)
+    found = result.report["extraction"]["asqp-rest15"]
+    assert set(found) >= {"aspect", "pair", "triplet", "quad"} and found["sentences"] == len(sentences)
+    recall = found["quad"]["strict"]["recall"]["value"]
+    assert found["quad"]["strict"]["precision"]["value"] == 1.0 and 0.85 < recall < 0.95  # a tenth unanswered
+    gates = {g["gate"]: g for g in result.report["gates"]}
+    assert gates["min_quad_f1"]["verdict"] == "fail" and gates["min_pair_f1_flexible"]["verdict"] == "pass"
+    assert result.code == 1 and "quad F1" in gates["min_quad_f1"]["reason"]
+
+
+@needs_e2e
+def test_behavioural_suites_on_an_extraction_model_and_its_replay_agree(tmp_path, run):
+    args = ["suites/invariance/revnon.yaml", "suites/directional/revtgt.yaml", "suites/invariance/adddiff.yaml",
+            "--absa-sources", "builtin-restaurant", "--absa-sample", "80", "--absa-no-cache"]
+    live = run([*args, "--absa-model", f"transformers-tagger:{E2E}"])
+    assert live.report["summary"]["not_found"] > 0, live.out[-3000:]
+    strategy = live.report["sources"]["builtin-restaurant"]["strategies"]["adddiff"]
+    assert {"not_found_rate", "fail_rate"} <= set(strategy)
+    assert "not found [95% CI]" in live.summary
+    not_found = [c for c in live.report["cases"] if c["status"] == "not-found"]
+    assert not_found and all("not among the aspects found" in c["reason"] for c in not_found)
+    # the stored outputs of every sentence the run asked about, replayed: the same numbers
+    from model_adapters.transformers_tagger import TransformersTagger
+
+    sentences = sorted({c[side]["sentence"] for c in live.report["cases"] for side in ("original", "variant")})
+    tagger = TransformersTagger("e2e", str(E2E))
+    stored = tmp_path / "outputs.jsonl"
+    with stored.open("w", encoding="utf-8") as out:
+        for first in range(0, len(sentences), 64):
+            batch = sentences[first:first + 64]
+            for sentence, found in zip(batch, tagger.extract(batch)):
+                out.write(json.dumps({"sentence": sentence, "aspects": [t.__dict__ for t in found]}) + "\n")
+    replayed = run([*args, "--absa-model", f"extraction-replay:{stored}"])
+    assert replayed.report["sources"] == live.report["sources"]
+    assert replayed.report["summary"] == live.report["summary"]
+    assert [g["verdict"] for g in replayed.report["gates"]] == [g["verdict"] for g in live.report["gates"]]
+
+
+SUITE = """
+suite: text
+sources:
+  tiny:
+    examples:
+      - id: a
+        sentence: "The fries were soggy."
+        aspect: fries
+        polarity: negative
+        variants:
+          adddiff: "The fries were soggy, but the beer was great."
+      - id: b
+        sentence: "The staff was kind."
+        aspect: staff
+        polarity: positive
+        variants:
+          adddiff: "The staff was kind, but the room was dirty."
+tests:
+  - name: adddiff
+    strategy: adddiff
+    sources: [tiny]
+"""
+
+
+def test_unreadable_text_answers_are_errors_of_their_cases_never_a_crash(tmp_path, run):
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "suite.yaml").write_text(SUITE)
+    outputs = [
+        {"sentence": "The fries were soggy.", "text": "fries: negative"},
+        {"sentence": "The fries were soggy, but the beer was great.", "text": '[{"aspect": "fries", "polarity": "neg"},'
+                                                                              ' {"aspect": "beer", "polarity": "pos"}]'},
+        {"sentence": "The staff was kind.", "text": "staff: delightful"},
+        {"sentence": "The staff was kind, but the room was dirty.", "text": '[{"aspect": "staff"'},
+    ]
+    (tmp_path / "out.jsonl").write_text("".join(json.dumps(o) + "\n" for o in outputs))
+    result = run(["suite.yaml", "--absa-model", "extraction-replay:out.jsonl"], cwd=tmp_path)
+    assert result.code == 1 and "Traceback" not in result.out
+    cases = {c["unit"]: c for c in result.report["cases"]}
+    assert cases["a"]["status"] == "passed"
+    assert cases["b"]["status"] == "error" and "'delightful' is not a polarity" in cases["b"]["reason"]
+    assert "1 cases had no prediction" in result.report["verdict"]["reason"]
