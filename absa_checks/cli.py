@@ -82,7 +82,7 @@ def _validate(paths: list[str]) -> int:
             continue
         try:
             suite = parse_suite(path, known_source_names())
-            print(f"ok    {path}: {len(suite.tests)} tests")
+            print(f"ok    {path}: {len(suite.tests) + len(suite.extraction_tests)} tests")
         except AbsaChecksError as err:
             problems += 1
             print(f"error {err}")

@@ -13,6 +13,7 @@ from . import allure_support, strategies
 from .cases import Case, expand, sample_units, strategy_label
 from .errors import AbsaChecksError, AdapterError
 from .expectations import check
+from .extraction.gold import with_alternatives
 from .extraction.scoring import extraction_counts
 from .extraction.targets import Missing
 from .outcomes import EXTRACTION_KEY, NO_CASES_KEY, NO_VARIANT_KEY, PROPERTY_KEY, QUARANTINE_KEY, outcome_for
@@ -83,6 +84,9 @@ class SuiteFile(pytest.File):
             several = len(run.predictors) > 1
             try:
                 sentences = run.sources.gold(source)
+                expanded = dict(test.expanded).get(source)
+                if expanded:  # readers' accepted alternatives for the gold tuples (docs/extraction.md)
+                    sentences = with_alternatives(sentences, self.path.parent / expanded)
             except DataMissing as missing:
                 yield ExtractionItem.from_parent(self, name=f"{test.name}[{source}]", test=test, source=source,
                                                  model="", sentences=(), missing=str(missing))

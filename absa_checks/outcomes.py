@@ -30,7 +30,8 @@ class CaseOutcome:
     tolerance: float
     original: dict[str, Any]
     variant: dict[str, Any]
-    status: str        # "passed", "failed" (expectation not met) or "error" (no prediction)
+    status: str        # "passed", "failed" (expectation not met), "error" (no prediction), or for an
+    #                    extraction model "not-found" / "ambiguous" (no single polarity for the target)
     reason: str
     gates: dict[str, Any] = field(default_factory=dict)
     suite_sha256: str = ""

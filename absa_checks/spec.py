@@ -117,7 +117,7 @@ class SuiteSpec:
 
 EXTRACTION_LEVELS = ("aspect", "pair", "triplet", "quad")
 EXTRACTION_GATES = tuple(f"min_{level}_f1{suffix}" for level in EXTRACTION_LEVELS for suffix in ("", "_flexible"))
-EXTRACTION_TEST_KEYS = ("name", "description", "task", "sources", "tags", "gates")
+EXTRACTION_TEST_KEYS = ("name", "description", "task", "sources", "tags", "gates", "expanded")
 
 
 @dataclass(frozen=True)
@@ -133,6 +133,7 @@ class ExtractionTestSpec:
     sources: tuple[str, ...]
     tags: tuple[str, ...]
     gates: dict[str, Any]
+    expanded: tuple[tuple[str, str], ...] = ()  # (source, path of its expanded ground truth, from the suite's folder)
 
     @property
     def key(self) -> str:
@@ -302,8 +303,10 @@ def _parse_extraction_test(check: _Checker, raw: dict, at: tuple, shown: str) ->
     if "basis" in raw_gates:
         gates["basis"] = check.choice(raw_gates["basis"], at + ("gates", "basis"), GATE_BASES)
     tags = check.string_list(test["tags"], at + ("tags",)) if "tags" in test else ()
+    expanded = check.mapping(test.get("expanded") or {}, at + ("expanded",), sources)
+    files = tuple((source, check.string(path, at + ("expanded", source))) for source, path in expanded.items())
     return ExtractionTestSpec(shown, check.located.line(at) or 0, name, _text(test.get("description")), sources,
-                              tags, gates)
+                              tags, gates, files)
 
 
 def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_sources: tuple[str, ...],

@@ -165,3 +165,47 @@ def test_unreadable_text_answers_are_errors_of_their_cases_never_a_crash(tmp_pat
     assert cases["a"]["status"] == "passed"
     assert cases["b"]["status"] == "error" and "'delightful' is not a polarity" in cases["b"]["reason"]
     assert "1 cases had no prediction" in result.report["verdict"]["reason"]
+
+
+@needs_shared_data
+def test_an_expanded_ground_truth_counts_the_forms_readers_accepted(tmp_path, run):
+    """`expanded:` per source: the accepted alternatives count under flexible matching, never under strict."""
+    from absa_checks.extraction.gold import asqp_sentences
+
+    sentences = asqp_sentences(SHARED_DATA / "asqp" / "rest15" / "test.txt")
+    first = sentences[0]
+    assert [g.aspect for g in first.gold] == ["food"]
+    with (tmp_path / "out.jsonl").open("w", encoding="utf-8") as out:
+        for s in sentences:
+            aspects = [{"aspect": "meal" if s is first else g.aspect, "polarity": g.polarity} for g in s.gold]
+            out.write(json.dumps({"sentence": s.sentence, "aspects": aspects}) + "\n")
+    (tmp_path / "accepted.jsonl").write_text(json.dumps({"id": first.sentence_id, "tuples": [{"aspect": ["meal"]}]})
+                                             + "\n")
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    suite = "suite: x\ntests:\n  - name: extraction\n    task: extraction\n    sources: [asqp-rest15]\n"
+
+    def pair_tp(text: str) -> tuple[int, int]:
+        (tmp_path / "suite.yaml").write_text(text)
+        found = run(["suite.yaml", "--absa-model", "extraction-replay:out.jsonl", "--absa-data", str(SHARED_DATA)],
+                    cwd=tmp_path).report["extraction"]["asqp-rest15"]["pair"]
+        return found["strict"]["f1"]["k"], found["flexible"]["f1"]["k"]
+
+    strict, flexible = pair_tp(suite)
+    expanded_strict, expanded_flexible = pair_tp(suite + "    expanded: {asqp-rest15: accepted.jsonl}\n")
+    assert expanded_strict == strict and expanded_flexible == flexible + 2  # k = 2 TP: one more true positive
+    (tmp_path / "accepted.jsonl").write_text('{"id": "rest15-1", "tuples": []}\n')
+    (tmp_path / "suite.yaml").write_text(suite + "    expanded: {asqp-rest15: accepted.jsonl}\n")
+    broken = run(["suite.yaml", "--absa-model", "extraction-replay:out.jsonl", "--absa-data", str(SHARED_DATA)],
+                 cwd=tmp_path)
+    assert "accepted.jsonl:1: sentence rest15-1 has 1 gold tuples, the line gives alternatives for 0" in broken.out
+
+
+@needs_e2e
+def test_an_extraction_models_answers_are_cached_per_sentence(tmp_path, run):
+    args = ["suites/invariance/adddiff.yaml", "--absa-sources", "builtin-restaurant", "--absa-sample", "20",
+            "--absa-model", f"transformers-tagger:{E2E}", "--absa-cache", str(tmp_path / "cache")]
+    cold, warm = run(args), run(args)
+    first, second = cold.report["timing"]["predictions"], warm.report["timing"]["predictions"]
+    assert first["model_loaded"] and first["cache_hits"] == 0 and first["predicted"] == first["unique_queries"] > 20
+    assert not second["model_loaded"] and second["cache_hits"] == second["unique_queries"] == first["unique_queries"]
+    assert warm.report["sources"] == cold.report["sources"]

@@ -775,7 +775,7 @@ def test_the_project_has_suites():
 @pytest.mark.parametrize("path", REAL_SUITES, ids=[p.relative_to(REPO / "suites").as_posix() for p in REAL_SUITES])
 def test_real_suite_parses(path):
     suite = parse_suite(path, KNOWN)
-    assert len(suite.tests) >= 1
+    assert len(suite.tests) + len(suite.extraction_tests) >= 1
     for test in suite.tests:
         assert set(test.sources) <= set(KNOWN) | set(suite.inline_sources)
         for name in test.sources:
