@@ -38,8 +38,8 @@ def _mean_source(per_model: dict[str, SourceMetrics], with_slices: bool = True) 
             original_accuracy=_spread_of(have, lambda s: s.original_accuracy),
             variant_accuracy=_spread_of(have, lambda s: s.variant_accuracy),
             fail_rate=_spread_of(have, lambda s: s.fail_rate),
-            not_found=_spread_of(have, lambda s: s.not_found) if first_strategy_has(have, "not_found") else None,
-            ambiguous=_spread_of(have, lambda s: s.ambiguous) if first_strategy_has(have, "ambiguous") else None)
+            not_found=_spread_of(have, lambda s: s.not_found) if all_have(have, "not_found") else None,
+            ambiguous=_spread_of(have, lambda s: s.ambiguous) if all_have(have, "ambiguous") else None)
     slices = {}
     if with_slices:
         for key in sorted({k for found in per_model.values() for k in found.slices}):
@@ -70,9 +70,9 @@ def mean_metrics(per_model: dict[str, RunMetrics]) -> RunMetrics:
                                       max(t.n for t in have.values()), sum(t.failed for t in have.values()),
                                       sum(t.errors for t in have.values()), _spread_of(have, lambda t: t.fail_rate),
                                       _spread_of(have, lambda t: t.variant_accuracy), first.gates,
-                                      _spread_of(have, lambda t: t.not_found) if first_strategy_has(have, "not_found")
+                                      _spread_of(have, lambda t: t.not_found) if all_have(have, "not_found")
                                       else None,
-                                      _spread_of(have, lambda t: t.ambiguous) if first_strategy_has(have, "ambiguous")
+                                      _spread_of(have, lambda t: t.ambiguous) if all_have(have, "ambiguous")
                                       else None))
     runs = per_model.values()
     return RunMetrics(sources, mean_tests, sum(m.cases for m in runs), sum(m.passed for m in runs),
@@ -80,6 +80,6 @@ def mean_metrics(per_model: dict[str, RunMetrics]) -> RunMetrics:
                       sum(m.ambiguous for m in runs))
 
 
-def first_strategy_has(items: dict[str, object], name: str) -> bool:
+def all_have(items: dict[str, object], name: str) -> bool:
     """Whether every checkpoint's metrics carry the rate `name` (they do when it was computed)."""
     return all(getattr(item, name) is not None for item in items.values())

@@ -97,9 +97,11 @@ def test_extraction_gates_and_text_answers_from_stored_outputs(tmp_path, run):
 
 
 @needs_e2e
+@needs_shared_data
 def test_behavioural_suites_on_an_extraction_model_and_its_replay_agree(tmp_path, run):
     args = ["suites/invariance/revnon.yaml", "suites/directional/revtgt.yaml", "suites/invariance/adddiff.yaml",
-            "--absa-sources", "builtin-restaurant", "--absa-sample", "80", "--absa-no-cache"]
+            "suites/extraction/quality.yaml", "--absa-sources", "builtin-restaurant,asqp-rest16", "--absa-sample", "80",
+            "--absa-no-cache", "--absa-data", str(SHARED_DATA)]
     live = run([*args, "--absa-model", f"transformers-tagger:{E2E}"])
     assert live.report["summary"]["not_found"] > 0, live.out[-3000:]
     strategy = live.report["sources"]["builtin-restaurant"]["strategies"]["adddiff"]
@@ -110,7 +112,10 @@ def test_behavioural_suites_on_an_extraction_model_and_its_replay_agree(tmp_path
     # the stored outputs of every sentence the run asked about, replayed: the same numbers
     from model_adapters.transformers_tagger import TransformersTagger
 
-    sentences = sorted({c[side]["sentence"] for c in live.report["cases"] for side in ("original", "variant")})
+    from absa_checks.extraction.sources import load_gold
+
+    sentences = sorted({c[side]["sentence"] for c in live.report["cases"] for side in ("original", "variant")}
+                       | {s.sentence for s in load_gold("asqp-rest16", SHARED_DATA)})
     tagger = TransformersTagger("e2e", str(E2E))
     stored = tmp_path / "outputs.jsonl"
     with stored.open("w", encoding="utf-8") as out:
@@ -120,6 +125,8 @@ def test_behavioural_suites_on_an_extraction_model_and_its_replay_agree(tmp_path
                 out.write(json.dumps({"sentence": sentence, "aspects": [t.__dict__ for t in found]}) + "\n")
     replayed = run([*args, "--absa-model", f"extraction-replay:{stored}"])
     assert replayed.report["sources"] == live.report["sources"]
+    assert replayed.report["extraction"] == {"asqp-rest16": {**live.report["extraction"]["asqp-rest16"],
+                                                             "model": f"extraction-replay:{stored}"}}
     assert replayed.report["summary"] == live.report["summary"]
     assert [g["verdict"] for g in replayed.report["gates"]] == [g["verdict"] for g in live.report["gates"]]
 

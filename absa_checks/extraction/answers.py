@@ -67,7 +67,9 @@ def extract_all(adapter, sentences: Sequence[str], batch_size: int,
                                f"{len(batch)} sentences; an extraction adapter answers each sentence once, in order")
         return {sentence: normalise_answer(found, adapter.name) for sentence, found in zip(batch, answers)}
 
-    return in_batches(list(sentences), batch_size, answer, on_batch)
+    # longest first, so each batch pads to nearly its own length (as for classifiers)
+    ordered = sorted(dict.fromkeys(sentences), key=lambda s: (-len(s), s))
+    return in_batches(ordered, batch_size, answer, on_batch)
 
 
 def to_json(tuples: Sequence[AspectTuple]) -> str:

@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-import numpy as np
-
 from ..stats import Rate
 from .matching import level_available, matched, surface
 from .tuples import LEVELS, AnnotatedSentence, AspectTuple
@@ -62,13 +60,14 @@ def levels_for(sentences: Sequence[AnnotatedSentence]) -> tuple[str, ...]:
 
 def rates(counts: Sequence[Counts], seed: int = 0, resamples: int = RESAMPLES) -> dict[str, Rate]:
     """f1, precision and recall over the sentences, each with a percentile bootstrap interval."""
+    import numpy as np  # here, not at import: a project without extraction tests never loads it
     tp = np.array([c.tp for c in counts], dtype=np.int64)
     predicted = np.array([c.predicted for c in counts], dtype=np.int64)
     gold = np.array([c.gold for c in counts], dtype=np.int64)
     method = f"bootstrap over sentences ({resamples:,} resamples, seed {seed})"
     picks = np.random.default_rng(seed).integers(0, len(counts), size=(resamples, len(counts))) if counts else None
 
-    def rate(k: np.ndarray, n: np.ndarray) -> Rate:
+    def rate(k, n) -> Rate:
         total_k, total_n = int(k.sum()), int(n.sum())
         if total_n == 0 or picks is None:
             return Rate(total_k, total_n, float("nan"), float("nan"), method)
