@@ -236,7 +236,7 @@ class _AllureReporter:
     cases are decorated while they run, in items.py)."""
 
     def wanted(self, options) -> bool:
-        return options.allure_dir is not None
+        return options.allure_dir is not None and options.shard is None  # a shard decides nothing: the merge does
 
     def write(self, result, options) -> list[str]:
         write_run_results(options.allure_dir, result.report, result.tables, result.pictures, options.inconclusive)

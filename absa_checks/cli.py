@@ -46,6 +46,15 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                      help="a strategy parameter as a suite would set it (e.g. k=3); repeatable")
     gen.add_argument("--quarantine", default=None, help="also write the rejected attempts (JSONL) here")
+    merge = commands.add_parser("merge", help="combine the JSON reports of --absa-shard K/N runs into the report "
+                                              "one run would have written; gates are decided here")
+    merge.add_argument("reports", nargs="+", help="every shard's --absa-report file")
+    merge.add_argument("-o", "--out", required=True, help="the merged JSON report")
+    merge.add_argument("--markdown", default=None, help="also write the Markdown summary here")
+    merge.add_argument("--baseline", default=None, help="compare with this released report (default: the "
+                                                        "shards' --absa-baseline)")
+    merge.add_argument("--alluredir", default=None, help="the folder the shards' Allure results were gathered in: "
+                                                         "the run's summary and gates are added to it")
     run = commands.add_parser("run", help="run suites: the same as `pytest PATHS ARGS`")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed on to pytest (default: suites/)")
     args = parser.parse_args(argv)
@@ -56,12 +65,37 @@ def main(argv: list[str] | None = None) -> int:
             return _models(Path(args.models_file))
         if args.command == "generate":
             return _generate(args)
+        if args.command == "merge":
+            return _merge(args)
         import pytest
 
         return int(pytest.main(args.pytest_args or ["suites/"]))
     except AbsaChecksError as err:
         print(f"absa-checks: {err}", file=sys.stderr)
         return 2
+
+
+def _merge(args) -> int:
+    from . import report_json, report_markdown, terminal
+    from .shards import merge
+
+    result = merge([Path(p) for p in args.reports], Path(args.baseline) if args.baseline else None)
+    report_json.write(result.report, Path(args.out))
+    if args.markdown:
+        from types import SimpleNamespace
+
+        report_markdown.REPORTER.write(result, SimpleNamespace(markdown=Path(args.markdown)))
+    if args.alluredir:
+        from .allure_support import write_run_results
+
+        write_run_results(Path(args.alluredir), result.report, result.tables, result.pictures,
+                          result.report["run"]["inconclusive_counts_as"])
+    for line in terminal.summary_lines(result.run, result.tables, result.context.issues, result.compared,
+                                       result.regression_gates, result.context.quarantined, result.verdict,
+                                       show_slices=False, report_asked=True):
+        print(line)
+    print(f"merged {len(args.reports)} shards into {args.out}")
+    return result.verdict.exit_status
 
 
 def _validate(paths: list[str]) -> int:

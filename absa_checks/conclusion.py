@@ -6,8 +6,10 @@ each take the RunResult; none of them decides anything.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from . import checkpoints, comparison, gates as gates_module, metrics as metrics_module, report_json, summary_table
@@ -42,6 +44,7 @@ class RunContext:
     notes: tuple[str, ...] = ()         # lines for the reader ("--model belongs to another plugin ...")
     no_cases: list[dict] = field(default_factory=list)  # gated tests with no case on a source
     extraction: list[dict] = field(default_factory=list)  # extraction tests' per-sentence counts, per source
+    shard: dict | None = None           # --absa-shard: what `absa-checks merge` needs (absa_checks.shards)
 
 
 @dataclass
@@ -76,6 +79,8 @@ class RunResult:
             several = len({r.model for r in self.extraction}) > 1
             found["extraction"] = {(f"{r.source}@{r.model}" if several else r.source): r.to_dict()
                                    for r in self.extraction}
+        if self.context.shard is not None:
+            found["shard"] = self.context.shard
         found["complete"] = self.complete
         if not self.complete:
             found["stopped"] = self.context.stopped
@@ -90,6 +95,21 @@ class RunResult:
         except ImportError:  # matplotlib is optional: pictures are skipped, everything else is written
             return {}
         return pictures.all_pictures(self.report["sources"])
+
+
+def read_baseline(path: Path) -> Baseline:
+    """The released model's cases (its --absa-report JSON), or why they cannot be read."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        version = (data.get("schema"), data.get("schema_version"))
+        if version != (report_json.SCHEMA, report_json.SCHEMA_VERSION):
+            return Baseline(str(path), None, f"baseline report {path} is {version[0]} version {version[1]}; this "
+                                             f"absa-checks compares with {report_json.SCHEMA} version "
+                                             f"{report_json.SCHEMA_VERSION}: rerun the released model with it")
+        return Baseline(str(path), data["cases"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
+        return Baseline(str(path), None, f"baseline report {path} cannot be read ({err}); pass the JSON "
+                                         "written by --absa-report of the released model")
 
 
 def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baseline | None,
@@ -111,6 +131,8 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
     gate_results = gate_results + gates_module.evaluate_extraction(extraction, options.gate_basis) + empty \
         + regression_gates
     verdict = verdict_module.decide(metrics, gate_results, options.strict, context.other_failures, options.inconclusive)
+    if options.shard is not None:
+        verdict = verdict_module.for_shard(options.shard, metrics, context.other_failures)
     if context.stopped:  # -x / --maxfail: gates on part of the cases mean nothing
         verdict = verdict_module.Verdict(1, False, f"the run stopped early ({context.stopped}); "
                                                    "gates are not decided on a partial run")

@@ -23,8 +23,9 @@ from . import adapters as registry
 
 from . import allure_support, cache, report_json, reporters
 from .progress import FileProgress, ProgressWatcher, TerminalProgress, display_for
+from .shards import parse_shard, shard_of
 from . import gates as gates_module
-from .conclusion import Baseline, RunContext, conclude
+from .conclusion import Baseline, RunContext, conclude, read_baseline
 from .errors import AbsaChecksError
 from .items import (RUN_KEY, CaseItem, ExtractionItem, MissingDataItem, NoCasesItem, NotASuiteFile, NoVariantItem,
                     QuarantinedItem, SuiteFile, is_suite_file)
@@ -93,6 +94,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="what an inconclusive gate counts as (default: pass)")
     group.addoption("--absa-device", default=None, metavar="DEVICE",
                     help="override the model's device: auto, cpu, cuda, cuda:N, mps")
+    group.addoption("--absa-shard", default=None, metavar="K/N",
+                    help="run shard K of N (split by unit, the same on every machine); merge the shards' "
+                         "--absa-report files with `absa-checks merge`")
 
 
 def _owned_elsewhere(parser: pytest.Parser, name: str) -> bool:
@@ -145,6 +149,10 @@ def _read_options(config: pytest.Config, model_option_is_ours: bool) -> RunOptio
     if opt("--absa-cache") and Path(opt("--absa-cache")).exists() and not Path(opt("--absa-cache")).is_dir():
         raise pytest.UsageError(f"--absa-cache {opt('--absa-cache')}: is a file, not a folder; name a folder "
                                 "(it is created if missing)")
+    try:
+        shard = parse_shard(opt("--absa-shard")) if opt("--absa-shard") else None
+    except ValueError as err:
+        raise pytest.UsageError(str(err)) from None
     sources = opt("--absa-sources")
     return RunOptions(
         model=opt("absa_model") or alias or registry.DEFAULT_MODEL, models_file=models_file,
@@ -160,7 +168,7 @@ def _read_options(config: pytest.Config, model_option_is_ours: bool) -> RunOptio
         device=opt("--absa-device"), verbose=config.option.verbose > 0, model_option_is_ours=model_option_is_ours,
         allure_dir=Path(config.option.allure_report_dir) if allure_support.active(config) else None,
         cache_dir=Path(opt("--absa-cache") or config.rootpath / ".absa-cache"), no_cache=opt("--absa-no-cache"),
-        clear_cache=opt("--absa-clear-cache"))
+        clear_cache=opt("--absa-clear-cache"), shard=shard)
 
 
 def _check_output_path(option: str, value: str | None) -> None:
@@ -238,6 +246,20 @@ def _sum_worker_stats(workers: list[dict]) -> dict:
     total["unique_queries"] = max(w["unique_queries"] for w in workers)
     total["processes"] = len(workers)
     return total
+
+
+def _shard_key(item: pytest.Item) -> str:
+    """What decides an item's shard: its unit (cases, quarantined variants, listed examples), else its test
+    and source (absent data, no cases, extraction), else (not an absa item) its node id."""
+    if isinstance(item, CaseItem):
+        return f"{item.source}\0{item.case.unit_id}"
+    if isinstance(item, QuarantinedItem):
+        return f"{item.source}\0{item.rejected.unit_id}"
+    if isinstance(item, NoVariantItem):
+        return f"{item.source}\0{item.unit_id}"
+    if isinstance(item, (MissingDataItem, NoCasesItem, ExtractionItem)):
+        return f"{item.test.key}\0{item.source}"
+    return item.nodeid
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -338,6 +360,18 @@ class AbsaRun:
         if any(".yaml::" in i or ".yml::" in i for i in ids):
             self._watch_progress()
 
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        """--absa-shard K/N: keep this shard's items (a unit's cases together, for every checkpoint)."""
+        if self.options.shard is None:
+            return
+        k, n = self.options.shard
+        kept, dropped = [], []
+        for item in items:
+            (kept if shard_of(_shard_key(item), n) == k else dropped).append(item)
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = kept
+
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self._compact_failures(bool(session.items) and all(isinstance(i, SuiteItemTypes) for i in session.items))
@@ -417,20 +451,7 @@ class AbsaRun:
 
     def _baseline(self) -> Baseline | None:
         """The released model's cases for --absa-baseline, or why they cannot be read."""
-        path = self.options.baseline
-        if path is None:
-            return None
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            version = (data.get("schema"), data.get("schema_version"))
-            if version != (report_json.SCHEMA, report_json.SCHEMA_VERSION):
-                return Baseline(str(path), None, f"baseline report {path} is {version[0]} version {version[1]}; this "
-                                                 f"absa-checks compares with {report_json.SCHEMA} version "
-                                                 f"{report_json.SCHEMA_VERSION}: rerun the released model with it")
-            return Baseline(str(path), data["cases"])
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
-            return Baseline(str(path), None, f"baseline report {path} cannot be read ({err}); pass the JSON "
-                                             "written by --absa-report of the released model")
+        return read_baseline(self.options.baseline) if self.options.baseline is not None else None
 
     def _prediction_stats(self) -> dict:
         """What was asked of the models: totals, and per checkpoint when there are several."""
@@ -487,6 +508,7 @@ class AbsaRun:
             timing={"started": round(self.started, 3), "wall_seconds": round(time.time() - self.started, 3),
                     "predictions": self._prediction_stats()},
             extraction=[self.collector.extraction[nodeid] for nodeid in sorted(self.collector.extraction)],
+            shard=self._shard_section(),
             notes=notes)
         result = conclude(outcomes, self.options, self._baseline(), context)
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
@@ -494,6 +516,19 @@ class AbsaRun:
         self.summary_lines = reporters.summary(result, self.options)
         if self.collector.without_variant:  # before the verdict, which stays the last line
             self.summary_lines[-1:-1] = [self._without_variant_line()]
+
+    def _shard_section(self) -> dict | None:
+        """A shard's report keeps what `absa-checks merge` needs to conclude as one run would have."""
+        if self.options.shard is None:
+            return None
+        o = self.options
+        return {"k": o.shard[0], "n": o.shard[1],
+                "options": {"model": o.model, "sources": list(o.sources) if o.sources else None, "sample": o.sample,
+                            "seed": o.seed, "strict": o.strict, "gate_basis": o.gate_basis, "gate_on": o.gate_on,
+                            "inconclusive": o.inconclusive, "regression_alpha": o.regression_alpha,
+                            "regression_min_effect": o.regression_min_effect,
+                            "baseline": str(o.baseline) if o.baseline else None},
+                "records": self.collector.by_nodeid(), "other_failures": self.collector.other_failures}
 
     def _without_variant_line(self) -> str:
         """The suite's own examples that got no variant for a test, with why (each is a skipped item)."""

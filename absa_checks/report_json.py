@@ -58,7 +58,7 @@ def build(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outcom
         "schema_version": SCHEMA_VERSION,
         "rates_are": "fractions in [0, 1]",
         "run": {**run, "suites": suites, "suite_sha256": combined, "versions": versions()},
-        "verdict": asdict(verdict),
+        "verdict": verdict.to_dict(),
         "summary": {"cases": metrics.cases, "passed": metrics.passed, "failed": metrics.failed,
                     "errors": metrics.errors, **({"not_found": metrics.not_found, "ambiguous": metrics.ambiguous}
                                                  if metrics.not_found or metrics.ambiguous else {})},

@@ -22,7 +22,7 @@ def render(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outco
            run: dict[str, Any], issue_count: int, pictures: dict[str, str] | None = None,
            comparison: dict[str, Any] | None = None, tables: list[summary_table.Table] | None = None) -> str:
     model = run["model"]
-    status = "PASSED" if verdict.passed else "FAILED"
+    status = verdict.heading
     tables = tables or summary_table.all_tables(metrics, gates)
     several = len(run.get("models", [])) > 1
     who = (f"{len(run['models'])} checkpoints `{model['name']}` (rates are mean±std across them; intervals are "

@@ -63,6 +63,7 @@ class RunOptions:
     no_cache: bool = False
     clear_cache: bool = False
     compact_failures: bool = False        # failed cases as one line each in our section (set after collection)
+    shard: tuple[int, int] | None = None  # --absa-shard K/N: this run is shard K of N (absa_checks.shards)
 
 
 class SourceCache:
@@ -335,6 +336,11 @@ class OutcomeCollector:
 
     def quarantine(self, nodeid: str, record: dict) -> None:
         self._quarantined[nodeid] = record
+
+    def by_nodeid(self) -> dict[str, dict]:
+        """What a shard's report keeps for the merge: the records, by node id (the merge orders by it)."""
+        return {"quarantined": dict(self._quarantined), "no_cases": dict(self.no_cases),
+                "extraction": dict(self.extraction)}
 
     def quarantined(self) -> list[dict]:
         return [self._quarantined[nodeid] for nodeid in sorted(self._quarantined)]

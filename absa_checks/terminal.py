@@ -50,7 +50,7 @@ def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues
         lines.append(f"the {failed_cases} failed cases are findings about the model, not errors of the run: "
                      "the gates decide the exit status (-v shows each case in full; --absa-strict makes every "
                      "failed case fail the run)")
-    lines.append(f"absa-checks {'PASSED' if verdict.passed else 'FAILED'}: {verdict.reason}")
+    lines.append(f"absa-checks {verdict.heading}: {verdict.reason}")
     return lines
 
 

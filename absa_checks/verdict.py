@@ -19,6 +19,24 @@ class Verdict:
     exit_status: int
     passed: bool
     reason: str
+    label: str = ""  # what the terminal says instead of PASSED/FAILED ("SHARD 2/4": nothing decided yet)
+
+    @property
+    def heading(self) -> str:
+        return self.label or ("PASSED" if self.passed else "FAILED")
+
+    def to_dict(self) -> dict:
+        return {"exit_status": self.exit_status, "passed": self.passed, "reason": self.reason,
+                **({"label": self.label} if self.label else {})}
+
+
+def for_shard(shard: tuple[int, int], metrics: RunMetrics, other_failures: int) -> Verdict:
+    """A shard decides no gate: the merged report does. Errors still fail it, so CI shows them early."""
+    k, n = shard
+    broken = metrics.errors or other_failures
+    return Verdict(1 if broken else 0, False, f"shard {k}/{n} of the run, {metrics.cases} cases"
+                   + (f", {metrics.errors} without a prediction" if metrics.errors else "")
+                   + "; gates are decided on the merged report (absa-checks merge)", f"SHARD {k}/{n}")
 
 
 def decide(metrics: RunMetrics, gates: list[GateResult], strict: bool, other_failures: int,

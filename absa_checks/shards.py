@@ -1,0 +1,119 @@
+"""Splitting a run across machines (`--absa-shard K/N`) and merging the shards' reports back
+(`absa-checks merge`) into the report one run would have written.
+
+A unit (an original with its variants) is never split: every case, quarantined variant and listed
+example of one unit goes to the same shard, for every checkpoint, so ARS units stay whole. Items that
+are not about one unit (a test on absent data, a gated test with no case, an extraction test) go by
+their test and source. The shard of a key is a hash, so every machine computes the same split.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from .errors import AbsaChecksError
+
+
+class ShardError(AbsaChecksError):
+    """Shard reports that cannot be merged (missing, duplicated, from different runs)."""
+
+
+def parse_shard(value: str) -> tuple[int, int]:
+    """"2/4" -> (2, 4); ValueError with the fix otherwise."""
+    k, slash, n = value.partition("/")
+    if not slash or not k.strip().isdigit() or not n.strip().isdigit():
+        raise ValueError(f"--absa-shard {value}: write K/N, e.g. 2/4 for the second of four shards")
+    shard, count = int(k), int(n)
+    if count < 1 or not 1 <= shard <= count:
+        raise ValueError(f"--absa-shard {value}: K must be from 1 to N (N at least 1), e.g. 1/{max(count, 1)}")
+    return shard, count
+
+
+def shard_of(key: str, count: int) -> int:
+    """The shard (1..count) a key belongs to, the same on every machine."""
+    return 1 + int(hashlib.sha256(key.encode()).hexdigest()[:12], 16) % count
+
+
+def read_shard_reports(paths: list[Path]) -> list[dict[str, Any]]:
+    """The shards' JSON reports, checked: each one a shard, all of one run, every shard exactly once."""
+    reports = []
+    for path in paths:
+        try:
+            report = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise ShardError(f"{path}: cannot be read as a JSON report ({err})") from None
+        if not isinstance(report, dict) or "shard" not in report:
+            raise ShardError(f"{path}: not a shard's report; write each shard's with --absa-shard K/N --absa-report")
+        if report.get("complete") is False:
+            raise ShardError(f"{path}: shard {report['shard']['k']}/{report['shard']['n']} stopped early "
+                             f"({report.get('stopped', 'partial run')}); run that shard again")
+        reports.append((Path(path), report))
+    counts = {r["shard"]["n"] for _, r in reports}
+    if len(counts) != 1:
+        splits = ", ".join(f"{path}: of {report['shard']['n']}" for path, report in reports)
+        raise ShardError(f"the reports split the run differently ({splits}); merge the shards of one run")
+    count = counts.pop()
+    seen: dict[int, Path] = {}
+    for path, report in reports:
+        k = report["shard"]["k"]
+        if k in seen:
+            raise ShardError(f"shard {k}/{count} is given twice: {seen[k]} and {path}")
+        seen[k] = path
+    missing = [str(k) for k in range(1, count + 1) if k not in seen]
+    if missing:
+        raise ShardError(f"shard {', '.join(missing)} of {count} is missing; merge all {count} shards of the run")
+    first_path, first = reports[0]
+    for path, report in reports[1:]:
+        for key in ("run", "schema_version"):
+            if report[key] != first[key]:
+                raise ShardError(f"{path} and {first_path} are not shards of one run: their '{key}' differ "
+                                 "(model, suites, seed or options)")
+    return [report for _, report in sorted(reports, key=lambda pair: pair[1]["shard"]["k"])]
+
+
+def merge(paths: list[Path], baseline: Path | None = None):
+    """The shards' reports concluded as one run: the same outcomes, records and options, so the same
+    metrics, intervals, comparison and verdict as a single run (only `timing` differs)."""
+    from .conclusion import RunContext, conclude, read_baseline
+    from .examples import DataIssue
+    from .outcomes import CaseOutcome
+    from .run_state import RunOptions
+
+    reports = read_shard_reports(paths)
+    section = reports[0]["shard"]
+    o = section["options"]
+    options = RunOptions(model=o["model"], models_file=None, data_dir=None,
+                         sources=tuple(o["sources"]) if o["sources"] else None, sample=o["sample"], seed=o["seed"],
+                         report=None, markdown=None, strict=o["strict"], gate_basis=o["gate_basis"], batch_size=1,
+                         gate_on=o["gate_on"], inconclusive=o["inconclusive"],
+                         baseline=Path(baseline or o["baseline"]) if (baseline or o["baseline"]) else None,
+                         regression_alpha=o["regression_alpha"], regression_min_effect=o["regression_min_effect"])
+    cases: dict[str, dict] = {}
+    records: dict[str, dict[str, dict]] = {"quarantined": {}, "no_cases": {}, "extraction": {}}
+    issues: dict[str, list[dict]] = {}
+    for report in reports:
+        for case in report["cases"]:
+            if case["nodeid"] in cases:
+                raise ShardError(f"{case['nodeid']} is in two shards' reports; were they run with one --absa-shard N?")
+            cases[case["nodeid"]] = case
+        for kind, found in report["shard"]["records"].items():
+            records[kind].update(found)
+        for issue in report["data_issues"]:  # each shard loaded whole sources: the same issues, once
+            issues.setdefault(issue["source"], [])
+        for source in {i["source"] for i in report["data_issues"]}:
+            if not issues[source]:
+                issues[source] = [i for i in report["data_issues"] if i["source"] == source]
+    first_run = reports[0]
+    context = RunContext(
+        models={m["name"]: {k: v for k, v in m.items() if k != "name"} for m in first_run["run"]["models"]},
+        issues=[DataIssue(**issue) for source in sorted(issues) for issue in issues[source]],
+        quarantined=[records["quarantined"][n] for n in sorted(records["quarantined"])],
+        other_failures=sum(r["shard"]["other_failures"] for r in reports),
+        no_cases=[records["no_cases"][n] for n in sorted(records["no_cases"])],
+        timing={"merged_shards": len(reports), "wall_seconds": max(r["timing"]["wall_seconds"] for r in reports)},
+        extraction=[records["extraction"][n] for n in sorted(records["extraction"])])
+    outcomes = [CaseOutcome.from_dict(cases[n]) for n in sorted(cases)]
+    return conclude(outcomes, options, read_baseline(options.baseline) if options.baseline else None, context)
