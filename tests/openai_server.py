@@ -1,0 +1,106 @@
+"""An OpenAI-compatible chat-completions server on 127.0.0.1 for the tests, backed by a real local model
+(absa-checks' lexicon model, which reads the target's own clause), with faults injected on request.
+
+The prompt is read back with the adapter's default templates (aspect between quotes after "aspect", the
+sentence after "Sentence: "). Faults are taken from `server.faults`, one per request, in order:
+"429" (with Retry-After: 1), "500", "malformed" (not JSON), "drop" (the connection closed without a
+reply), "slow" (answers after `slow_seconds`), "unknown" (answers "delicious"). Every request is counted,
+with its Authorization header kept for the secret test.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from model_adapters.lexicon import LexiconAdapter
+from absa_checks.protocol import Query
+from absa_checks.labels import POLARITIES
+
+
+class FakeOpenAI(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, delay: float = 0.0):
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.delay = delay            # seconds every answer takes (the throughput benchmark's 50 ms)
+        self.slow_seconds = 5.0
+        self.faults: list[str] = []
+        self.requests = 0
+        self.authorizations: list[str] = []
+        self.lock = threading.Lock()
+        self.model = LexiconAdapter()
+        self.thread = threading.Thread(target=self.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/v1"
+
+    def __enter__(self) -> "FakeOpenAI":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.shutdown()
+        self.server_close()
+
+    def next_fault(self) -> str:
+        with self.lock:
+            self.requests += 1
+            return self.faults.pop(0) if self.faults else ""
+
+    def answer(self, prompt: str) -> str:
+        sentence = prompt.split("Sentence: ", 1)[1].split("\n", 1)[0]
+        aspect = re.search(r'aspect "([^"]*)"', prompt)
+        if aspect is None:  # extraction: the lexicon model's polarity for every word it calls an aspect? no:
+            return "[]"     # this server only classifies; extraction tests use other servers
+        term = aspect.group(1)
+        start = sentence.find(term)
+        found = self.model.predict([Query(sentence, term, start, start + len(term))])[0]
+        return max(found, key=found.get) if isinstance(found, dict) else str(found)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: FakeOpenAI
+
+    def log_message(self, *args) -> None:  # quiet
+        pass
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length", 0))
+        body = json.loads(self.rfile.read(length))
+        with self.server.lock:
+            self.server.authorizations.append(self.headers.get("Authorization", ""))
+        fault = self.server.next_fault()
+        if self.server.delay:
+            time.sleep(self.server.delay)
+        if fault == "drop":
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
+        if fault == "slow":
+            time.sleep(self.server.slow_seconds)
+        if fault in ("429", "500"):
+            self.send_response(int(fault))
+            if fault == "429":
+                self.send_header("Retry-After", "1")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        content = "delicious" if fault == "unknown" else self.server.answer(body["messages"][0]["content"])
+        reply = {"id": "x", "object": "chat.completion", "model": body["model"],
+                 "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                              "finish_reason": "stop"}]}
+        if body.get("logprobs") and content in POLARITIES:
+            reply["choices"][0]["logprobs"] = {"content": [{"token": content, "logprob": -0.1, "top_logprobs": [
+                {"token": content, "logprob": -0.1}, {"token": "neutral" if content != "neutral" else "positive",
+                                                      "logprob": -2.5}]}]}
+        data = b"{not json" if fault == "malformed" else json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
