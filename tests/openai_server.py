@@ -33,6 +33,7 @@ class FakeOpenAI(ThreadingHTTPServer):
         self.authorizations: list[str] = []
         self.lock = threading.Lock()
         self.model = LexiconAdapter()
+        self.vocabulary: set[str] = set()  # the aspect terms extraction answers look for
         self.thread = threading.Thread(target=self.serve_forever, daemon=True)
 
     @property
@@ -55,9 +56,13 @@ class FakeOpenAI(ThreadingHTTPServer):
     def answer(self, prompt: str) -> str:
         sentence = prompt.split("Sentence: ", 1)[1].split("\n", 1)[0]
         aspect = re.search(r'aspect "([^"]*)"', prompt)
-        if aspect is None:  # extraction: the lexicon model's polarity for every word it calls an aspect? no:
-            return "[]"     # this server only classifies; extraction tests use other servers
-        term = aspect.group(1)
+        if aspect is None:  # extraction: every known aspect term in the sentence, with the lexicon's polarity
+            found = [{"aspect": term, "polarity": self._polarity(sentence, term)} for term in sorted(self.vocabulary)
+                     if re.search(rf"\b{re.escape(term)}\b", sentence)]
+            return "Here are the aspects:\n" + json.dumps(found)
+        return self._polarity(sentence, aspect.group(1))
+
+    def _polarity(self, sentence: str, term: str) -> str:
         start = sentence.find(term)
         found = self.model.predict([Query(sentence, term, start, start + len(term))])[0]
         return max(found, key=found.get) if isinstance(found, dict) else str(found)

@@ -50,3 +50,7 @@ def test_malformed_answers_raise_one_clear_error(answer, fragment):
     with pytest.raises(OutputError) as info:
         parse(answer)
     assert fragment in str(info.value)
+
+
+def test_an_empty_json_list_after_prose_means_no_aspect():
+    assert parse("Here are the aspects:\n[]") == []

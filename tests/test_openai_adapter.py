@@ -128,3 +128,25 @@ def test_a_run_through_pytest_is_cached_and_never_shows_the_key(tmp_path, run):
                                          if p.is_file() and p.suffix != ".sqlite"]
     outputs += [p.read_bytes().decode("latin-1") for p in tmp_path.rglob("*.sqlite*") if p.is_file()]
     assert len(outputs) > 8 and not any(key in text or key[3:] in text for text in outputs)
+
+
+def test_extraction_mode_reads_the_models_text_and_runs_behavioural_suites(tmp_path, run):
+    from absa_checks.extraction.answers import normalise_answer
+    from absa_checks.sources.builtin import load_builtin
+
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "suite.yaml").write_text(SUITE)
+    with FakeOpenAI() as server:
+        server.vocabulary = {"fries", "burgers", "staff"}
+        texts = adapter(server, mode="extract").extract([SENTENCES[0][0], "Nothing to see here."])
+        server.vocabulary = {u.original.target.term for u in load_builtin("builtin-restaurant").units}
+        (tmp_path / "models.yaml").write_text(
+            f"models:\n  served: {{kind: openai, base_url: '{server.base_url}', model: lexicon, mode: extract}}\n")
+        result = run(["suite.yaml", "--absa-model", "served"], cwd=tmp_path)
+    assert texts[0].startswith("Here are the aspects:")  # prose around the JSON, as LLMs write it
+    tuples = normalise_answer(texts[0], "served")
+    fries, burgers = expected()[:2]
+    assert [(t.aspect, t.polarity) for t in tuples] == [("burgers", burgers), ("fries", fries)]
+    assert normalise_answer(texts[1], "served") == []
+    assert result.report["summary"]["cases"] > 10 and result.report["summary"]["errors"] == 0
+    assert result.report["run"]["model"]["mode"] == "extract"

@@ -125,7 +125,9 @@ def parse(text: str) -> list[AspectTuple]:
     stripped = text.strip()
     if stripped.lower().rstrip(".") in NONE_ANSWERS:
         return []
-    looks_json = (stripped.startswith(("[", "{")) and not stripped.upper().startswith("[A]")) or "{" in stripped
+    # a JSON list or object, possibly inside prose ("Here are the aspects: [...]"); not ASQP's "[A] ... [SSEP]"
+    looks_json = (stripped.startswith(("[", "{")) and not stripped.upper().startswith("[A]")) or "{" in stripped \
+        or re.search(r"\[\s*\]\s*$", stripped) is not None
     if looks_json:
         part = _json_part(stripped) or stripped
         try:
