@@ -31,6 +31,7 @@ class FakeOpenAI(ThreadingHTTPServer):
         self.faults: list[str] = []
         self.requests = 0
         self.authorizations: list[str] = []
+        self.bodies: list[dict] = []  # the requests' JSON bodies that got an answer
         self.lock = threading.Lock()
         self.model = LexiconAdapter()
         self.vocabulary: set[str] = set()  # the aspect terms extraction answers look for
@@ -95,7 +96,11 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
+        with self.server.lock:
+            self.server.bodies.append(body)
         content = "delicious" if fault == "unknown" else self.server.answer(body["messages"][0]["content"])
+        if body.get("response_format", {}).get("type") == "json_schema":  # structured output, as servers give it
+            content = json.dumps({"polarity": content})
         reply = {"id": "x", "object": "chat.completion", "model": body["model"],
                  "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
                               "finish_reason": "stop"}]}

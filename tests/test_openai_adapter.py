@@ -43,6 +43,26 @@ def test_answers_are_the_served_models():
     assert [label(a) for a in found] == expected() and server.requests == len(QUERIES)
 
 
+def test_requests_are_deterministic_and_structured_output_is_read():
+    with FakeOpenAI() as server:
+        found = adapter(server, guided="json_schema").predict(QUERIES[:2])
+        choice = adapter(server, guided="choice").predict(QUERIES[:1])
+    assert [label(a) for a in found] == expected()[:2] and label(choice[0]) == expected()[0]
+    body = server.bodies[0]
+    assert body["temperature"] == 0.0 and body["seed"] == 0 and body["model"] == "lexicon"
+    assert body["response_format"]["json_schema"]["schema"]["properties"]["polarity"]["enum"] == [
+        "negative", "neutral", "positive"]
+    assert server.bodies[-1]["guided_choice"] == ["negative", "neutral", "positive"]
+
+
+def test_requests_per_minute_spaces_the_requests():
+    with FakeOpenAI() as server:
+        started = time.monotonic()
+        adapter(server, requests_per_minute=600, max_concurrency=4).predict(QUERIES)  # one every 0.1 s
+        took = time.monotonic() - started
+    assert took >= 0.5 and server.requests == len(QUERIES)
+
+
 def test_logprobs_give_probabilities():
     with FakeOpenAI() as server:
         found = adapter(server, logprobs=True).predict(QUERIES[:1])[0]

@@ -54,7 +54,9 @@ def test_four_shards_merged_equal_the_single_run(tmp_path, run):
     assert merged.returncode == single["verdict"]["exit_status"], merged.stderr
     result = json.loads((tmp_path / "merged.json").read_text())
     assert set(result) == set(single)
-    assert {k: v for k, v in result.items() if k != "timing"} == {k: v for k, v in single.items() if k != "timing"}
+    # byte for byte, apart from timing: the same JSON, in the same order
+    without_timing = lambda report: json.dumps({k: v for k, v in report.items() if k != "timing"}, indent=1)
+    assert without_timing(result) == without_timing(single)
     assert f"absa-checks {'PASSED' if single['verdict']['passed'] else 'FAILED'}: " in merged.stdout
 
 
@@ -87,3 +89,12 @@ def test_allure_results_of_shards_gathered_in_one_folder_get_one_summary_from_th
     assert merged.returncode in (0, 1), merged.stderr
     names = [json.loads(p.read_text())["name"] for p in results.glob("*-result.json")]
     assert names.count("absa-checks summary") == 1 and any(n.startswith("gate ") for n in names)
+
+
+def test_every_checkpoints_units_split_the_same_way(run):
+    owner = {}
+    for k in (1, 2):
+        report = run([*ARGS, "--absa-model", "lexicon,lexicon-sentence", "--absa-shard", f"{k}/2"]).report
+        for case in report["cases"]:
+            assert owner.setdefault((case["source"], case["unit"]), k) == k  # both checkpoints' cases: one shard
+    assert len(set(owner.values())) == 2
