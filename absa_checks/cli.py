@@ -46,6 +46,23 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                      help="a strategy parameter as a suite would set it (e.g. k=3); repeatable")
     gen.add_argument("--quarantine", default=None, help="also write the rejected attempts (JSONL) here")
+    aug = commands.add_parser("augment", help="adversarial training data: the REVTGT/REVNON/ADDDIFF variants of a "
+                                              "training file (only those that pass every check), after a leakage guard")
+    aug.add_argument("--input", required=True, help="the training file: SemEval .xml, ARTS/TOWE .json, markup .txt")
+    aug.add_argument("--out", required=True, help="output: .jsonl (sentence, term, from, to, polarity, strategy, "
+                                                  "unit) or .xml (SemEval-2014 layout)")
+    aug.add_argument("--strategies", default="revtgt,revnon,adddiff", help="comma-separated (default: all three)")
+    aug.add_argument("--adddiff-per-unit", type=int, default=1, metavar="N",
+                     help="ADDDIFF variants per unit, each drawn with its own seed (default 1)")
+    aug.add_argument("--k", type=int, default=None, help="ADDDIFF: aspects appended (default: 1-3 per unit)")
+    aug.add_argument("--domain", choices=("restaurant", "laptop"), default=None, help="default: from the path")
+    aug.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"(default {DEFAULT_SEED})")
+    aug.add_argument("--data", default=None, metavar="DIR",
+                     help="the test data (laid out like shared/data) the leakage guard checks against, besides "
+                          "the built-in examples (default: $ABSA_DATA_DIR)")
+    aug.add_argument("--drop-leaks", action="store_true",
+                     help="drop (and count) input sentences that are test sentences or their variants, "
+                          "instead of refusing")
     merge = commands.add_parser("merge", help="combine the JSON reports of --absa-shard K/N runs into the report "
                                               "one run would have written; gates are decided here")
     merge.add_argument("reports", nargs="+", help="every shard's --absa-report file")
@@ -67,12 +84,54 @@ def main(argv: list[str] | None = None) -> int:
             return _generate(args)
         if args.command == "merge":
             return _merge(args)
+        if args.command == "augment":
+            return _augment(args)
         import pytest
 
         return int(pytest.main(args.pytest_args or ["suites/"]))
     except AbsaChecksError as err:
         print(f"absa-checks: {err}", file=sys.stderr)
         return 2
+
+
+def _augment(args) -> int:
+    from . import augment, generate
+    from . import strategies as names
+    from .perturb.engine import Settings
+    from .sources import resolve_data_dir
+    from .sources.files import load_file
+
+    strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    unknown = [s for s in strategies if not names.is_known(s)]
+    if unknown:
+        raise AbsaChecksError(f"--strategies: unknown {', '.join(unknown)}; use {', '.join(names.STRATEGIES)}")
+    if args.adddiff_per_unit < 1:
+        raise AbsaChecksError("--adddiff-per-unit: at least 1")
+    if args.k is not None and not 1 <= args.k <= 10:
+        raise AbsaChecksError("--k: use a whole number from 1 to 10")
+    out = Path(args.out)
+    if out.suffix not in (".jsonl", ".xml"):
+        raise AbsaChecksError(f"--out {out}: name a .jsonl or an .xml file")
+    loaded = load_file(Path(args.input), args.domain)
+    data_dir = resolve_data_dir(args.data)
+    loaded, leaked = augment.guard(loaded, augment.known_test_sentences(data_dir, args.seed), args.drop_leaks)
+    params = _strategy_params([], strategies, k=args.k, neutral=None)
+    made, rejected, tally = generate.run(loaded, strategies, Settings(args.seed, params))
+    if "adddiff" in strategies:
+        adddiff_params = tuple((k, v) for k, v in params if k in names.parameters("adddiff"))
+        made = augment.with_more_adddiff(made, loaded, args.adddiff_per_unit, args.seed, adddiff_params)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w", encoding="utf-8") as stream:
+        (augment.write_xml if out.suffix == ".xml" else generate.write_jsonl)(made, stream)
+    checked = "the built-in examples" + ("" if data_dir is None else f" and the test sets under {data_dir}")
+    print(f"{len(loaded.units)} training units from {args.input}; wrote {len(made)} variants to {out}", file=sys.stderr)
+    print(f"  leakage guard: checked against {checked}; {len(leaked)} input sentences dropped" if leaked else
+          f"  leakage guard: checked against {checked}; no test sentence in the input", file=sys.stderr)
+    if data_dir is None:
+        print("  (pass --data DIR to check the SemEval-2014, ARTS, MAMS and GCAE test sets too)", file=sys.stderr)
+    for line in tally.lines():
+        print("  " + line, file=sys.stderr)
+    return 0
 
 
 def _merge(args) -> int:

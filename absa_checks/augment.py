@@ -1,0 +1,115 @@
+"""`absa-checks augment`: adversarial training data (ARTS, section 5.4): the REVTGT, REVNON and ADDDIFF
+variants of a *training* file, made and checked as the suites make theirs, written as JSONL or SemEval
+XML, after a leakage guard.
+
+The guard: training on a test sentence, or on a variant of one, would inflate the very ARS the suites
+measure. Input sentences are compared, after normalisation (case, punctuation and spacing ignored), with
+the sentences of every known test source and their variants: the built-in examples (and the variants
+the suites generate from them) and, with a data directory, the SemEval-2014 test sets, the ARTS test sets
+(with their variants), MAMS test and the GCAE hard subsets. A match is refused, or with `drop` dropped
+and counted.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TextIO
+
+from .errors import AbsaChecksError
+from .examples import Example, Unit, Variant
+from .perturb.engine import Settings
+from .sources.base import DataMissing, LoadedSource
+
+
+def normalise(sentence: str) -> str:
+    return " ".join(re.findall(r"\w+", sentence.casefold()))
+
+
+def known_test_sentences(data_dir: Path | None, seed: int) -> dict[str, str]:
+    """normalised sentence -> the test source it belongs to (originals, given and generated variants)."""
+    from . import generate
+    from .sources import BUILTIN_SOURCES
+    from .sources.builtin import load_builtin
+    from .sources.catalog import load_named
+
+    known: dict[str, str] = {}
+    for name in ("builtin-restaurant", "builtin-laptop"):
+        loaded = load_builtin(name)
+        made, _, _ = generate.run(loaded, ["revtgt", "revnon", "adddiff"], Settings(seed, ()))
+        for sentence in [u.original.sentence for u in loaded.units] + [v.example.sentence for _, v in made]:
+            known.setdefault(normalise(sentence), name)
+    if data_dir is not None:
+        for name in BUILTIN_SOURCES:
+            try:
+                loaded = load_named(name, data_dir)
+            except DataMissing:
+                continue
+            for unit in loaded.units:
+                known.setdefault(normalise(unit.original.sentence), name)
+                for variants in unit.given.values():
+                    for variant in variants:
+                        known.setdefault(normalise(variant.example.sentence), name)
+    return known
+
+
+@dataclass(frozen=True)
+class Leak:
+    unit_id: str
+    sentence: str
+    test_source: str
+
+
+def leaks(loaded: LoadedSource, known: dict[str, str]) -> list[Leak]:
+    return [Leak(u.unit_id, u.original.sentence, known[normalise(u.original.sentence)]) for u in loaded.units
+            if normalise(u.original.sentence) in known]
+
+
+def guard(loaded: LoadedSource, known: dict[str, str], drop: bool) -> tuple[LoadedSource, list[Leak]]:
+    """The input without its test sentences (`drop`), or AbsaChecksError naming them."""
+    found = leaks(loaded, known)
+    if found and not drop:
+        shown = "; ".join(f"{leak.unit_id} ({leak.test_source}): {leak.sentence[:60]!r}" for leak in found[:3])
+        raise AbsaChecksError(f"augment: {len(found)} input sentences are test sentences or variants of them "
+                              f"({shown}{' ...' if len(found) > 3 else ''}); training on them would inflate the ARS "
+                              "the suites measure. Remove them, or pass --drop-leaks to drop and count them")
+    bad = {leak.unit_id for leak in found}
+    return replace(loaded, units=tuple(u for u in loaded.units if u.unit_id not in bad)), found
+
+
+def with_more_adddiff(made: list[tuple[Unit, Variant]], loaded: LoadedSource, per_unit: int, seed: int,
+                      params: tuple) -> list[tuple[Unit, Variant]]:
+    """ADDDIFF `per_unit` times per unit (seeds seed, seed+1, ...), distinct sentences only."""
+    from . import generate
+
+    if per_unit <= 1:
+        return made
+    seen = {(u.unit_id, v.example.sentence) for u, v in made}
+    extra = []
+    for offset in range(1, per_unit):
+        more, _, _ = generate.run(loaded, ["adddiff"], Settings(seed + offset, params))
+        for unit, variant in more:
+            if (unit.unit_id, variant.example.sentence) not in seen:
+                seen.add((unit.unit_id, variant.example.sentence))
+                extra.append((unit, variant))
+    return made + extra
+
+
+def write_xml(made: list[tuple[Unit, Variant]], out: TextIO) -> None:
+    """SemEval-2014 Task 4 XML: one sentence per variant, with its target and other aspects."""
+    root = ET.Element("sentences")
+    counts: dict[tuple[str, str], int] = {}
+    for unit, variant in made:
+        key = (unit.unit_id, variant.strategy)
+        counts[key] = counts.get(key, 0) + 1
+        sentence = ET.SubElement(root, "sentence", id=f"{unit.unit_id}:{variant.strategy}:{counts[key]}")
+        ET.SubElement(sentence, "text").text = variant.example.sentence
+        terms = ET.SubElement(sentence, "aspectTerms")
+        example: Example = variant.example
+        for aspect in sorted((example.target, *example.others), key=lambda a: a.start):
+            ET.SubElement(terms, "aspectTerm", term=aspect.term, polarity=aspect.polarity or "conflict",
+                          **{"from": str(aspect.start), "to": str(aspect.end)})
+    ET.indent(root)
+    out.write(ET.tostring(root, encoding="unicode") + "\n")
