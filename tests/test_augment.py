@@ -9,7 +9,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from conftest import REPO, SHARED_DATA, needs_shared_data
+from conftest import PAIR_MODEL, REPO, SHARED_DATA, needs_shared_data, needs_shared_models
 
 SEMEVAL = SHARED_DATA / "semeval2014"
 
@@ -75,3 +75,27 @@ def test_the_leakage_guard_refuses_test_sentences_and_their_variants(tmp_path):
     assert dropped.returncode == 0 and "2 input sentences dropped" in dropped.stderr
     sentences = {json.loads(line)["original"]["sentence"] for line in (tmp_path / "aug.jsonl").read_text().splitlines()}
     assert leaked.findtext("text") not in sentences and variant_text not in sentences
+
+
+@needs_shared_data
+@needs_shared_models
+def test_the_training_recipe_is_wired_end_to_end(tmp_path, run):
+    """examples/adversarial_training/train.py on a few dozen records (one epoch; the real recipe runs 8 on
+    the whole training set), then the suites on the result with --absa-baseline on the shared checkpoint."""
+    train = training_file(tmp_path / "train.xml")
+    made = augment("--input", str(train), "--out", str(tmp_path / "aug.jsonl"), "--domain", "restaurant")
+    assert made.returncode == 0, made.stderr
+    src = SHARED_DATA / "arts" / "src_data" / "rest"
+    trained = subprocess.run([sys.executable, str(REPO / "examples" / "adversarial_training" / "train.py"),
+                              "--train", str(src / "train.json"), "--train", str(tmp_path / "aug.jsonl"),
+                              "--dev", str(src / "dev.json"), "--out", str(tmp_path / "model"), "--limit", "48",
+                              "--epochs", "1", "--base", str(PAIR_MODEL)], capture_output=True, text=True, timeout=600)
+    assert trained.returncode == 0, trained.stderr[-2000:]
+    log = json.loads((tmp_path / "model" / "training_log.json").read_text())
+    assert log["records"] == 48 and log["log"][0]["epoch"] == 1
+    args = ["suites/directional/revtgt.yaml", "--absa-sources", "builtin-restaurant", "--absa-sample", "20"]
+    released = run([*args, "--absa-model", f"transformers:{PAIR_MODEL}"])
+    (tmp_path / "released.json").write_text(json.dumps(released.report))
+    candidate = run([*args, "--absa-model", f"transformers:{tmp_path / 'model'}", "--absa-baseline",
+                     str(tmp_path / "released.json")])
+    assert "comparison" in candidate.report and any(g["gate"] == "no_regression" for g in candidate.report["gates"])
