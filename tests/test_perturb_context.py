@@ -24,7 +24,7 @@ def test_frame_nouns_are_discourse_unless_they_are_the_opinion():
 
 
 def test_an_appended_clause_avoids_every_aspect_and_word_of_the_sentence():
-    taken = covered_groups(["adjustments", "brightness"], "I like the brightness and adjustments.")
+    taken = covered_groups(["adjustments", "brightness"], "I really like the brightness and the adjustments.")
     assert groups_of("backlight") <= taken  # "the backlight is too dim" would contradict "the brightness"
     taken = covered_groups(["runs"], "This ThinkPad is fast, powerful, and runs super quiet and cool.")
     assert groups_of("speed") <= taken
