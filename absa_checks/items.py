@@ -77,11 +77,11 @@ class SuiteFile(pytest.File):
                 yield from self._items(run, suite, test, source)
 
     def _extraction_items(self, run, test: ExtractionTestSpec) -> Iterator[pytest.Item]:
+        several = len(run.predictors) > 1
         for source in test.sources:
             if run.options.sources is not None and source not in run.options.sources:
                 continue
             run.suite_sources.add(source)
-            several = len(run.predictors) > 1
             try:
                 sentences = run.sources.gold(source)
                 expanded = dict(test.expanded).get(source)

@@ -21,7 +21,7 @@ import pytest
 
 from . import adapters as registry
 
-from . import allure_support, cache, report_json, reporters
+from . import allure_support, cache, reporters
 from .progress import FileProgress, ProgressWatcher, TerminalProgress, display_for
 from .shards import parse_shard, shard_of
 from . import gates as gates_module

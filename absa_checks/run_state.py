@@ -86,27 +86,25 @@ class SourceCache:
             raise found
         return found
 
-    def _named(self, name: str) -> LoadedSource | DataMissing:
-        """A built-in or dataset source, loaded once; DataMissing is kept so it is not retried."""
-        key = ("", name)
+    def _once(self, key: tuple[str, str], load) -> object:
+        """`load(name, data_dir)`'s result, loaded once; DataMissing is kept so it is not retried."""
         if key not in self._loaded:
             try:
-                self._loaded[key] = load_named(name, self.data_dir)
+                self._loaded[key] = load(key[1], self.data_dir)
             except DataMissing as missing:
                 self._loaded[key] = missing
         return self._loaded[key]
 
+    def _named(self, name: str) -> LoadedSource | DataMissing:
+        """A built-in or dataset source."""
+        return self._once(("", name), load_named)
+
     def gold(self, name: str) -> list:
-        """An extraction source's annotated sentences, loaded once; DataMissing when absent."""
-        key = ("gold", name)
-        if key not in self._loaded:
-            try:
-                self._loaded[key] = load_gold(name, self.data_dir)
-            except DataMissing as missing:
-                self._loaded[key] = missing
-        if isinstance(self._loaded[key], DataMissing):
-            raise self._loaded[key]
-        return self._loaded[key]
+        """An extraction source's annotated sentences; DataMissing when absent."""
+        found = self._once(("gold", name), load_gold)
+        if isinstance(found, DataMissing):
+            raise found
+        return found
 
     def issues(self, names: Iterable[str]) -> list[DataIssue]:
         """Data issues of the named dataset sources (loading them here if this process has not)."""

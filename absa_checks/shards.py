@@ -101,11 +101,8 @@ def merge(paths: list[Path], baseline: Path | None = None):
             cases[case["nodeid"]] = case
         for kind, found in report["shard"]["records"].items():
             records[kind].update(found)
-        for issue in report["data_issues"]:  # each shard loaded whole sources: the same issues, once
-            issues.setdefault(issue["source"], [])
-        for source in {i["source"] for i in report["data_issues"]}:
-            if not issues[source]:
-                issues[source] = [i for i in report["data_issues"] if i["source"] == source]
+        for source in {i["source"] for i in report["data_issues"]}:  # each shard loaded whole sources: once
+            issues.setdefault(source, [i for i in report["data_issues"] if i["source"] == source])
     first_run = reports[0]
     context = RunContext(
         models={m["name"]: {k: v for k, v in m.items() if k != "name"} for m in first_run["run"]["models"]},

@@ -280,15 +280,20 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
                      tuple(extraction_tests))
 
 
-def _parse_extraction_test(check: _Checker, raw: dict, at: tuple, shown: str) -> ExtractionTestSpec:
-    from .extraction.sources import GOLD_SOURCES
-
-    test = check.mapping(raw, at, EXTRACTION_TEST_KEYS)
+def _test_name(check: _Checker, test: dict, at: tuple) -> str:
     if "name" not in test:
         raise check.fail(at, "every test needs a 'name'")
     name = check.string(test["name"], at + ("name",))
     if not _NAME.fullmatch(name):
         raise check.fail(at + ("name",), f"test name {name!r} may only use letters, digits, '_', '-' and '.'")
+    return name
+
+
+def _parse_extraction_test(check: _Checker, raw: dict, at: tuple, shown: str) -> ExtractionTestSpec:
+    from .extraction.sources import GOLD_SOURCES
+
+    test = check.mapping(raw, at, EXTRACTION_TEST_KEYS)
+    name = _test_name(check, test, at)
     if "sources" not in test:
         raise check.fail(at, f"extraction test '{name}' needs 'sources': {', '.join(GOLD_SOURCES)}")
     sources = check.string_list(test["sources"], at + ("sources",))
@@ -317,11 +322,7 @@ def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_source
     def where(key: str) -> tuple:
         return at + (key,) if key in test else ("defaults", key)
 
-    if "name" not in test:
-        raise check.fail(at, "every test needs a 'name'")
-    name = check.string(test["name"], at + ("name",))
-    if not _NAME.fullmatch(name):
-        raise check.fail(at + ("name",), f"test name {name!r} may only use letters, digits, '_', '-' and '.'")
+    name = _test_name(check, test, at)
     if "strategy" not in test:
         raise check.fail(at, f"test '{name}' needs a 'strategy' ({', '.join(strategies.STRATEGIES)}, "
                              "or a chain such as revnon+adddiff)")

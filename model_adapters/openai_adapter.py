@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import http.client
 import json
+import math
 import os
 import random
 import re
@@ -163,7 +164,7 @@ class OpenAIAdapter:
         for entry in top:
             label = canonical_label(str(entry.get("token", "")).strip())
             if label in POLARITIES:
-                found[label] = found.get(label, 0.0) + 2.718281828459045 ** float(entry.get("logprob", -1e9))
+                found[label] = found.get(label, 0.0) + math.exp(float(entry.get("logprob", -1e9)))
         return found or None
 
     # ------------------------------------------------------------------ one request, politely

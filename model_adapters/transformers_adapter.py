@@ -36,18 +36,10 @@ class TransformersAdapter:
                  device: str = "auto", dtype: str = "float32", max_length: int = 128, revision: str | None = None):
         if input not in INPUT_ORDERS:
             raise AdapterError(f"model '{name}': input '{input}' is not one of {', '.join(INPUT_ORDERS)}")
-        if dtype not in DTYPES:
-            raise AdapterError(f"model '{name}': dtype '{dtype}' is not one of {', '.join(DTYPES)}")
-        if isinstance(max_length, bool) or not isinstance(max_length, int) or not 8 <= max_length <= 65536:
-            raise AdapterError(f"model '{name}': max_length {max_length!r} is not a whole number of tokens from 8 "
-                               "to 65536 (the default, 128, fits SemEval sentences)")
+        check_settings(name, dtype, max_length)
         self.name = name
         self.path = path
-        self.local = Path(path).expanduser()
-        self.is_local = self.local.exists() or not _looks_like_hub_id(path)
-        if self.is_local and not (self.local / "config.json").is_file():
-            raise AdapterError(f"model '{name}': no checkpoint at {self.local} (config.json not found); "
-                               "point the model's path at a folder saved with save_pretrained()")
+        self.local, self.is_local = locate(name, path)
         self.input = input
         self.label_overrides = {str(k): str(v) for k, v in (labels or {}).items()}
         self.device_option = device
@@ -67,21 +59,8 @@ class TransformersAdapter:
                 **({"revision": self.revision} if self.revision else {})}
 
     def fingerprint(self) -> str:
-        digest = hashlib.sha256()
         settings = f"{self.input}|{self.max_length}|{self.dtype}|{sorted(self.label_overrides.items())}"
-        digest.update(settings.encode())
-        folder = self.local if self.is_local else _hub_snapshot(self.path, self.revision)
-        if folder is None:  # a hub id not downloaded yet: its id and revision stand for it
-            digest.update(f"hub:{self.path}@{self.revision or 'main'}".encode())
-            return digest.hexdigest()[:16]
-        for name in ("config.json", *WEIGHT_FILES, "tokenizer.json", "tokenizer_config.json", "vocab.txt"):
-            file = folder / name
-            if file.is_file():
-                digest.update(name.encode())
-                with file.open("rb") as stream:
-                    for block in iter(lambda: stream.read(1 << 20), b""):
-                        digest.update(block)
-        return digest.hexdigest()[:16]
+        return checkpoint_fingerprint(settings, self.local if self.is_local else None, self.path, self.revision)
 
     # ------------------------------------------------------------------ loading (first prediction)
 
@@ -222,6 +201,52 @@ def _no_progress_bars() -> Iterator[None]:
             transformers_logging.enable_progress_bar()
 
 
+def check_settings(name: str, dtype: str, max_length: object) -> None:
+    """The settings every checkpoint adapter shares (the classifier here, the tagger)."""
+    if dtype not in DTYPES:
+        raise AdapterError(f"model '{name}': dtype '{dtype}' is not one of {', '.join(DTYPES)}")
+    if isinstance(max_length, bool) or not isinstance(max_length, int) or not 8 <= max_length <= 65536:
+        raise AdapterError(f"model '{name}': max_length {max_length!r} is not a whole number of tokens from 8 "
+                           "to 65536 (the default, 128, fits SemEval sentences)")
+
+
+def locate(name: str, path: str) -> tuple[Path, bool]:
+    """(the local folder, whether `path` is local rather than a hub id); a local one must hold a checkpoint."""
+    local = Path(path).expanduser()
+    is_local = local.exists() or not _looks_like_hub_id(path)
+    if is_local and not (local / "config.json").is_file():
+        raise AdapterError(f"model '{name}': no checkpoint at {local} (config.json not found); "
+                           "point the model's path at a folder saved with save_pretrained()")
+    return local, is_local
+
+
+def checkpoint_fingerprint(settings: str, local: Path | None, path: str, revision: str | None) -> str:
+    """A hash of the settings that change answers and of the checkpoint's config, weight and tokenizer files."""
+    digest = hashlib.sha256(settings.encode())
+    folder = local if local is not None else _hub_snapshot(path, revision)
+    if folder is None:  # a hub id not downloaded yet: its id and revision stand for it
+        digest.update(f"hub:{path}@{revision or 'main'}".encode())
+        return digest.hexdigest()[:16]
+    for name in ("config.json", *WEIGHT_FILES, "tokenizer.json", "tokenizer_config.json", "vocab.txt"):
+        file = folder / name
+        if file.is_file():
+            digest.update(name.encode())
+            with file.open("rb") as stream:
+                for block in iter(lambda: stream.read(1 << 20), b""):
+                    digest.update(block)
+    return digest.hexdigest()[:16]
+
+
+def build_settings(spec) -> tuple[str, dict]:
+    """A models.yaml entry's path (relative to the file when it exists there) and its other settings."""
+    settings = {key: value for key, value in spec.settings.items() if key != "kind"}
+    path = str(settings.pop("path"))
+    local = spec.base_dir / path
+    if not path.startswith(("/", "~")) and local.exists():
+        path = str(local)
+    return path, settings
+
+
 def _looks_like_hub_id(path: str) -> bool:
     """"org/name" (one slash, no leading "." "/" "~") is a hub id; anything else is a local path."""
     parts = path.split("/")
@@ -258,11 +283,7 @@ def _resolve_device(name: str, device: str, torch: Any) -> Any:
 
 
 def _build(spec) -> TransformersAdapter:
-    settings = {key: value for key, value in spec.settings.items() if key != "kind"}
-    path = str(settings.pop("path"))
-    local = spec.base_dir / path
-    if not path.startswith(("/", "~")) and local.exists():
-        path = str(local)
+    path, settings = build_settings(spec)
     return TransformersAdapter(spec.name, path, **settings)
 
 

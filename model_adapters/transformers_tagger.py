@@ -8,7 +8,6 @@ the settings that change answers, as for the classifier adapter.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, Sequence
 
 from absa_checks.adapters import AdapterKind
@@ -16,9 +15,8 @@ from absa_checks.errors import AdapterError
 from absa_checks.extraction.tagging import decode, parse_tag
 from absa_checks.extraction.tuples import AspectTuple
 
-from .transformers_adapter import (DTYPES, WEIGHT_FILES, _check_device_name, _hub_snapshot, _looks_like_hub_id,
-                                   _no_progress_bars, _resolve_device)
-from pathlib import Path
+from .transformers_adapter import (_check_device_name, _no_progress_bars, _resolve_device, build_settings,
+                                   check_settings, checkpoint_fingerprint, locate)
 
 
 class TransformersTagger:
@@ -27,18 +25,10 @@ class TransformersTagger:
 
     def __init__(self, name: str, path: str, device: str = "auto", dtype: str = "float32", max_length: int = 128,
                  revision: str | None = None):
-        if dtype not in DTYPES:
-            raise AdapterError(f"model '{name}': dtype '{dtype}' is not one of {', '.join(DTYPES)}")
-        if isinstance(max_length, bool) or not isinstance(max_length, int) or not 8 <= max_length <= 65536:
-            raise AdapterError(f"model '{name}': max_length {max_length!r} is not a whole number of tokens from 8 "
-                               "to 65536 (the default, 128, fits SemEval sentences)")
+        check_settings(name, dtype, max_length)
         self.name = name
         self.path = path
-        self.local = Path(path).expanduser()
-        self.is_local = self.local.exists() or not _looks_like_hub_id(path)
-        if self.is_local and not (self.local / "config.json").is_file():
-            raise AdapterError(f"model '{name}': no checkpoint at {self.local} (config.json not found); "
-                               "point the model's path at a folder saved with save_pretrained()")
+        self.local, self.is_local = locate(name, path)
         _check_device_name(name, device)
         self.device_option = device
         self.dtype = dtype
@@ -55,19 +45,8 @@ class TransformersTagger:
                 "max_length": self.max_length, **({"revision": self.revision} if self.revision else {})}
 
     def fingerprint(self) -> str:
-        digest = hashlib.sha256(f"tagger|{self.max_length}|{self.dtype}".encode())
-        folder = self.local if self.is_local else _hub_snapshot(self.path, self.revision)
-        if folder is None:
-            digest.update(f"hub:{self.path}@{self.revision or 'main'}".encode())
-            return digest.hexdigest()[:16]
-        for name in ("config.json", *WEIGHT_FILES, "tokenizer.json", "tokenizer_config.json", "vocab.txt"):
-            file = folder / name
-            if file.is_file():
-                digest.update(name.encode())
-                with file.open("rb") as stream:
-                    for block in iter(lambda: stream.read(1 << 20), b""):
-                        digest.update(block)
-        return digest.hexdigest()[:16]
+        return checkpoint_fingerprint(f"tagger|{self.max_length}|{self.dtype}",
+                                      self.local if self.is_local else None, self.path, self.revision)
 
     @property
     def loaded(self) -> bool:
@@ -120,11 +99,7 @@ class TransformersTagger:
 
 
 def _build(spec) -> TransformersTagger:
-    settings = {key: value for key, value in spec.settings.items() if key != "kind"}
-    path = str(settings.pop("path"))
-    local = spec.base_dir / path
-    if not path.startswith(("/", "~")) and local.exists():
-        path = str(local)
+    path, settings = build_settings(spec)
     return TransformersTagger(spec.name, path, **settings)
 
 

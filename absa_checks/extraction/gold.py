@@ -34,13 +34,7 @@ def semeval_sentences(path: Path) -> list[AnnotatedSentence]:
 def asqp_sentences(path: Path) -> list[AnnotatedSentence]:
     """`SENTENCE####[[aspect, category, sentiment, opinion], ...]` a line (Zhang et al., 2021)."""
     found = []
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as err:
-        raise DataError(f"{path}: cannot be read ({err.strerror})") from None
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+    for n, line in _lines(path):
         sentence, sep, quads = line.partition("####")
         try:
             parsed = ast.literal_eval(quads) if sep else None
@@ -59,13 +53,7 @@ def with_alternatives(sentences: list[AnnotatedSentence], path: Path) -> list[An
     """An expanded ground truth: one JSON object a line, {"id": <sentence id>, "tuples": [{"aspect": [...],
     "opinion": [...]}, ...]}, the accepted alternatives of each gold tuple in the file's order."""
     by_id = {s.sentence_id: s for s in sentences}
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as err:
-        raise DataError(f"{path}: cannot be read ({err.strerror})") from None
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+    for n, line in _lines(path):
         try:
             record = json.loads(line)
             sentence = by_id[str(record["id"])]
@@ -82,3 +70,12 @@ def with_alternatives(sentences: list[AnnotatedSentence], path: Path) -> list[An
                             f"[...]}}, ...]}} ({err})") from None
         by_id[sentence.sentence_id] = replace(sentence, aspect_alternatives=aspects, opinion_alternatives=opinions)
     return [by_id[s.sentence_id] for s in sentences]
+
+
+def _lines(path: Path) -> list[tuple[int, str]]:
+    """(line number, line) for the file's non-blank lines; DataError when it cannot be read."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise DataError(f"{path}: cannot be read ({err.strerror})") from None
+    return [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
