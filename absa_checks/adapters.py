@@ -31,6 +31,7 @@ from typing import Any, Callable
 
 import yaml
 
+from . import claims as claims_module
 from .errors import AbsaChecksError
 from .protocol import Adapter
 
@@ -62,6 +63,7 @@ class ModelSpec:
     base_dir: Path = Path(".")  # relative paths in the settings are relative to this
     origin: str = "built-in"
     from_env: tuple[tuple[str, str], ...] = ()  # (variable, value) taken from the environment: never shown
+    claims: tuple[claims_module.Claim, ...] = ()  # published or promised numbers (absa_checks.claims)
 
     def redact(self, found: Any) -> Any:
         """`found` (a message, or a report's dict) with every environment value replaced by `${NAME}`."""
@@ -120,40 +122,101 @@ def resolve(name: str, models_file: Path | None) -> ModelSpec:
                           "or add it to models.yaml")
 
 
+@dataclass(frozen=True)
+class Group:
+    """A models file's group: its checkpoints, and (nested) which split each belongs to."""
+
+    name: str
+    members: tuple[str, ...]
+    splits: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (split, its checkpoints); () when not nested
+    claims: tuple[claims_module.Claim, ...] = ()          # numbers claimed for the mean of the group
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """What `--model` names: the checkpoints, and the group when it names exactly one."""
+
+    specs: list[ModelSpec]
+    group: Group | None = None
+
+    @property
+    def claims(self) -> dict[str, tuple[claims_module.Claim, ...]]:
+        """subject (a checkpoint, or the group for its mean) -> its claims."""
+        found = {spec.name: spec.claims for spec in self.specs if spec.claims}
+        if self.group is not None and self.group.claims:
+            found[self.group.name] = self.group.claims
+        return found
+
+
 def resolve_all(option: str, models_file: Path | None) -> list[ModelSpec]:
     """The checkpoints `--model` names: comma-separated names, each a model or a group of models."""
+    return resolve_run(option, models_file).specs
+
+
+def resolve_run(option: str, models_file: Path | None) -> Resolved:
+    """The checkpoints `--model` names, with the group's splits and claims when it names one group."""
     names = [part.strip() for part in option.split(",")]
     if any(not name for name in names):
         raise AbsaChecksError(f"--model {option!r}: an empty name between commas; write --model a,b,c")
     groups = read_groups(models_file)
     expanded: list[str] = []
     for name in names:
-        expanded.extend(groups.get(name, [name]))
+        expanded.extend(groups[name].members if name in groups else [name])
     repeated = sorted({name for name in expanded if expanded.count(name) > 1})
     if repeated:
         raise AbsaChecksError(f"--model {option!r}: {', '.join(repeated)} named more than once; "
                               "name each checkpoint once")
-    return [resolve(name, models_file) for name in expanded]
+    group = groups[names[0]] if len(names) == 1 and names[0] in groups else None
+    return Resolved([resolve(name, models_file) for name in expanded], group)
 
 
-def read_groups(models_file: Path | None) -> dict[str, list[str]]:
-    """The models file's `groups:` (name -> list of model names); checked, never nested."""
+def read_groups(models_file: Path | None) -> dict[str, Group]:
+    """The models file's `groups:`, checked, never nested in one another. A group is a list of model names,
+    or a mapping with `members:` (a list) or `splits:` (split name -> list), and optionally `claims:`."""
     data = _read_yaml(models_file)
     groups = data.get("groups") or {}
     if not isinstance(groups, dict):
         raise AbsaChecksError(f"{models_file}: 'groups:' must map group names to lists of model names")
     models = data.get("models") or {}
-    for name, members in groups.items():
-        if not isinstance(members, list) or not members or not all(isinstance(m, str) for m in members):
-            raise AbsaChecksError(f"{models_file}: group '{name}' must be a non-empty list of model names, "
-                                  "e.g. [bert-pt-s1, bert-pt-s2]")
+    found = {}
+    for name, raw in groups.items():
+        group = _group(str(name), raw, models_file)
         if name in models or name in BUILTIN_MODELS:
             raise AbsaChecksError(f"{models_file}: '{name}' is both a model and a group; rename one")
-        nested = [m for m in members if m in groups]
+        nested = [m for m in group.members if m in groups]
         if nested:
             raise AbsaChecksError(f"{models_file}: group '{name}' names the group(s) {', '.join(nested)}; "
                                   "list their models instead (groups do not nest)")
-    return {str(name): list(members) for name, members in groups.items()}
+        found[str(name)] = group
+    return found
+
+
+def _names(raw: Any) -> bool:
+    return isinstance(raw, list) and bool(raw) and all(isinstance(m, str) for m in raw)
+
+
+def _group(name: str, raw: Any, models_file: Path | None) -> Group:
+    where = f"{models_file}: group '{name}'"
+    if _names(raw):
+        return Group(name, tuple(raw))
+    if not isinstance(raw, dict) or ("members" in raw) == ("splits" in raw):
+        raise AbsaChecksError(f"{where} must be a non-empty list of model names, e.g. [bert-pt-s1, bert-pt-s2], "
+                              "or a mapping with members: [...] or splits: {split-1: [...], split-2: [...]}")
+    unknown = sorted(set(map(str, raw)) - {"members", "splits", "claims"})
+    if unknown:
+        raise AbsaChecksError(f"{where}: unknown key(s) {', '.join(unknown)}; a group takes members or splits, "
+                              "and claims")
+    group_claims = claims_module.parse(raw["claims"], name, str(models_file)) if "claims" in raw else ()
+    if "members" in raw:
+        if not _names(raw["members"]):
+            raise AbsaChecksError(f"{where}: members must be a non-empty list of model names")
+        return Group(name, tuple(raw["members"]), (), group_claims)
+    splits = raw["splits"]
+    if not isinstance(splits, dict) or not splits or not all(_names(m) for m in splits.values()):
+        raise AbsaChecksError(f"{where}: splits must map split names to non-empty lists of model names, "
+                              "e.g. {split-1: [s1-seed1, s1-seed2], split-2: [s2-seed1, s2-seed2]}")
+    layout = tuple((str(split), tuple(members)) for split, members in splits.items())
+    return Group(name, tuple(m for _, members in layout for m in members), layout, group_claims)
 
 
 def _inline_spec(name: str, kind: AdapterKind, rest: str) -> ModelSpec:
@@ -193,6 +256,8 @@ def _entry_spec(name: str, entry: Any, base_dir: Path, origin: str) -> ModelSpec
     if not isinstance(entry, dict) or "kind" not in entry:
         raise AbsaChecksError(f"{origin}: model '{name}' needs a mapping with 'kind' ({', '.join(kind_names())})")
     kind = get_kind(str(entry["kind"]), f"{origin}: model '{name}'")
+    entry = dict(entry)
+    claimed = claims_module.parse(entry.pop("claims"), name, origin) if "claims" in entry else ()
     unknown = sorted(set(entry) - set(kind.keys) - {"kind"})
     if unknown:
         raise AbsaChecksError(f"{origin}: model '{name}': unknown setting(s) {', '.join(map(str, unknown))}; "
@@ -204,7 +269,7 @@ def _entry_spec(name: str, entry: Any, base_dir: Path, origin: str) -> ModelSpec
     settings = {key: _expand_env(value, name, key, origin) for key, value in entry.items()}
     used = sorted({(var, os.environ[var]) for value in entry.values() if isinstance(value, str)
                    for var in _ENV.findall(value)})
-    return ModelSpec(name, kind.name, settings, base_dir, origin, tuple(used))
+    return ModelSpec(name, kind.name, settings, base_dir, origin, tuple(used), claimed)
 
 
 _ENV = re.compile(r"\$\{(\w+)\}")

@@ -192,7 +192,8 @@ def write_run_results(directory: Path, report: dict[str, Any], tables: list, pic
         if gate["verdict"] == "no-data":
             continue
         checkpoint = gate.get("checkpoint", "")
-        name = (f"gate {gate['gate']} {gate['threshold']:.0%} on {gate['source']} ({gate['test'].split('::')[-1]})"
+        where = gate["source"] + (f" [{gate['slice']}]" if gate.get("slice") else "")
+        name = (f"gate {gate['gate']} {gate['threshold']:.0%} on {where} ({gate['test'].split('::')[-1]})"
                 + (f" [{checkpoint}]" if checkpoint else ""))
         message = f"gate: {gate['reason']}"
         if gate["verdict"] == "inconclusive":
@@ -200,7 +201,8 @@ def write_run_results(directory: Path, report: dict[str, Any], tables: list, pic
             name += f" (inconclusive, counted as {counted})"
             message = f"gate inconclusive, counted as {counted} (--absa-inconclusive {inconclusive}): {gate['reason']}"
         item = result(name, gate["verdict"], message,
-                      f"gate::{gate['gate']}::{gate['source']}::{gate['test']}" + (f"::{checkpoint}" if checkpoint else ""),
+                      f"gate::{gate['gate']}::{gate['source']}::{gate['test']}" + (f"::{checkpoint}" if checkpoint else "")
+                      + (f"::slice::{gate['slice']}" if gate.get("slice") else ""),
                       started)
         item.parameters.append(Parameter(name="threshold", value=str(gate["threshold"])))
         metric = gate["metric"] or {}

@@ -62,22 +62,25 @@ def mean_metrics(per_model: dict[str, RunMetrics]) -> RunMetrics:
     for model, metrics in per_model.items():
         for test in metrics.tests:
             tests[(test.test, test.source)][model] = test
-    mean_tests = []
-    for key in sorted(tests):
-        have = tests[key]
-        first = next(iter(have.values()))
-        mean_tests.append(TestMetrics(first.test, first.source, first.strategy, first.expect,
-                                      max(t.n for t in have.values()), sum(t.failed for t in have.values()),
-                                      sum(t.errors for t in have.values()), _spread_of(have, lambda t: t.fail_rate),
-                                      _spread_of(have, lambda t: t.variant_accuracy), first.gates,
-                                      _spread_of(have, lambda t: t.not_found) if all_have(have, "not_found")
-                                      else None,
-                                      _spread_of(have, lambda t: t.ambiguous) if all_have(have, "ambiguous")
-                                      else None))
+    mean_tests = [_mean_test(tests[key]) for key in sorted(tests)]
+    sliced: dict[tuple[str, str, str], dict[str, TestMetrics]] = defaultdict(dict)
+    for model, metrics in per_model.items():
+        for key, test in metrics.slice_tests.items():
+            sliced[key][model] = test
     runs = per_model.values()
     return RunMetrics(sources, mean_tests, sum(m.cases for m in runs), sum(m.passed for m in runs),
                       sum(m.failed for m in runs), sum(m.errors for m in runs), sum(m.not_found for m in runs),
-                      sum(m.ambiguous for m in runs))
+                      sum(m.ambiguous for m in runs), {key: _mean_test(sliced[key]) for key in sorted(sliced)})
+
+
+def _mean_test(have: dict[str, TestMetrics]) -> TestMetrics:
+    first = next(iter(have.values()))
+    return TestMetrics(first.test, first.source, first.strategy, first.expect,
+                       max(t.n for t in have.values()), sum(t.failed for t in have.values()),
+                       sum(t.errors for t in have.values()), _spread_of(have, lambda t: t.fail_rate),
+                       _spread_of(have, lambda t: t.variant_accuracy), first.gates,
+                       _spread_of(have, lambda t: t.not_found) if all_have(have, "not_found") else None,
+                       _spread_of(have, lambda t: t.ambiguous) if all_have(have, "ambiguous") else None)
 
 
 def all_have(items: dict[str, object], name: str) -> bool:

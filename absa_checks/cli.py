@@ -276,8 +276,8 @@ def _models(models_file: Path) -> int:
     for name, entry in {**BUILTIN_MODELS, **entries}.items():
         kind = entry.get("kind", "?") if isinstance(entry, dict) else "?"
         print(f"{name:24} {kind:12} {'models file' if name in entries else 'built-in'}")
-    for name, members in read_groups(models_file).items():
-        print(f"{name:24} {'group':12} {', '.join(members)}")
+    for name, group in read_groups(models_file).items():
+        print(f"{name:24} {'group':12} {', '.join(group.members)}")
     print("also: replay:<path>#<column>, python:<module>:<function>, several as a,b,c")
     return 0
 

@@ -75,7 +75,7 @@ def _right(prediction: dict | None, example: dict) -> bool:
     return prediction is not None and prediction["label"] == example["gold"]
 
 
-def _pair(now: dict[Any, bool], before: dict[Any, bool], name: callable) -> Paired:
+def pair(now: dict[Any, bool], before: dict[Any, bool], name: callable) -> Paired:
     shared = sorted(set(now) & set(before), key=str)
     broken = tuple(name(k) for k in shared if before[k] and not now[k])
     fixed = tuple(name(k) for k in shared if now[k] and not before[k])
@@ -96,10 +96,10 @@ def compare(current: list[dict], baseline: list[dict]) -> dict[str, SourceCompar
         before = {k: v for k, v in units_before.items() if k[0] == source}
         strategies = {}
         for strategy in sorted({k[1] for k in cases_now if k[0] == source} & {k[1] for k in cases_before if k[0] == source}):
-            strategies[strategy] = _pair({k: v for k, v in cases_now.items() if k[:2] == (source, strategy)},
+            strategies[strategy] = pair({k: v for k, v in cases_now.items() if k[:2] == (source, strategy)},
                                          {k: v for k, v in cases_before.items() if k[:2] == (source, strategy)},
                                          lambda k: k[2])
-        result[source] = SourceComparison(source, _pair(now, before, lambda k: k[1]), strategies,
+        result[source] = SourceComparison(source, pair(now, before, lambda k: k[1]), strategies,
                                           len(set(now) - set(before)), len(set(before) - set(now)))
     return result
 

@@ -12,7 +12,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from . import checkpoints, comparison, gates as gates_module, metrics as metrics_module, report_json, summary_table
+from . import checkpoints, claims as claims_module, comparison, gates as gates_module, metrics as metrics_module
+from . import readiness as readiness_module, report_json, simpler, splits as splits_module, summary_table
 from . import verdict as verdict_module
 from .examples import DataIssue
 from .extraction import scoring
@@ -45,6 +46,10 @@ class RunContext:
     no_cases: list[dict] = field(default_factory=list)  # gated tests with no case on a source
     extraction: list[dict] = field(default_factory=list)  # extraction tests' per-sentence counts, per source
     shard: dict | None = None           # --absa-shard: what `absa-checks merge` needs (absa_checks.shards)
+    group: str = ""                     # --model named one group: its name (its claims are the mean's)
+    splits: tuple[tuple[str, tuple[str, ...]], ...] = ()  # a splits x seeds group: (split, checkpoints)
+    claims: dict[str, tuple] = field(default_factory=dict)  # subject -> its claims (absa_checks.claims)
+    simple: simpler.SimpleRun | None = None  # --absa-simple-baseline: its answers to the run's cases
 
 
 @dataclass
@@ -60,10 +65,29 @@ class RunResult:
     context: RunContext
     baseline_path: str = ""
     extraction: list[scoring.ExtractionResult] = field(default_factory=list)
+    claims: list[claims_module.ClaimResult] = field(default_factory=list)
+    splits: dict[tuple[str, str], splits_module.Decomposition] | None = None
+    simple: dict[str, dict[str, simpler.SimpleComparison]] = field(default_factory=dict)
+    simple_report: dict[str, Any] | None = None  # the JSON report's `simple_baseline`
+    readiness: list[readiness_module.Trait] = field(default_factory=list)
 
     @cached_property
     def tables(self) -> list[summary_table.Table]:
-        return summary_table.all_tables(self.metrics, self.gates, self.per_model, self.extraction)
+        tables = summary_table.all_tables(self.metrics, self.gates, self.per_model, self.extraction)
+        extra = [summary_table.Table("production readiness", ("trait", "verdict", "evidence"),
+                                     tuple(readiness_module.rows(self.readiness)))] if self.readiness else []
+        if self.splits:
+            names = [name for name, _ in self.context.splits]
+            extra.append(summary_table.Table(
+                "splits x seeds (%): mean±std per split, overall, and the std between and within splits",
+                ("source", "metric", *names, "overall", "between", "within"),
+                tuple(splits_module.rows(self.splits, names))))
+        if self.simple:
+            extra.append(summary_table.Table(
+                f"candidate vs simple baseline {self.context.simple.name} (%): +only the candidate right, "
+                "-only the simple model; one-sided p", ("source", "ARS units", "original accuracy", "gate"),
+                tuple(simpler.rows(self.simple, self.gates))))
+        return tables[:1] + extra + tables[1:]
 
     @property
     def complete(self) -> bool:
@@ -86,6 +110,14 @@ class RunResult:
             found["stopped"] = self.context.stopped
         if self.compared:
             found["comparison"] = comparison.to_report(self.baseline_path, self.compared)
+        if self.readiness:
+            found["readiness"] = {trait.name: trait.to_dict() for trait in self.readiness}
+        if self.claims:
+            found["claims"] = [r.to_dict() for r in self.claims]
+        if self.splits:
+            found["splits"] = splits_module.to_report(self.splits, {k: list(v) for k, v in self.context.splits})
+        if self.simple_report is not None:
+            found["simple_baseline"] = self.simple_report
         return found
 
     @cached_property
@@ -128,17 +160,30 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
     compared, regression_gates = _compare(by_model, baseline, options)
     empty = [GateResult("has_cases", found["test"], found["source"], 0.0, None, options.gate_basis, "fail",
                         found["reason"]) for found in context.no_cases]
+    claim_results = claims_module.check_all(context.claims, metrics, per_model if several else None, context.group)
+    claim_gates = claims_module.gates(claim_results) if options.require_claims else []
+    simple_compared, simple_gates = ({}, []) if context.simple is None else simpler.against(
+        {model: [o.to_dict() for o in found] for model, found in by_model.items()}, context.simple,
+        options.simple_alpha)
+    decomposed = splits_module.by_metric(per_model, metrics, {name: list(members) for name, members in context.splits}) \
+        if several and context.splits else None
     gate_results = gate_results + gates_module.evaluate_extraction(extraction, options.gate_basis) + empty \
-        + regression_gates
+        + claim_gates + simple_gates + regression_gates
     verdict = verdict_module.decide(metrics, gate_results, options.strict, context.other_failures, options.inconclusive)
     if options.shard is not None:
         verdict = verdict_module.for_shard(options.shard, metrics, context.other_failures)
     if context.stopped:  # -x / --maxfail: gates on part of the cases mean nothing
         verdict = verdict_module.Verdict(1, False, f"the run stopped early ({context.stopped}); "
                                                    "gates are not decided on a partial run")
+    simple_report = None if context.simple is None else \
+        {**simpler.to_report(context.simple.name, options.simple_alpha, simple_compared),
+         **({"error": context.simple.error} if context.simple.error else {})}
+    traits = readiness_module.assess(metrics, gate_results, claim_results, options.require_claims, simple_report,
+                                     decomposed) if outcomes else []
     return RunResult(outcomes, metrics, per_model if several else None, gate_results, regression_gates, compared,
                      verdict, _facts(list(per_model) or list(context.models), options, context), context,
-                     baseline.path if baseline else "", extraction)
+                     baseline.path if baseline else "", extraction, claim_results, decomposed, simple_compared,
+                     simple_report, traits)
 
 
 def _compare(by_model: dict[str, list[CaseOutcome]], baseline: Baseline | None, options: RunOptions):

@@ -17,7 +17,7 @@ BASES = ("interval", "point")
 CHECKPOINT_RULES = ("mean", "worst")  # several checkpoints: gate the mean across them, or every one
 _SEVERITY = {"fail": 0, "inconclusive": 1, "pass": 2, "no-data": 3}
 _LABELS = {"max_fail_rate": "fail rate", "min_variant_accuracy": "variant accuracy", "min_ars": "ARS",
-           "max_not_found_rate": "not-found rate"}
+           "max_not_found_rate": "not-found rate", "min_accuracy": "accuracy on the originals"}
 
 
 @dataclass(frozen=True)
@@ -31,11 +31,15 @@ class GateResult:
     verdict: str     # "pass", "fail", "inconclusive" (the interval straddles the threshold) or "no-data"
     reason: str
     checkpoint: str = ""  # several checkpoints: "mean of N", or the checkpoint decided on
+    slice: str = ""       # a per-slice gate: its selector ("hard=true")
 
     def to_dict(self) -> dict:
-        return {"gate": self.name, "test": self.test, "source": self.source, "threshold": self.threshold,
-                "basis": self.basis, "verdict": self.verdict, "reason": self.reason,
-                "checkpoint": self.checkpoint, "metric": self.rate.to_dict() if self.rate else None}
+        found = {"gate": self.name, "test": self.test, "source": self.source, "threshold": self.threshold,
+                 "basis": self.basis, "verdict": self.verdict, "reason": self.reason,
+                 "checkpoint": self.checkpoint, "metric": self.rate.to_dict() if self.rate else None}
+        if self.slice:
+            found["slice"] = self.slice
+        return found
 
 
 def evaluate(metrics: RunMetrics, default_basis: str) -> list[GateResult]:
@@ -59,6 +63,30 @@ def evaluate(metrics: RunMetrics, default_basis: str) -> list[GateResult]:
                 continue
             results.append(_decide("min_ars", test.test, test.source, gates["min_ars"],
                                    source.ars if source else None, basis, upper_limit=False))
+    return results + _slice_gates(metrics, default_basis)
+
+
+def _slice_gates(metrics: RunMetrics, default_basis: str) -> list[GateResult]:
+    """Gates a test sets per slice: on the source's units in the slice (min_accuracy, min_ars) or on the
+    test's cases in it (max_fail_rate, min_variant_accuracy), with the same interval rules."""
+    results = []
+    for test in metrics.tests:
+        basis = test.gates.get("basis", default_basis)
+        for selector, thresholds in (test.gates.get("slices") or {}).items():
+            source = metrics.sources.get(test.source)
+            on_units = source.slices.get(selector) if source is not None else None
+            on_cases = metrics.slice_tests.get((test.test, test.source, selector))
+            for name, threshold in thresholds.items():
+                if name == "min_ars" and on_units is not None and on_units.ars_partial:
+                    gate = _partial_ars(test.test, on_units, threshold, basis)
+                else:
+                    rate = {"min_accuracy": on_units.original_accuracy if on_units else None,
+                            "min_ars": on_units.ars if on_units else None,
+                            "max_fail_rate": on_cases.fail_rate if on_cases else None,
+                            "min_variant_accuracy": on_cases.variant_accuracy if on_cases else None}[name]
+                    gate = _decide(name, test.test, test.source, threshold, rate, basis,
+                                   upper_limit=name.startswith("max_"))
+                results.append(replace(gate, slice=selector, reason=f"slice {selector}: {gate.reason}"))
     return results
 
 
@@ -88,10 +116,10 @@ def evaluate_checkpoints(per_model: dict[str, RunMetrics], mean: RunMetrics, def
                 for g in evaluate(mean, default_basis)]
     if rule != "worst":
         raise ValueError(f"unknown checkpoint rule {rule!r}; use one of {', '.join(CHECKPOINT_RULES)}")
-    by_gate: dict[tuple[str, str, str], list[tuple[str, GateResult]]] = {}
+    by_gate: dict[tuple[str, str, str, str], list[tuple[str, GateResult]]] = {}
     for model, metrics in per_model.items():
         for gate in evaluate(metrics, default_basis):
-            by_gate.setdefault((gate.name, gate.test, gate.source), []).append((model, gate))
+            by_gate.setdefault((gate.name, gate.test, gate.source, gate.slice), []).append((model, gate))
     results = []
     for found in by_gate.values():
         def badness(pair: tuple[str, GateResult]) -> tuple[int, float]:

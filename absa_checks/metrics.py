@@ -20,6 +20,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from . import slices as slices_module
 from .outcomes import CaseOutcome
 from .stats import Rate, clopper_pearson, wilson
 
@@ -83,6 +84,8 @@ class RunMetrics:
     errors: int
     not_found: int = 0
     ambiguous: int = 0
+    # a test's metrics on a slice its gates name: (test, source, selector) -> metrics on those cases
+    slice_tests: dict[tuple[str, str, str], TestMetrics] = field(default_factory=dict)
 
 
 def _missing_rates(cases: list[CaseOutcome]) -> tuple[Rate, Rate, Rate]:
@@ -99,11 +102,13 @@ def aggregate(outcomes: Iterable[CaseOutcome]) -> RunMetrics:
     by_source: dict[str, list[CaseOutcome]] = defaultdict(list)
     for outcome in outcomes:
         by_source[outcome.source].append(outcome)
-    sources = {name: _with_slices(name, cases) for name, cases in sorted(by_source.items())}
-    return RunMetrics(sources, _test_metrics(outcomes), len(outcomes),
+    gated = sorted({selector for o in outcomes for selector in (o.gates.get("slices") or {})})
+    sources = {name: _with_slices(name, cases, gated) for name, cases in sorted(by_source.items())}
+    tests, slice_tests = _test_metrics(outcomes)
+    return RunMetrics(sources, tests, len(outcomes),
                       sum(o.status == "passed" for o in outcomes), sum(o.status == "failed" for o in outcomes),
                       sum(o.status == "error" for o in outcomes), sum(o.status == "not-found" for o in outcomes),
-                      sum(o.status == "ambiguous" for o in outcomes))
+                      sum(o.status == "ambiguous" for o in outcomes), slice_tests)
 
 
 SLICE_KINDS = ("aspects", "hard", "opposite_others", "gold")
@@ -113,13 +118,20 @@ def slice_key(kind: str, value: object) -> str:
     return f"{kind}={str(value).lower()}"
 
 
-def _with_slices(source: str, cases: list[CaseOutcome]) -> SourceMetrics:
-    """The source's metrics, and the same metrics per slice ("aspects=multi", "hard=true", ...)."""
+def _with_slices(source: str, cases: list[CaseOutcome], gated: list[str] = ()) -> SourceMetrics:
+    """The source's metrics, and the same metrics per slice ("aspects=multi", "hard=true", ...), including
+    the slices that gates name ("opposite_others>=1")."""
     groups: dict[str, list[CaseOutcome]] = defaultdict(list)
     for case in cases:
         for kind in SLICE_KINDS:
             if kind in case.slices:
                 groups[slice_key(kind, case.slices[kind])].append(case)
+    for selector in gated:
+        if selector not in groups:
+            conditions = slices_module.parse(selector)
+            found = [c for c in cases if all(condition.holds(c.slices) for condition in conditions)]
+            if found:
+                groups[selector] = found
     whole = _source_metrics(source, cases)
     return SourceMetrics(whole.source, whole.units, whole.units_with_errors, whole.original_accuracy, whole.ars,
                          whole.strategies, {key: _source_metrics(source, found) for key, found in sorted(groups.items())},
@@ -155,19 +167,30 @@ def _source_metrics(source: str, cases: list[CaseOutcome]) -> SourceMetrics:
                          clopper_pearson(robust, len(in_ars)), strategies, ars_covers=covers)
 
 
-def _test_metrics(outcomes: list[CaseOutcome]) -> list[TestMetrics]:
+def _test_metrics(outcomes: list[CaseOutcome]
+                  ) -> tuple[list[TestMetrics], dict[tuple[str, str, str], TestMetrics]]:
+    """Each test's metrics per source, and on each slice its gates name."""
     groups: dict[tuple[str, str], list[CaseOutcome]] = defaultdict(list)
     for outcome in outcomes:
         groups[(outcome.test, outcome.source)].append(outcome)
     # as in the source metrics, a unit with an errored case (in any test) is left out of every rate
     errored_units = {(o.source, o.unit) for o in outcomes if o.status == "error"}
-    result = []
+    result, sliced = [], {}
     for (test, source), found in sorted(groups.items()):
-        scored = [c for c in found if (c.source, c.unit) not in errored_units]
-        failed = sum(c.status == "failed" for c in scored)
-        fail_rate, not_found, ambiguous = _missing_rates(scored)
-        result.append(TestMetrics(test, source, found[0].strategy, found[0].expect, len(scored), failed,
-                                  sum(c.status == "error" for c in found), fail_rate,
-                                  wilson(sum(c.variant_correct for c in scored), len(scored)), found[0].gates,
-                                  not_found, ambiguous))
-    return result
+        result.append(_one_test(test, source, found, errored_units))
+        for selector in found[0].gates.get("slices") or {}:
+            conditions = slices_module.parse(selector)
+            mine = [c for c in found if all(condition.holds(c.slices) for condition in conditions)]
+            if mine:
+                sliced[(test, source, selector)] = _one_test(test, source, mine, errored_units)
+    return result, sliced
+
+
+def _one_test(test: str, source: str, found: list[CaseOutcome], errored_units: set) -> TestMetrics:
+    scored = [c for c in found if (c.source, c.unit) not in errored_units]
+    failed = sum(c.status == "failed" for c in scored)
+    fail_rate, not_found, ambiguous = _missing_rates(scored)
+    return TestMetrics(test, source, found[0].strategy, found[0].expect, len(scored), failed,
+                       sum(c.status == "error" for c in found), fail_rate,
+                       wilson(sum(c.variant_correct for c in scored), len(scored)), found[0].gates,
+                       not_found, ambiguous)

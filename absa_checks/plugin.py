@@ -14,7 +14,7 @@ import signal
 import threading
 import tempfile
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import pytest
@@ -24,7 +24,8 @@ from . import adapters as registry
 from . import allure_support, cache, reporters
 from .progress import FileProgress, ProgressWatcher, TerminalProgress, display_for
 from .shards import parse_shard, shard_of
-from . import gates as gates_module
+from . import gates as gates_module, simpler
+from .simpler import SimpleRun
 from .conclusion import Baseline, RunContext, conclude, read_baseline
 from .errors import AbsaChecksError
 from .items import (RUN_KEY, CaseItem, ExtractionItem, MissingDataItem, NoCasesItem, NotASuiteFile, NoVariantItem,
@@ -47,6 +48,8 @@ class RunState:
     run_cache: Path | None = None  # a temporary cache for this run only (--absa-no-cache)
     suite_sources: set[str] = field(default_factory=set)  # every source the collected suites name
     tests_by_strategy: dict[tuple[str, str], str] = field(default_factory=dict)  # (source, strategy) -> test key
+    layout: registry.Resolved | None = None  # the group --model named (splits, claims), if one
+    simple: Predictor | None = None          # --absa-simple-baseline, asked at the end of the run
 
 
 GROUP = ("absa-checks", "behavioural tests for aspect-based sentiment models")
@@ -94,6 +97,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="what an inconclusive gate counts as (default: pass)")
     group.addoption("--absa-device", default=None, metavar="DEVICE",
                     help="override the model's device: auto, cpu, cuda, cuda:N, mps")
+    group.addoption("--absa-simple-baseline", default=None, metavar="MODEL",
+                    help="also answer every case with this simpler model (e.g. lexicon-sentence) and gate on the "
+                         "candidate being significantly better, paired (docs/readiness.md)")
+    group.addoption("--absa-simple-alpha", default=0.01, type=float, metavar="A",
+                    help="one-sided significance level of the simple-baseline gate (default 0.01)")
+    group.addoption("--absa-require-claims", action="store_true",
+                    help="the claims in models.yaml are gates: each must be reproduced (inside the 95%% interval)")
     group.addoption("--absa-shard", default=None, metavar="K/N",
                     help="run shard K of N (split by unit, the same on every machine); merge the shards' "
                          "--absa-report files with `absa-checks merge`")
@@ -138,6 +148,12 @@ def _read_options(config: pytest.Config, model_option_is_ours: bool) -> RunOptio
     if not 0 < opt("--absa-regression-alpha") < 1:
         raise pytest.UsageError(f"--absa-regression-alpha {opt('--absa-regression-alpha')}: a significance level "
                                 "is between 0 and 1 (default 0.01)")
+    if not 0 < opt("--absa-simple-alpha") < 1:
+        raise pytest.UsageError(f"--absa-simple-alpha {opt('--absa-simple-alpha')}: a significance level is between "
+                                "0 and 1 (default 0.01)")
+    if opt("--absa-simple-baseline") is not None and opt("--absa-shard"):
+        raise pytest.UsageError("--absa-simple-baseline with --absa-shard: the simple baseline is compared on the "
+                                "whole run; run it without shards")
     if not 0 <= opt("--absa-regression-min-effect") < 1:
         raise pytest.UsageError(f"--absa-regression-min-effect {opt('--absa-regression-min-effect')}: an ARS drop "
                                 "as a fraction, from 0 up to (not including) 1 (default 0.02)")
@@ -168,7 +184,8 @@ def _read_options(config: pytest.Config, model_option_is_ours: bool) -> RunOptio
         device=opt("--absa-device"), verbose=config.option.verbose > 0, model_option_is_ours=model_option_is_ours,
         allure_dir=Path(config.option.allure_report_dir) if allure_support.active(config) else None,
         cache_dir=Path(opt("--absa-cache") or config.rootpath / ".absa-cache"), no_cache=opt("--absa-no-cache"),
-        clear_cache=opt("--absa-clear-cache"), shard=shard)
+        clear_cache=opt("--absa-clear-cache"), shard=shard, simple_baseline=opt("--absa-simple-baseline"),
+        simple_alpha=opt("--absa-simple-alpha"), require_claims=opt("--absa-require-claims"))
 
 
 def _check_output_path(option: str, value: str | None) -> None:
@@ -290,17 +307,20 @@ class AbsaRun:
         """Models resolved, caches opened: on first use, i.e. when a suite is collected (or asked for)."""
         if self._state is None:
             _terminate_as_interrupt()
-            specs = registry.resolve_all(self.options.model, self.options.models_file)
+            layout = registry.resolve_run(self.options.model, self.options.models_file)
+            specs = layout.specs
+            if self.options.simple_baseline is not None:
+                specs = [*specs, registry.resolve(self.options.simple_baseline, self.options.models_file)]
             if self.options.device:
                 specs = [replace(spec, settings={**spec.settings, "device": self.options.device}) for spec in specs]
             adapters = [registry.build(spec) for spec in specs]
             cache_dir, run_cache = _cache_folder(self.config, self.options)
             progress = self._progress_sink()
-            predictors = {spec.name: Predictor(spec, adapter, self.options.batch_size, PredictionCache(cache_dir),
-                                               progress)
-                          for spec, adapter in zip(specs, adapters)}
+            predictors = [Predictor(spec, adapter, self.options.batch_size, PredictionCache(cache_dir), progress)
+                          for spec, adapter in zip(specs, adapters)]
+            simple = predictors.pop() if self.options.simple_baseline is not None else None
             self._state = RunState(self.options, SourceCache(self.options.data_dir), VariantCache(self.options.seed),
-                                   predictors, run_cache)
+                                   {p.spec.name: p for p in predictors}, run_cache, layout=layout, simple=simple)
         return self._state
 
     def _progress_sink(self) -> FileProgress | TerminalProgress:
@@ -509,13 +529,37 @@ class AbsaRun:
                     "predictions": self._prediction_stats()},
             extraction=[self.collector.extraction[nodeid] for nodeid in sorted(self.collector.extraction)],
             shard=self._shard_section(),
-            notes=notes)
+            notes=notes, **self._readiness_context(outcomes))
         result = conclude(outcomes, self.options, self._baseline(), context)
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             session.exitstatus = result.verdict.exit_status
         self.summary_lines = reporters.summary(result, self.options)
         if self.collector.without_variant:  # before the verdict, which stays the last line
             self.summary_lines[-1:-1] = [self._without_variant_line()]
+
+    def _readiness_context(self, outcomes: list[CaseOutcome]) -> dict:
+        """The group's splits and claims, and the simple baseline's answers to the run's cases."""
+        layout, found = self.state.layout, {}
+        if layout is not None:
+            found["claims"] = layout.claims
+            if layout.group is not None:
+                found["group"], found["splits"] = layout.group.name, layout.group.splits
+        if self.state.simple is not None:
+            found["simple"] = self._simple_run(outcomes)
+        return found
+
+    def _simple_run(self, outcomes: list[CaseOutcome]) -> SimpleRun:
+        """The simple model's answers to every original and variant of the run (once each, cached)."""
+        predictor = self.state.simple
+        cases = list({o.case_id: o.to_dict() for o in outcomes}.values())
+        try:
+            answers = predictor.answer(simpler.queries(cases))
+        except AbsaChecksError as err:
+            return SimpleRun(predictor.spec.name, None, predictor.spec.redact(f"simple baseline: {err}"))
+        except Exception as err:  # a bug in the simple model or its adapter: the gate fails, results are kept
+            return SimpleRun(predictor.spec.name, None, predictor.spec.redact(
+                f"simple baseline '{predictor.spec.name}' raised {type(err).__name__}: {err}"))
+        return SimpleRun(predictor.spec.name, simpler.answered(cases, answers))
 
     def _shard_section(self) -> dict | None:
         """A shard's report keeps what `absa-checks merge` needs to conclude as one run would have."""
@@ -527,8 +571,19 @@ class AbsaRun:
                             "seed": o.seed, "strict": o.strict, "gate_basis": o.gate_basis, "gate_on": o.gate_on,
                             "inconclusive": o.inconclusive, "regression_alpha": o.regression_alpha,
                             "regression_min_effect": o.regression_min_effect,
-                            "baseline": str(o.baseline) if o.baseline else None},
+                            "baseline": str(o.baseline) if o.baseline else None,
+                            "require_claims": o.require_claims},
+                "layout": self._layout_record(),
                 "records": self.collector.by_nodeid(), "other_failures": self.collector.other_failures}
+
+    def _layout_record(self) -> dict:
+        """The group's name, splits and claims as plain data, for the merge to conclude with."""
+        layout = self.state.layout
+        group = layout.group if layout is not None else None
+        return {"group": group.name if group else "",
+                "splits": [[name, list(members)] for name, members in group.splits] if group else [],
+                "claims": {subject: [asdict(c) for c in found] for subject, found in layout.claims.items()}
+                if layout is not None else {}}
 
     def _without_variant_line(self) -> str:
         """The suite's own examples that got no variant for a test, with why (each is a skipped item)."""

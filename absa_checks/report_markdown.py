@@ -45,7 +45,8 @@ def render(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outco
     if gates:
         lines += ["", "### Gates", "", "| verdict | gate | source | test | detail |", "|---|---|---|---|---|"]
         for gate in sorted(gates, key=lambda g: (g.verdict != "fail", g.source, g.test, g.name)):
-            lines.append(f"| {gate.verdict} | {gate.name} {gate.threshold:.2%} | {gate.source} | "
+            lines.append(f"| {gate.verdict} | {gate.name} {gate.threshold:.2%} | {gate.source}"
+                         f"{f' [{gate.slice}]' if gate.slice else ''} | "
                          f"{gate.test.split('::')[-1]} | {gate.reason} |")
     if comparison:
         lines += _comparison(comparison)

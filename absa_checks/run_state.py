@@ -64,6 +64,9 @@ class RunOptions:
     clear_cache: bool = False
     compact_failures: bool = False        # failed cases as one line each in our section (set after collection)
     shard: tuple[int, int] | None = None  # --absa-shard K/N: this run is shard K of N (absa_checks.shards)
+    simple_baseline: str | None = None    # --absa-simple-baseline MODEL (absa_checks.simpler)
+    simple_alpha: float = 0.01            # its one-sided significance level
+    require_claims: bool = False          # --absa-require-claims: claims are gates (absa_checks.claims)
 
 
 class SourceCache:
@@ -218,7 +221,10 @@ class Predictor:
         load()
 
     def _answer_all(self) -> dict[Query, Prediction | QueryError]:
-        queries = self.queries()
+        return self.answer(self.queries())
+
+    def answer(self, queries: list[Query]) -> dict[Query, Prediction | QueryError]:
+        """These queries' answers, through the cache (the cases' queries, or a simple baseline's at the end)."""
         self.stats.unique_queries = len(queries)
         if self.cache is None:
             return self._predict(queries)

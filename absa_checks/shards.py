@@ -77,6 +77,7 @@ def read_shard_reports(paths: list[Path]) -> list[dict[str, Any]]:
 def merge(paths: list[Path], baseline: Path | None = None):
     """The shards' reports concluded as one run: the same outcomes, records and options, so the same
     metrics, intervals, comparison and verdict as a single run (only `timing` differs)."""
+    from .claims import Claim
     from .conclusion import RunContext, conclude, read_baseline
     from .examples import DataIssue
     from .outcomes import CaseOutcome
@@ -90,7 +91,9 @@ def merge(paths: list[Path], baseline: Path | None = None):
                          report=None, markdown=None, strict=o["strict"], gate_basis=o["gate_basis"], batch_size=1,
                          gate_on=o["gate_on"], inconclusive=o["inconclusive"],
                          baseline=Path(baseline or o["baseline"]) if (baseline or o["baseline"]) else None,
-                         regression_alpha=o["regression_alpha"], regression_min_effect=o["regression_min_effect"])
+                         regression_alpha=o["regression_alpha"], regression_min_effect=o["regression_min_effect"],
+                         require_claims=o.get("require_claims", False))
+    layout = section.get("layout") or {}
     cases: dict[str, dict] = {}
     records: dict[str, dict[str, dict]] = {"quarantined": {}, "no_cases": {}, "extraction": {}}
     issues: dict[str, list[dict]] = {}
@@ -111,6 +114,9 @@ def merge(paths: list[Path], baseline: Path | None = None):
         other_failures=sum(r["shard"]["other_failures"] for r in reports),
         no_cases=[records["no_cases"][n] for n in sorted(records["no_cases"])],
         timing={"merged_shards": len(reports), "wall_seconds": max(r["timing"]["wall_seconds"] for r in reports)},
-        extraction=[records["extraction"][n] for n in sorted(records["extraction"])])
+        extraction=[records["extraction"][n] for n in sorted(records["extraction"])],
+        group=layout.get("group", ""),
+        splits=tuple((name, tuple(members)) for name, members in layout.get("splits", [])),
+        claims={subject: tuple(Claim(**c) for c in found) for subject, found in layout.get("claims", {}).items()})
     outcomes = [CaseOutcome.from_dict(cases[n]) for n in sorted(cases)]
     return conclude(outcomes, options, read_baseline(options.baseline) if options.baseline else None, context)

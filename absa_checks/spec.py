@@ -17,6 +17,7 @@ from typing import Any
 from . import strategies
 from .errors import SpecError
 from .expectations import EXPECTATIONS, Expectation
+from . import slices as slices_module
 from .labels import POLARITIES
 from .examples import term_starts
 from .yaml_lines import LocatedYaml, decode, load_located
@@ -33,12 +34,23 @@ class GateSpec:
     min_variant_accuracy: float | None = None
     max_not_found_rate: float | None = None  # an extraction model: cases whose target it did not find
     basis: str | None = None
+    # per-slice gates: (selector, its thresholds) pairs, e.g. ("hard=true", (("min_accuracy", 0.7),))
+    slices: tuple[tuple[str, tuple[tuple[str, float], ...]], ...] | None = None
 
     def is_empty(self) -> bool:
         return all(getattr(self, key) is None for key in GATE_KEYS if key != "basis")
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v is not None}
+        found = {k: v for k, v in self.__dict__.items() if v is not None and k != "slices"}
+        if self.slices:
+            found["slices"] = {selector: dict(thresholds) for selector, thresholds in self.slices}
+        return found
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "GateSpec":
+        slices = data.get("slices")
+        return cls(**{**data, "slices": tuple((selector, tuple(thresholds.items()))
+                                              for selector, thresholds in slices.items()) if slices else None})
 
 
 @dataclass(frozen=True)
@@ -154,7 +166,7 @@ def allowed_test_keys() -> tuple[str, ...]:
     return ("name", "description", "strategy") + default_keys()
 
 
-GATE_KEYS = ("max_fail_rate", "min_ars", "min_variant_accuracy", "max_not_found_rate", "basis")
+GATE_KEYS = ("max_fail_rate", "min_ars", "min_variant_accuracy", "max_not_found_rate", "basis", "slices")
 SOURCE_KEYS = ("examples", "file")
 EXAMPLE_KEYS = ("id", "sentence", "aspect", "span", "polarity", "opinions", "aspects", "variants")
 OTHER_ASPECT_KEYS = ("term", "polarity", "span", "opinions")
@@ -353,7 +365,7 @@ def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_source
     tags = check.string_list(merged["tags"], where("tags")) if "tags" in merged else ()
     default_gates = _parse_gates(check, defaults.get("gates"), ("defaults", "gates"))
     own_gates = _parse_gates(check, test.get("gates"), at + ("gates",))
-    gates = GateSpec(**{**default_gates.to_dict(), **own_gates.to_dict()})
+    gates = GateSpec.from_dict({**default_gates.to_dict(), **own_gates.to_dict()})
     variants = check.choice(merged.get("variants", "auto"), where("variants"), VARIANT_MODES)
     params = _parameters(check, strategy, name, test, defaults, where)
     line = check.located.line(at) or 0
@@ -404,9 +416,31 @@ def _strategy(check: _Checker, value: str, at: tuple) -> str:
 
 def _parse_gates(check: _Checker, raw: Any, at: tuple) -> GateSpec:
     gates = check.mapping(raw if raw is not None else {}, at, GATE_KEYS)
-    values = {key: check.fraction(gates[key], at + (key,)) for key in GATE_KEYS if key != "basis" and key in gates}
+    values = {key: check.fraction(gates[key], at + (key,)) for key in GATE_KEYS
+              if key not in ("basis", "slices") and key in gates}
     basis = check.choice(gates["basis"], at + ("basis",), GATE_BASES) if "basis" in gates else None
-    return GateSpec(basis=basis, **values)
+    sliced = _parse_slice_gates(check, gates["slices"], at + ("slices",)) if "slices" in gates else None
+    return GateSpec(basis=basis, slices=sliced, **values)
+
+
+def _parse_slice_gates(check: _Checker, raw: Any, at: tuple) -> tuple:
+    """`slices: {hard=true: {min_accuracy: 0.7}, opposite_others>=1: {max_fail_rate: 0.3}}`."""
+    selectors = check.mapping(raw, at, tuple(raw) if isinstance(raw, dict) else ())
+    if not selectors:
+        raise check.fail(at, "'slices' names no slice; e.g. slices: {hard=true: {min_accuracy: 0.7}}")
+    found = []
+    for selector, thresholds in selectors.items():
+        try:
+            key = slices_module.canonical(str(selector))
+        except ValueError as err:
+            raise check.fail(at + (selector,), str(err)) from None
+        given = check.mapping(thresholds, at + (selector,), slices_module.SLICE_GATE_KEYS)
+        if not given:
+            raise check.fail(at + (selector,), f"slice {selector!r} has no gate; give one of "
+                                               f"{', '.join(slices_module.SLICE_GATE_KEYS)}")
+        found.append((key, tuple((name, check.fraction(value, at + (selector, name)))
+                                 for name, value in given.items())))
+    return tuple(found)
 
 
 def _parse_inline_sources(check: _Checker, raw: Any, base_dir: Path, shown: str) -> dict[str, InlineSourceSpec]:

@@ -13,7 +13,7 @@ from .gates import GateResult
 from .metrics import RunMetrics
 
 HEADER = ("source", "strategy", "n", "accuracy ori -> new", "fail rate [95% CI]", "ARS [95% CI]", "gate")
-SLICE_HEADER = ("source", "slice", "units", "original accuracy", "ARS [95% CI]")
+SLICE_HEADER = ("source", "slice", "units", "original accuracy", "ARS [95% CI]", "gate")
 
 
 @dataclass(frozen=True)
@@ -62,13 +62,13 @@ def rows(metrics: RunMetrics, gates: list[GateResult]) -> list[tuple[str, ...]]:
     result = []
     for name, source in metrics.sources.items():
         for strategy, s in source.strategies.items():
-            mine = [g for g in gates if g.source == name and g.name != "min_ars"
+            mine = [g for g in gates if g.source == name and g.name != "min_ars" and not g.slice
                     and test_strategy.get(g.test) == strategy]
             missing = [with_ci(rate) if rate is not None else "-" for rate, column in
                        ((s.not_found, "not found [95% CI]"), (s.ambiguous, "ambiguous [95% CI]")) if column in extra]
             result.append((name, strategy, str(s.n), f"{pct(s.original_accuracy)} -> {pct(s.variant_accuracy)}",
                            with_ci(s.fail_rate), *missing, "", _gate_cell(mine)))
-        ars_gates = [g for g in gates if g.source == name and g.name == "min_ars"]
+        ars_gates = [g for g in gates if g.source == name and g.name == "min_ars" and not g.slice]
         label = "all (units)" if not source.ars_partial else f"all (ARS partial: {'+'.join(source.ars_covers) or '-'})"
         result.append((name, label, str(source.units), f"{pct(source.original_accuracy)} (originals)", "",
                        *([""] * len(extra)), with_ci(source.ars), _gate_cell(ars_gates)))
@@ -97,9 +97,19 @@ def checkpoint_rows(per_model: dict[str, RunMetrics], mean: RunMetrics) -> list[
     return result
 
 
-def slice_rows(metrics: RunMetrics) -> list[tuple[str, ...]]:
-    return [(name, key, str(found.units), pct(found.original_accuracy), with_ci(found.ars))
+def slice_rows(metrics: RunMetrics, gates: list[GateResult] = ()) -> list[tuple[str, ...]]:
+    """Per source and slice: units, accuracy, ARS, and the verdict of the gates set on that slice."""
+    return [(name, key, str(found.units), pct(found.original_accuracy), with_ci(found.ars),
+             _gate_cell([g for g in gates if g.source == name and g.slice == key]))
             for name, source in metrics.sources.items() for key, found in source.slices.items()]
+
+
+SLICE_GATE_HEADER = ("source", "slice", "test", "gate", "threshold", "measured [95% CI]", "verdict")
+
+
+def slice_gate_rows(gates: list[GateResult]) -> list[tuple[str, ...]]:
+    return [(g.source, g.slice, g.test.split("::")[-1], g.name, f"{100 * g.threshold:.2f}",
+             with_ci(g.rate) if g.rate is not None else "-", g.verdict) for g in gates if g.slice]
 
 
 EXTRACTION_HEADER = ("source", "level", "sentences", "strict F1 [95% CI]", "flexible F1 [95% CI]",
@@ -131,10 +141,13 @@ def all_tables(metrics: RunMetrics, gates: list[GateResult],
     if per_model:
         tables.append(Table("each checkpoint (%)", ("source", "metric", *per_model, "mean±std"),
                             tuple(checkpoint_rows(per_model, metrics))))
-    sliced = slice_rows(metrics)
+    sliced = slice_rows(metrics, gates)
     if sliced:
         tables.append(Table("slices: multi-aspect, hard, opposite aspects, gold polarity", SLICE_HEADER,
                             tuple(sliced)))
+    slice_gates = slice_gate_rows(gates)
+    if slice_gates:
+        tables.append(Table("gates on slices (%)", SLICE_GATE_HEADER, tuple(slice_gates)))
     return tables
 
 

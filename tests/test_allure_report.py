@@ -68,6 +68,8 @@ def test_results_carry_titles_labels_attachments_summary_and_gates(tmp_path, run
     assert summary["status"] == "passed" and "the gate passed" in summary["statusDetails"]["message"]
     assert {a["name"] for a in summary["attachments"]} >= {"summary tables", "accuracy", "fail-rates"}
     assert "slices: multi-aspect" in summary["descriptionHtml"] and "aspects=single" in summary["descriptionHtml"]
+    assert "production readiness" in summary["descriptionHtml"] and "a simpler model is not better" in \
+        summary["descriptionHtml"]
     gate = next(r for name, r in found.items() if name.startswith("gate max_fail_rate 50% on tiny"))
     # 1 of 3 failed: the interval [6%, 79%] straddles 50%: inconclusive, which the run counts as passed
     # (--absa-inconclusive pass, the default), in Allure as in the terminal

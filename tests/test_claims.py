@@ -1,0 +1,89 @@
+"""Claims: published numbers in models.yaml, reproduced when inside the measured 95% interval."""
+
+from __future__ import annotations
+
+import pytest
+
+from absa_checks.claims import Claim, check, parse
+from absa_checks.errors import AbsaChecksError
+from absa_checks.metrics import RunMetrics, SourceMetrics
+from absa_checks.stats import clopper_pearson, wilson
+from conftest import ARTS_OUTPUT, SHARED_DATA, needs_shared_data
+
+
+def metrics(accuracy_k: int, ars_k: int, n: int = 1120) -> RunMetrics:
+    source = SourceMetrics("arts-restaurant", n, 0, wilson(accuracy_k, n), clopper_pearson(ars_k, n))
+    return RunMetrics({"arts-restaurant": source}, [], 0, 0, 0, 0)
+
+
+def test_a_claim_inside_the_interval_is_reproduced_with_its_gap():
+    found = check(Claim("m", "arts-restaurant", "ars", 0.60), metrics(971, 664))
+    assert found.verdict == "reproduced"
+    assert found.gap == pytest.approx(0.60 - 664 / 1120)
+    assert "gap +0.71 points" in found.reason
+
+
+def test_a_claim_outside_the_interval_is_not_reproduced_and_says_by_how_much():
+    found = check(Claim("m", "arts-restaurant", "ars", 0.6429), metrics(971, 664))
+    assert found.verdict == "not reproduced"
+    assert "5.00 points higher" in found.reason
+    low = check(Claim("m", "arts-restaurant", "accuracy", 0.80), metrics(971, 664))
+    assert low.verdict == "not reproduced" and "6.70 points lower" in low.reason
+
+
+def test_a_claim_on_a_source_the_run_did_not_test_has_no_data():
+    found = check(Claim("m", "arts-laptop", "accuracy", 0.8), metrics(971, 664))
+    assert found.verdict == "no-data" and "did not test arts-laptop" in found.reason
+
+
+@pytest.mark.parametrize("raw,message", [
+    ({"source": "arts-restaurant", "ars": 59.29}, "write 0.5929 for 59.29%"),
+    ({"source": "arts-restaurant", "f1": 0.7}, "unknown metric 'f1'"),
+    ({"ars": 0.5}, "needs 'source:'"),
+    ({"source": "arts-restaurant"}, "names no number"),
+    ("0.59", "must be a mapping"),
+])
+def test_a_wrong_claim_is_one_clear_message(raw, message):
+    with pytest.raises(AbsaChecksError) as err:
+        parse(raw, "bert-pt", "models.yaml")
+    assert message in str(err.value) and "models.yaml: 'bert-pt': claims" in str(err.value)
+
+
+def test_claims_per_strategy_and_lists_parse():
+    found = parse([{"source": "a", "revtgt_accuracy": 0.6}, {"source": "b", "adddiff_fail_rate": 0.1}], "m", "f")
+    assert [(c.source, c.metric, c.value) for c in found] == [("a", "revtgt_accuracy", 0.6),
+                                                                ("b", "adddiff_fail_rate", 0.1)]
+
+
+@needs_shared_data
+def test_the_published_bert_pt_table7_numbers_are_reproduced_and_five_points_more_are_not(run, tmp_path):
+    predictions = ARTS_OUTPUT / "rest_results.csv"
+    models = tmp_path / "models.yaml"
+    models.write_text(
+        "models:\n"
+        f"  bert-pt: {{kind: replay, path: {predictions}, column: bert_pt,\n"
+        "            claims: {source: arts-restaurant, accuracy: 0.8670, ars: 0.5929}}\n"
+        f"  bert-pt-optimistic: {{kind: replay, path: {predictions}, column: bert_pt,\n"
+        "            claims: {source: arts-restaurant, ars: 0.6429}}\n")
+    args = ["suites/", "-q", "--absa-data", str(SHARED_DATA), "--absa-sources", "arts-restaurant",
+            "--absa-models", str(models), "--model", "bert-pt,bert-pt-optimistic"]
+    result = run(args)
+    assert result.report is not None, result.out[-3000:]
+    claims = {(c["subject"], c["metric"]): c for c in result.report["claims"]}
+    assert claims[("bert-pt", "accuracy")]["verdict"] == "reproduced"
+    assert claims[("bert-pt", "ars")]["verdict"] == "reproduced"
+    assert claims[("bert-pt", "ars")]["gap"] == pytest.approx(0.0, abs=5e-5)  # 664/1120 = 59.2857..%
+    optimistic = claims[("bert-pt-optimistic", "ars")]
+    assert optimistic["verdict"] == "not reproduced"
+    assert round(100 * optimistic["gap"], 2) == 5.00
+    assert "5.00 points higher" in optimistic["reason"]
+    trait = result.report["readiness"]["reproduced claims"]
+    assert trait["verdict"] == "fail" and "2/3 reproduced" in trait["evidence"]
+    assert "--absa-require-claims" in trait["evidence"]
+    assert not any(g["gate"] == "claim_reproduced" for g in result.report["gates"])  # reported, not gated
+
+    gated = run(args + ["--absa-require-claims"])
+    assert gated.code == 1, gated.out[-2000:]
+    failed = [g for g in gated.report["gates"] if g["gate"] == "claim_reproduced" and g["verdict"] == "fail"]
+    assert [g["checkpoint"] for g in failed] == ["bert-pt-optimistic"]
+    assert "claim_reproduced" in gated.summary
