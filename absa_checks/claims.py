@@ -104,7 +104,7 @@ def check(claim: Claim, metrics: RunMetrics) -> ClaimResult:
     inside = rate.low <= claim.value <= rate.high
     shown = (f"{claim.subject} claims {claim.metric} {100 * claim.value:.2f}% on {claim.source}; measured "
              f"{100 * rate.value:.2f}% [95% CI {100 * rate.low:.2f}, {100 * rate.high:.2f}]")
-    gap = 100 * (claim.value - rate.value)
+    gap = round(100 * (claim.value - rate.value), 2) + 0.0  # + 0.0: no "-0.00"
     if inside:
         return ClaimResult(claim, rate, "reproduced", f"{shown}: inside the interval (gap {gap:+.2f} points)")
     return ClaimResult(claim, rate, "not reproduced", f"{shown}: outside the interval, the claim is "

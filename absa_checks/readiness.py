@@ -71,11 +71,16 @@ def claims_trait(results: list[ClaimResult], gated: bool) -> Trait:
     bad = [r for r in results if r.verdict != "reproduced"]
     verdict = "pass" if not bad else "fail"
     shown = "; ".join(f"{r.claim.subject} {r.claim.metric} {100 * r.claim.value:.2f} on {r.claim.source}: "
-                      f"{r.verdict}" + (f", measured {_pct(r.measured)}, gap {100 * r.gap:+.2f}" if r.gap is not None
-                                        else "") for r in results)
+                      f"{r.verdict}" + _measured(r) for r in results)
     note = "" if gated else " (reported; --absa-require-claims makes it a gate)"
     return Trait("reproduced claims", verdict, f"{len(results) - len(bad)}/{len(results)} reproduced{note}: {shown}",
                  {"claims": [r.to_dict() for r in results], "gated": gated})
+
+
+def _measured(result: ClaimResult) -> str:
+    if result.gap is None:
+        return ""
+    return f", measured {_pct(result.measured)}, gap {round(100 * result.gap, 2) + 0.0:+.2f}"  # + 0.0: no -0.00
 
 
 def simpler_trait(gates: list[GateResult], report: dict[str, Any] | None) -> Trait:

@@ -32,7 +32,7 @@ def render(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outco
              f"{verdict.reason}.", "",
              f"{who}, seed {run['seed']}, "
              f"{metrics.cases} cases: {metrics.passed} passed, {metrics.failed} failed, {metrics.errors} errors. "
-             "Rates in percent with 95% intervals (Wilson for rates, exact bootstrap over units for ARS).", ""]
+             "Rates in percent with 95% intervals (Wilson for rates, exact Clopper-Pearson over units for ARS).", ""]
     lines += summary_table.render_markdown(tables[0])
     for name, file_name in (pictures or {}).items():
         lines += ["", f"![{name}]({file_name})"]

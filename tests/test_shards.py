@@ -98,3 +98,22 @@ def test_every_checkpoints_units_split_the_same_way(run):
         for case in report["cases"]:
             assert owner.setdefault((case["source"], case["unit"]), k) == k  # both checkpoints' cases: one shard
     assert len(set(owner.values())) == 2
+
+
+def test_merged_shards_keep_the_groups_splits_and_claims(tmp_path, run):
+    models = tmp_path / "models.yaml"
+    models.write_text("models:\n  t1: {kind: lexicon, scope: target}\n  t2: {kind: lexicon, scope: target}\n"
+                      "  s1: {kind: lexicon, scope: sentence}\n  s2: {kind: lexicon, scope: sentence}\n"
+                      "groups:\n  grid:\n    splits: {target: [t1, t2], sentence: [s1, s2]}\n"
+                      "    claims: {source: builtin-restaurant, accuracy: 0.6}\n")
+    args = [*ARGS, "--absa-models", str(models), "--model", "grid"]
+    single = run(args).report
+    assert single["splits"]["splits"] == {"target": ["t1", "t2"], "sentence": ["s1", "s2"]}
+    assert single["claims"][0]["subject"] == "grid"
+    for k in (1, 2):
+        (tmp_path / f"shard-{k}.json").write_text(json.dumps(run([*args, "--absa-shard", f"{k}/2"]).report))
+    merged = merge(str(tmp_path / "shard-1.json"), str(tmp_path / "shard-2.json"), "-o", str(tmp_path / "m.json"))
+    assert merged.returncode == single["verdict"]["exit_status"], merged.stderr
+    result = json.loads((tmp_path / "m.json").read_text())
+    for key in ("splits", "claims", "readiness"):
+        assert result[key] == single[key], key
