@@ -87,3 +87,19 @@ def test_the_published_bert_pt_table7_numbers_are_reproduced_and_five_points_mor
     failed = [g for g in gated.report["gates"] if g["gate"] == "claim_reproduced" and g["verdict"] == "fail"]
     assert [g["checkpoint"] for g in failed] == ["bert-pt-optimistic"]
     assert "claim_reproduced" in gated.summary
+
+
+def test_a_group_claim_is_checked_against_the_interval_of_the_mean_and_a_members_against_its_own():
+    from absa_checks.checkpoints import mean_metrics
+    from absa_checks.claims import check_all
+    per_model = {"s1": metrics(900, 600), "s2": metrics(940, 660)}
+    mean = mean_metrics(per_model)
+    spread = mean.sources["arts-restaurant"].ars
+    claims = {"grid": (Claim("grid", "arts-restaurant", "ars", 0.56),),
+              "s1": (Claim("s1", "arts-restaurant", "ars", 0.58),)}
+    group, member = check_all(claims, mean, per_model, group="grid")
+    assert group.measured is spread and spread.value == pytest.approx(630 / 1120)
+    assert group.verdict == ("reproduced" if spread.low <= 0.56 <= spread.high else "not reproduced")
+    assert group.verdict == "reproduced"
+    assert member.measured is per_model["s1"].sources["arts-restaurant"].ars
+    assert member.verdict == "not reproduced"  # s1 alone: 600/1120 = 53.57% [50.6, 56.5]
