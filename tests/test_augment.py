@@ -99,3 +99,25 @@ def test_the_training_recipe_is_wired_end_to_end(tmp_path, run):
     candidate = run([*args, "--absa-model", f"transformers:{tmp_path / 'model'}", "--absa-baseline",
                      str(tmp_path / "released.json")])
     assert "comparison" in candidate.report and any(g["gate"] == "no_regression" for g in candidate.report["gates"])
+
+
+def test_the_adddiff_k_curve_reads_each_models_report(tmp_path):
+    def report(rates):
+        return {"tests": [{"test": f"suites/invariance/adddiff_k.yaml::adddiff_k{k}", "source": "s",
+                           "fail_rate": {"value": v, "ci95": [v - 0.01, v + 0.02], "n": 100, "k": int(100 * v)}}
+                          for k, v in enumerate(rates, 1)]
+                + [{"test": "x.yaml::adddiff_k1", "source": "other", "fail_rate": {"value": 0.9, "n": 1}}]}
+    for name, rates in (("a", [0.1, 0.2]), ("b", [0.05, 0.07])):
+        (tmp_path / f"{name}.json").write_text(json.dumps(report(rates)))
+    out = tmp_path / "curve.png"
+    done = subprocess.run([sys.executable, "examples/adversarial_training/adddiff_k_curve.py", f"plain={tmp_path / 'a.json'}",
+                           f"augmented={tmp_path / 'b.json'}", "--source", "s", "--out", str(out)],
+                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "| plain | 10.0 [9.0, 12.0] | 20.0 [19.0, 22.0] |" in done.stdout
+    assert "| augmented | 5.0 [4.0, 7.0] | 7.0 [6.0, 9.0] |" in done.stdout
+    assert out.read_bytes()[:4] == b"\x89PNG"
+    missing = subprocess.run([sys.executable, "examples/adversarial_training/adddiff_k_curve.py",
+                              f"plain={tmp_path / 'a.json'}", "--source", "nowhere"], cwd=REPO, capture_output=True,
+                             text=True, timeout=120)
+    assert missing.returncode == 2 and "no adddiff_k test on nowhere" in missing.stderr
