@@ -175,4 +175,7 @@ def regression_verdict(units: Paired, alpha: float, min_effect: float) -> tuple[
         return "fail", f"{shown}: a significant drop of at least {min_effect:.2%}"
     if drop >= min_effect:
         return "inconclusive", f"{shown}: a drop of {drop:.2%}, but not significant at alpha {alpha:g}"
+    better = mcnemar_worse(len(units.fixed), len(units.broken))  # one-sided: better now
+    if units.change > 0 and better < alpha:
+        return "pass", f"{shown}: a significant improvement (one-sided exact McNemar p = {better:.3g} for better now)"
     return "pass", f"{shown}: no significant regression"

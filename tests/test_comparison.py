@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import random
 
 import numpy
@@ -43,6 +44,18 @@ def units(correct: list[bool]) -> list[dict]:
 
 def verdict(now: list[dict], before: list[dict]) -> str:
     return regression_verdict(compare(now, before)["s"].units, alpha=0.01, min_effect=0.02)[0]  # the defaults
+
+
+def test_a_significant_improvement_is_said_with_its_one_sided_p():
+    before = units([False] * 30 + [True] * 70)
+    now = units([True] * 30 + [True] * 68 + [False] * 2)  # 30 fixed, 2 broken
+    decided, why = regression_verdict(compare(now, before)["s"].units, alpha=0.01, min_effect=0.02)
+    p = sum(math.comb(32, i) for i in range(30, 33)) / 2 ** 32
+    assert decided == "pass" and f"a significant improvement (one-sided exact McNemar p = {p:.3g}" in why
+    same = regression_verdict(compare(before, before)["s"].units, alpha=0.01, min_effect=0.02)[1]
+    assert same.endswith("no significant regression")
+    slight = units([True] * 2 + [False] * 28 + [True] * 70)  # 2 fixed, 0 broken: better, not significantly
+    assert regression_verdict(compare(slight, before)["s"].units, 0.01, 0.02)[1].endswith("no significant regression")
 
 
 def test_identical_predictions_never_fail():
