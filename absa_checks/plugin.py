@@ -319,6 +319,10 @@ class AbsaRun:
             predictors = [Predictor(spec, adapter, self.options.batch_size, PredictionCache(cache_dir), progress)
                           for spec, adapter in zip(specs, adapters)]
             simple = predictors.pop() if self.options.simple_baseline is not None else None
+            if simple is not None and simple.extracting:
+                raise AbsaChecksError(f"--absa-simple-baseline {self.options.simple_baseline}: an extraction model; "
+                                      "the simple baseline answers polarity queries: give a classifier such as "
+                                      "lexicon-sentence or a sentence-only checkpoint")
             self._state = RunState(self.options, SourceCache(self.options.data_dir), VariantCache(self.options.seed),
                                    {p.spec.name: p for p in predictors}, run_cache, layout=layout, simple=simple)
         return self._state
