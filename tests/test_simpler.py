@@ -108,7 +108,7 @@ def test_an_unknown_simple_baseline_is_a_usage_error(run):
 
 
 def test_an_extraction_model_is_refused_as_a_simple_baseline(run, tmp_path):
-    (tmp_path / "outputs.jsonl").write_text('{"sentence": "The food was great.", "text": "food: positive"}\n')
+    (tmp_path / "outputs.jsonl").write_text('{"sentence": "The soup tasted of lemongrass.", "text": "food: positive"}\n')
     result = run(["suites/invariance/adddiff.yaml", "-q", "--absa-simple-baseline",
                   f"extraction-replay:{tmp_path / 'outputs.jsonl'}"])
     assert result.code == 4 and "an extraction model; the simple baseline answers polarity queries" in result.out
