@@ -134,16 +134,17 @@ class TerminalLines:
         self._reports_seen = 0
 
     def write(self, text: str) -> None:
-        self._start()
-        if self._mid_line:
-            self.reporter._tw.line()
-        self.reporter._tw.line(text)
+        fresh = self._mid_line or (not self._open and self.reporter._tw.width_of_current_line)
+        self._start(break_line=False)
+        # one write: on an xdist controller pytest writes result letters from another thread, and one
+        # could land between a separate line break and our text
+        self.reporter._tw.write(("\n" if fresh else "") + text + "\n")
         self._mid_line = False
 
     def rewrite(self, text: str) -> bool:
         if self._mid_line and self._reports() != self._reports_seen:
-            self.reporter._tw.line()  # pytest wrote results after our line: they stay, on a line of their own
-            self._open = self._mid_line = False
+            # pytest wrote results after our line: they stay, and what we write next starts a line of its own
+            self._open = False
             return False
         self._start()
         self.reporter.rewrite(text, erase=True)
@@ -165,11 +166,11 @@ class TerminalLines:
             self.reporter._tw.write(resume)
         self._open = self._mid_line = False
 
-    def _start(self) -> None:
+    def _start(self, break_line: bool = True) -> None:
         if self._open:
             return
         self._resume = self.reporter.currentfspath
-        if self.reporter._tw.width_of_current_line:
+        if break_line and self.reporter._tw.width_of_current_line:
             self.reporter._tw.line()
         self._open = True
 
