@@ -44,7 +44,7 @@ def label(adapter: LexiconAdapter, q: Query) -> str:
 
 
 FOOD_SERVICE = "The food was great but the service was slow and rude."
-ADDDIFF = "The battery life is amazing, but service is severely slow and the keyboard is terrible."
+ADDDIFF = "The sound quality is amazing, but support is painfully slow and the keyboard is terrible."
 
 
 def test_satisfies_protocol(target: LexiconAdapter, sentence: LexiconAdapter) -> None:
@@ -116,8 +116,8 @@ def test_negation_flips_the_label(target: LexiconAdapter) -> None:
     assert label(target, query("The rendering is slow.", "rendering")) == "negative"
     assert label(target, query("The rendering is not slow.", "rendering")) == "positive"
     # ... and ARTS's rendering pair now flips the right way
-    assert label(target, query("3D rendering slows it down considerably.", "3D rendering")) == "negative"
-    assert label(target, query("3D rendering does not slow it down considerably.", "3D rendering")) == "positive"
+    assert label(target, query("Video export slows it down considerably.", "Video export")) == "negative"
+    assert label(target, query("Video export does not slow it down considerably.", "Video export")) == "positive"
     assert label(target, query("The screen is good.", "screen")) == "positive"
     assert label(target, query("The screen is not good.", "screen")) == "negative"
 
@@ -131,11 +131,11 @@ def test_supplement_fills_only_words_vader_lacks(target: LexiconAdapter) -> None
 
 
 def test_adddiff_sentence(target: LexiconAdapter, sentence: LexiconAdapter) -> None:
-    battery = query(ADDDIFF, "battery life")
-    assert target_clause(ADDDIFF, battery.start, battery.end) == "The battery life is amazing"
-    assert label(target, battery) == "positive"
+    sound = query(ADDDIFF, "sound quality")
+    assert target_clause(ADDDIFF, sound.start, sound.end) == "The sound quality is amazing"
+    assert label(target, sound) == "positive"
     # The added negative clauses drag the whole-sentence score below zero.
-    assert label(sentence, battery) == "negative"
+    assert label(sentence, sound) == "negative"
     assert label(target, query(ADDDIFF, "keyboard")) == "negative"
 
 

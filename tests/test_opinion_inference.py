@@ -41,14 +41,14 @@ def opinions_of(sentence: str, *terms: str) -> list[list[str]]:
     ("Boot time is super fast, around 35 seconds.", "Boot time", ["fast"]),
     ("The staff was friendly and very attentive.", "staff", ["friendly", "attentive"]),
     ("The battery life of this laptop is excellent.", "battery life", ["excellent"]),
-    ("The keyboard is too slick.", "keyboard", ["slick"]),
-    ("The keyboard is top notch.", "keyboard", ["top notch"]),
+    ("The trackpad is too slick.", "trackpad", ["slick"]),
+    ("The webcam is top notch.", "webcam", ["top notch"]),
     ("The fish was cooked well.", "fish", ["well"]),
-    ("The wait staff is very freindly.", "wait staff", ["freindly"]),  # misspelled, still an adjective
-    ("The prices are wonderfully low.", "prices", ["wonderfully low"]),
+    ("The bar staff is very freindly.", "bar staff", ["freindly"]),  # misspelled, still an adjective
+    ("The fees are wonderfully low.", "fees", ["wonderfully low"]),
     ("The menu seems kind of limited.", "menu", ["limited"]),
-    ("Saul is pretty good, but definitely not great.", "Saul", ["good", "not great"]),
-    ("I could not believe how small the portions were!", "portions", ["small"]),
+    ("Marco is pretty good, but definitely not great.", "Marco", ["good", "not great"]),
+    ("I could not believe how small the desserts were!", "desserts", ["small"]),
     ("But the performance is a huge disappointment.", "performance", ["disappointment"]),
     ("The food, drinks and service are among the best in the city.", "drinks", ["best"]),
     ("I use iPhoto, which is a great program.", "iPhoto", ["great"]),
@@ -57,18 +57,18 @@ def opinions_of(sentence: str, *terms: str) -> list[list[str]]:
     ("The screen isn't bad.", "screen", ["isn't bad"]),
     ("Sure it's fine, but the keyboard is not light and slim.", "keyboard", ["not light and slim"]),
     # 3. the aspect as the subject of an evaluative verb or adverb
-    ("The keyboard responds well to presses.", "keyboard", ["well"]),
+    ("The touchscreen responds well to taps.", "touchscreen", ["well"]),
     ("The screen flickers constantly.", "screen", ["flickers"]),
-    ("The right speaker did not work.", "right speaker", ["not work"]),
+    ("The left hinge did not work.", "left hinge", ["not work"]),
     ("The charger stopped working after a month.", "charger", ["stopped working"]),
-    ("The hard drive crashed as well.", "hard drive", ["crashed"]),
+    ("The graphics card crashed as well.", "graphics card", ["crashed"]),
     # 4. the aspect as the object of an evaluative verb
     ("I love the keyboard.", "keyboard", ["love"]),
     ("Did not enjoy the new Windows 8.", "Windows 8", ["not enjoy"]),
     ("I don't like the trackpad.", "trackpad", ["don't like"]),
     # 5. governed through a preposition or an infinitive
-    ("I was extremely happy with the OS itself.", "OS", ["happy"]),
-    ("It's fast, light, and simple to use.", "use", ["fast", "light", "simple"]),
+    ("I was extremely happy with the screen itself.", "screen", ["happy"]),
+    ("It's quick, light, and simple to use.", "use", ["quick", "light", "simple"]),
     ("It is easy to navigate through the menus.", "menus", ["easy"]),
     ("I also had a problem with the touchpad.", "touchpad", ["problem"]),
     ("There is plenty of storage.", "storage", ["plenty"]),
@@ -77,7 +77,7 @@ def opinions_of(sentence: str, *terms: str) -> list[list[str]]:
     ("The Mac Mini is priced just right.", "priced", ["right"]),
     ("Overall: Poor, Features: Average, Price: Poor", "Features", ["Average"]),
     # 7. a pronoun right after the aspect's clause
-    ("I loaded Windows 7 via Bootcamp and it works flawlessly.", "Bootcamp", ["flawlessly"]),
+    ("I installed Linux via Parallels and it works flawlessly.", "Parallels", ["flawlessly"]),
 ])
 def test_each_rule_attaches_the_opinion_words(sentence, term, expected):
     assert opinions_of(sentence, term) == [expected]
@@ -95,12 +95,12 @@ def test_no_opinion_where_none_attaches(sentence, term):
 def test_each_aspect_keeps_its_own_words():
     sentence = "I recommend the garlic shrimp, the okra and the lamb."
     assert opinions_of(sentence, "garlic shrimp", "okra", "lamb") == [["recommend"]] * 3
-    sentence = "The food is very good with each dish."  # "with" after a plain adjective governs nothing
-    assert opinions_of(sentence, "food", "dish") == [["good"], []]
+    sentence = "The soup is very good with each course."  # "with" after a plain adjective governs nothing
+    assert opinions_of(sentence, "soup", "course") == [["good"], []]
     sentence = "It is a nice place to relax."  # the place does not relax
     assert opinions_of(sentence, "place") == [["nice"]]
-    sentence = "Great food and the prices are very reasonable."
-    assert opinions_of(sentence, "food", "prices") == [["Great"], ["reasonable"]]
+    sentence = "Great pasta and the rates are very reasonable."
+    assert opinions_of(sentence, "pasta", "rates") == [["Great"], ["reasonable"]]
     sentence = "The food and service were great."
     assert opinions_of(sentence, "food", "service") == [["great"], ["great"]]
     sentence = "Anytime I go to Sushi Rose for fresh sushi and great portions all at a reasonable price."

@@ -36,10 +36,10 @@ def test_a_clean_reversal_passes(resources):
 
 
 def test_a_published_variant_is_quarantined_for_the_same_reasons_as_ours(resources):
-    original = _example("Not only do they have the best escargot in town, they always try to accomodate our toddler.",
-                        "escargot", "best")
-    found = screen(original, "Not only do they have the worst escargot in town, they always try to accomodate "
-                             "our toddler.", "revtgt", resources)
+    original = _example("Not only do they have the best gnocchi around, they always try to seat our large group.",
+                        "gnocchi", "best")
+    found = screen(original, "Not only do they have the worst gnocchi around, they always try to seat "
+                             "our large group.", "revtgt", resources)
     assert found[0] == ("a discourse word depends on the old polarity", "Not only")
     unmatched = _example("Apple is unmatched in product quality.", "product quality", "unmatched")
     found = screen(unmatched, "Apple is not unmatched in product quality.", "revtgt", resources)

@@ -139,7 +139,7 @@ def lexicon_disagrees(original: Example, edits: Sequence[Edit], intended: str, p
                       index: int = 0) -> str | None:
     """VADER's score of the stretch from the target to its opinion words must move towards `intended`.
 
-    The stretch, not the target's clause: in "Host and Hostess was quite rude" or "..., and all of it
+    The stretch, not the target's clause: in "Waiter and Manager were quite rude" or "..., and all of it
     delicious" the opinion is outside the clause the target starts.
     """
     mine = [o for o in original.opinions if o.aspect == index]
@@ -166,7 +166,7 @@ NOT_PARTS = frozenset("service staff waiter waiters waitress waitresses waitstaf
 
 def contrast_without_aspect(sentence: TaggedSentence, example: Example) -> str | None:
     """A contrastive word with no aspect or opinion on one side: the contrast was written for the old
-    polarities and nothing can adjust it ("Cool atmosphere but such a let down")."""
+    polarities and nothing can adjust it ("Nice decor but such a let down")."""
     marks = [(a.start, a.end) for a in (example.target, *example.others)]
     marks += [(o.start, o.end) for o in example.opinions]
     tokens = sentence.tokens

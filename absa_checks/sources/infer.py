@@ -6,8 +6,8 @@ annotation (one span per opinion word; a negation belongs to its word: "not good
 1. attributive: evaluative adjectives right before the aspect ("great food", "fresh and tasty sushi",
    "a faster processor", "no cd drive", "reasonably priced");
 2. predicative: the aspect's noun phrase ("the battery life of this laptop", "the food and service",
-   "iPhoto, which") is the subject of a linking verb and adjectives follow ("the food was really good",
-   "the staff is friendly and attentive", "is too slick", "is top notch", "was well prepared"); a
+   "iPhoto, which") is the subject of a linking verb and adjectives follow ("the soup was really tasty",
+   "the staff is friendly and attentive", "is too slick", "is first rate", "was well prepared"); a
    strongly evaluative noun after the verb stands for them ("is a huge disappointment");
 3. the aspect is the subject of a verb that is evaluative ("the screen flickers"), qualified by an
    evaluative adverb ("it works great", "responds well"), or negated or stopped when its job is to
@@ -19,7 +19,7 @@ annotation (one span per opinion word; a negation belongs to its word: "not good
 6. an evaluative word right after the aspect with no verb between ("Works well", "priced just right",
    "Features: Average");
 7. when rules 1-6 attach nothing: rule 2 or 3 for an "it"/"they" that follows the aspect closely
-   ("I loaded Windows 7 via Bootcamp and it works flawlessly");
+   ("I installed Linux via Parallels and it works flawlessly");
 8. else the nearest clear sentiment word (VADER |valence| >= 1.5, or an evaluative adjective) of the
    aspect's own clause (absa_checks.clauses.target_clause) that no rule gave another aspect.
 
@@ -163,7 +163,7 @@ FUNCTION_VERBS = frozenset({"work", "works", "worked", "working", "function", "f
                             "charging", "boot", "boots", "booting", "load", "loads", "loading", "connect",
                             "connects", "connecting", "open", "opens", "opening", "last", "lasts", "lasted"})
 STOP_VERBS = frozenset({"stop", "stops", "stopped", "quit", "quits", "ceased", "ceases"})
-# Opinion phrases the lexicons cannot see word by word ("the keyboard is top notch").
+# Opinion phrases the lexicons cannot see word by word ("the webcam is top notch").
 IDIOMS = tuple(tuple(p.split()) for p in (
     "top notch", "out of this world", "second to none", "in line", "up to par", "on point", "spot on", "so so", "top of the line", "first class", "first rate",
     "well worth it", "well worth", "a joke", "a rip off", "a ripoff", "a waste", "not bad", "not great"))
@@ -440,7 +440,7 @@ def _chain_left(words: Sequence[Word], k: int) -> list[int]:
 
 def _inside_phrase(words: Sequence[Word], k: int) -> bool:
     """Does the adjective at k open a noun phrase after a determiner, preposition or verb ("some really
-    good, inexpensive sushi", "amid clean, chic decor")? Then a comma after it joins two adjectives of
+    good, inexpensive ramen", "amid clean, chic decor")? Then a comma after it joins two adjectives of
     one noun; at the start of a clause it ends a list item ("lightweight, long battery life")."""
     j = k - 1
     while j >= 0 and _modifier(words[j]):
@@ -491,7 +491,7 @@ def _attributive(words: Sequence[Word], first: int) -> list[Found]:
         heads = [first - 1]  # "reasonably priced", "well made"
     if not heads and first >= 3 and words[first - 1].lower in DETERMINERS and words[first - 3].lower == "how" and (
             _opinion(words[first - 2], "adjective") or _plain_adjective(words[first - 2])):
-        heads = [first - 2]  # "how small the portions were"
+        heads = [first - 2]  # "how small the desserts were"
     if not heads and first >= 1 and words[first - 1].lower == "no":
         return [Found(first - 1, first - 1, rule=1)]  # "no cd drive": a missing part is the complaint
     if (not heads and first >= 2 and words[first - 1].lower in COORDINATORS and words[first - 2].aspect is not None
@@ -601,7 +601,7 @@ def _predicate(words: Sequence[Word], start: int) -> list[Found]:
     if after < len(words) and _how(words, after):
         return _spans([after], negator, rule=3)
     if negator is not None and verb.lower in FUNCTION_VERBS:
-        return _spans([k], negator, rule=3)  # "the right speaker did not work"
+        return _spans([k], negator, rule=3)  # "the left hinge did not work"
     if verb.lower in STOP_VERBS and k + 1 < len(words) and words[k + 1].lower in FUNCTION_VERBS:
         return [Found(k, k + 1, rule=3)]  # "the charger stopped working"
     for j in range(k + 1, min(k + 6, len(words))):  # "the waitress remembers me and is very friendly"
@@ -730,7 +730,7 @@ def _after_aspect(words: Sequence[Word], last: int) -> list[Found]:
 
 def _pronoun_predicate(words: Sequence[Word], last: int) -> list[Found]:
     """Rule 7: a later "it" or "they" of the same sentence, with no aspect between, is the aspect as a
-    subject: "I loaded Windows 7 via Bootcamp and it works flawlessly"."""
+    subject: "I installed Linux via Parallels and it works flawlessly"."""
     for j in range(last + 1, min(last + 1 + PRONOUN_REACH, len(words))):
         if not _free(words[j]) or words[j].lower in (".", "!", "?", ";"):
             return []
