@@ -157,14 +157,16 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
         gate_results = gates_module.evaluate_checkpoints(per_model, metrics, options.gate_basis, options.gate_on)
     else:
         gate_results = gates_module.evaluate(metrics, options.gate_basis)
-    compared, regression_gates = _compare(by_model, baseline, options)
+    # the cases as plain data, once, for the paired comparisons (with the released model, with a simple one)
+    cases = {model: [o.to_dict() for o in found] for model, found in by_model.items()} \
+        if baseline is not None or context.simple is not None else {}
+    compared, regression_gates = _compare(cases, baseline, options)
     empty = [GateResult("has_cases", found["test"], found["source"], 0.0, None, options.gate_basis, "fail",
                         found["reason"]) for found in context.no_cases]
     claim_results = claims_module.check_all(context.claims, metrics, per_model if several else None, context.group)
     claim_gates = claims_module.gates(claim_results) if options.require_claims else []
     simple_compared, simple_gates = ({}, []) if context.simple is None else simpler.against(
-        {model: [o.to_dict() for o in found] for model, found in by_model.items()}, context.simple,
-        options.simple_alpha)
+        cases, context.simple, options.simple_alpha)
     decomposed = splits_module.by_metric(per_model, metrics, {name: list(members) for name, members in context.splits}) \
         if several and context.splits else None
     gate_results = gate_results + gates_module.evaluate_extraction(extraction, options.gate_basis) + empty \
@@ -186,13 +188,12 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
                      simple_report, traits)
 
 
-def _compare(by_model: dict[str, list[CaseOutcome]], baseline: Baseline | None, options: RunOptions):
+def _compare(cases: dict[str, list[dict]], baseline: Baseline | None, options: RunOptions):
     if baseline is None:
         return {}, []
     if baseline.cases is None:  # the run's own results are still reported; the gate says why it has no comparison
         return {}, [GateResult("no_regression", "--absa-baseline", "all", 0.0, None, "paired", "fail", baseline.error)]
-    return comparison.against_baseline({model: [o.to_dict() for o in found] for model, found in by_model.items()},
-                                       baseline.cases, options.regression_alpha, options.regression_min_effect)
+    return comparison.against_baseline(cases, baseline.cases, options.regression_alpha, options.regression_min_effect)
 
 
 def _facts(names: list[str], options: RunOptions, context: RunContext) -> dict[str, Any]:

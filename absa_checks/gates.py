@@ -15,7 +15,7 @@ from .stats import Rate
 
 BASES = ("interval", "point")
 CHECKPOINT_RULES = ("mean", "worst")  # several checkpoints: gate the mean across them, or every one
-_SEVERITY = {"fail": 0, "inconclusive": 1, "pass": 2, "no-data": 3}
+SEVERITY = {"fail": 0, "inconclusive": 1, "pass": 2, "no-data": 3}  # worst first
 _LABELS = {"max_fail_rate": "fail rate", "min_variant_accuracy": "variant accuracy", "min_ars": "ARS",
            "max_not_found_rate": "not-found rate", "min_accuracy": "accuracy on the originals"}
 
@@ -125,7 +125,7 @@ def evaluate_checkpoints(per_model: dict[str, RunMetrics], mean: RunMetrics, def
         def badness(pair: tuple[str, GateResult]) -> tuple[int, float]:
             gate = pair[1]
             value = gate.rate.value if gate.rate is not None and gate.rate.n else 0.0
-            return _SEVERITY[gate.verdict], (-value if gate.name.startswith("max_") else value)
+            return SEVERITY[gate.verdict], (-value if gate.name.startswith("max_") else value)
 
         model, worst = min(found, key=badness)
         results.append(replace(worst, checkpoint=model,

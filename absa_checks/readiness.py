@@ -17,13 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .claims import ClaimResult
-from .gates import GateResult
+from .gates import SEVERITY, GateResult
 from .metrics import RunMetrics
 from .splits import Decomposition
 
 NOT_ASSESSED = "not assessed"
 REPORTED = "reported"
-_ORDER = ("fail", "inconclusive", "pass")
 
 
 @dataclass(frozen=True)
@@ -38,8 +37,8 @@ class Trait:
 
 
 def _worst(gates: list[GateResult]) -> str:
-    decided = [g.verdict for g in gates if g.verdict in _ORDER]
-    return min(decided, key=_ORDER.index) if decided else NOT_ASSESSED
+    decided = [g.verdict for g in gates if g.verdict != "no-data"]
+    return min(decided, key=SEVERITY.__getitem__) if decided else NOT_ASSESSED
 
 
 def _pct(rate) -> str:
@@ -47,7 +46,7 @@ def _pct(rate) -> str:
 
 
 def _count(gates: list[GateResult]) -> str:
-    decided = [g for g in gates if g.verdict in _ORDER]
+    decided = [g for g in gates if g.verdict != "no-data"]
     parts = [f"{sum(g.verdict == v for g in decided)} {v}" for v in ("pass", "fail", "inconclusive")
              if any(g.verdict == v for g in decided)]
     return f"{len(decided)} gates: " + ", ".join(parts)
