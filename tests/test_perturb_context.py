@@ -8,8 +8,8 @@ from absa_checks.perturb.aspect_groups import covered_groups, groups_of
 
 
 def test_a_removed_negation_must_not_orphan_a_word_that_needs_it():
-    original = Example("The Intel engineers have not yet discovered the delete key.", Aspect("delete key", 48, 58))
-    removal = (Edit(25, 29, "not ", "", "remove negation"),)
+    original = Example("The Acme engineers have not yet discovered the delete key.", Aspect("delete key", 47, 57))
+    removal = (Edit(24, 28, "not ", "", "remove negation"),)
     assert context.orphaned_polarity_item(original, removal) == "yet"
     clean = Example("The keyboard is not good.", Aspect("keyboard", 4, 12))
     assert context.orphaned_polarity_item(clean, (Edit(16, 20, "not ", "", "remove negation"),)) is None
@@ -26,7 +26,7 @@ def test_frame_nouns_are_discourse_unless_they_are_the_opinion():
 def test_an_appended_clause_avoids_every_aspect_and_word_of_the_sentence():
     taken = covered_groups(["adjustments", "brightness"], "I really like the brightness and the adjustments.")
     assert groups_of("backlight") <= taken  # "the backlight is too dim" would contradict "the brightness"
-    taken = covered_groups(["runs"], "This ThinkPad is fast, powerful, and runs super quiet and cool.")
+    taken = covered_groups(["runs"], "This notebook is quick, strong, and runs very quiet and cool.")
     assert groups_of("speed") <= taken
     assert not groups_of("warranty") & taken
 

@@ -32,36 +32,38 @@ def generated(resources, markup: str, strategy: str = "revtgt", domain: str = "l
 # (judged variant, markup, strategy, domain, the quarantine reason now given)
 QUARANTINED = [
     # the rest of the sentence still supports the old polarity (a clause that names no aspect)
-    ("With the terrible variety on the menu , I eat here often and never get bored .",
-     "With the {great variety|menu} on the [menu|pos] , I eat here often and never get bored .",
+    ("With the dreadful range on the wine list , I come here a lot and am never bored .",
+     "With the {great range|wine list} on the [wine list|pos] , I come here a lot and am never bored .",
      "revtgt", "restaurant", "a clause names no aspect"),
-    ("A mac is very difficult to use and it simply makes sense.",
-     "A mac is {very easy|use} to [use|pos] and it simply makes sense.", "revtgt", "laptop", "a clause names no aspect"),
-    ("The service is wonderful--the last time I was there (and I do mean the last time) we were told ...",
-     "The [service|neg] is {awful|service}--the last time I was there (and I do mean the last time) we were "
-     "told that they needed our table so we would have to leave.", "revtgt", "restaurant", "a clause names no aspect"),
+    ("This tablet is very hard to use and it just feels right.",
+     "This tablet is {very easy|use} to [use|pos] and it just feels right.", "revtgt", "laptop",
+     "a clause names no aspect"),
+    ("The food is superb--the last time I went there (and I really mean the last time) we were told ...",
+     "The [food|neg] is {dreadful|food}--the last time I went there (and I really mean the last time) we were "
+     "told that they wanted our booth so we would have to go.", "revtgt", "restaurant",
+     "a clause names no aspect"),
     # an emoticon judges the whole sentence
-    ("The Apple team also assists you very poorly when choosing which computer is right for you :)",
-     "The [Apple team|pos] also assists you {very nicely|Apple team} when choosing :)", "revtgt", "laptop",
+    ("The support team also helps you very poorly when picking which plan suits you :)",
+     "The [support team|pos] also helps you {very nicely|support team} when picking :)", "revtgt", "laptop",
      "a sentiment word outside the annotated opinions"),
     # comparatives and frames that keep the old polarity
-    ("I hate this program, it is superior to windows movie maker.",
-     "I {love|program} this [program|pos], it is {superior|windows movie maker} to [windows movie maker|neg].",
+    ("I hate this editor, it is superior to the old photo viewer.",
+     "I {love|editor} this [editor|pos], it is {superior|photo viewer} to the old [photo viewer|neg].",
      "revtgt", "laptop", "a discourse word depends on the old polarity"),
-    ("We were looking forward to nasty glass of Sangria when we arrived.",
-     "We were looking forward to {nice|glass of Sangria} [glass of Sangria|pos] when we arrived.",
+    ("We were looking forward to nasty pot of tea when we sat down.",
+     "We were looking forward to {nice|pot of tea} [pot of tea|pos] when we sat down.",
      "revtgt", "restaurant", "a discourse word depends on the old polarity"),
     # a negation added under a negation that stays, or before an adverb of a complaint
-    ("There is nothing not to complain about the system.",
-     "There is {nothing to complain|system} about the [system|pos].", "revtgt", "laptop",
+    ("There is nothing not to complain about the display.",
+     "There is {nothing to complain|display} about the [display|pos].", "revtgt", "laptop",
      "an antonym under a negation that stays"),
-    ("Wait staff is not blantently unappreciative of your business but its the best pie on the UWS!",
-     "[Wait staff|neg] is {blantently unappreciative|Wait staff} of your business.", "revtgt", "restaurant",
+    ("Bar staff is not blantently unappreciative of your custom but the tapas are great!",
+     "[Bar staff|neg] is {blantently unappreciative|Bar staff} of your custom.", "revtgt", "restaurant",
      "a negated intensified complaint is no praise"),
     # REVNON: the target's sentiment rests on a reversed aspect's words
-    ("It's applications are terrible, including the replacements for Microsoft office.",
-     "It's [applications|pos] are {terrific|applications}, including the {replacements|Microsoft office} for "
-     "[Microsoft office|pos!].", "revnon", "laptop", "the target has no evaluative word of its own"),
+    ("It's apps are terrible, including the replacements for Photoshop.",
+     "It's [apps|pos] are {terrific|apps}, including the {replacements|Photoshop} for "
+     "[Photoshop|pos!].", "revnon", "laptop", "the target has no evaluative word of its own"),
 ]
 
 
@@ -74,7 +76,7 @@ def test_a_rejected_variant_is_quarantined_with_its_reason(resources, judged, ma
 
 
 def test_a_neutral_target_is_skipped_by_default(resources):
-    # "now called nikki sushi, sushi is OK." -> "sushi is not OK." made the neutral target negative
+    # "renamed last year, sushi is OK." -> "sushi is not OK." made the neutral target negative
     outcome = generated(resources, "[sushi|neu] is {OK|sushi}.", "revtgt", "restaurant")
     assert isinstance(outcome, NotApplicable) and "neutral" in outcome.reason
 
@@ -86,10 +88,10 @@ def test_an_adjective_after_works_becomes_an_adverb(resources):
 
 
 @pytest.mark.parametrize("markup, rejected", [
-    ("At first, I feel {a little bit uncomfortable|Mac system} in using the [Mac system|neg].",
+    ("At first, I felt {a little bit uncomfortable|new layout} in using the [new layout|neg].",
      "a little bit comfortable"),
-    ("And [windows 7|pos] works {like a charm|windows 7}.", "like no charm"),
-    ("Somehow the [system clock|neg] got {messed up|system clock} after reboot.", "got did not mess up"),
+    ("And the [installer|pos] works {like a charm|installer}.", "like no charm"),
+    ("Somehow the [calendar app|neg] got {messed up|calendar app} after an update.", "got did not mess up"),
 ])
 def test_no_rejected_wording_ships(resources, markup, rejected):
     outcome = generated(resources, markup, "revtgt", "laptop")
@@ -97,13 +99,13 @@ def test_no_rejected_wording_ships(resources, markup, rejected):
 
 
 def test_a_conjunction_between_two_other_aspects_is_not_the_targets_to_change():
-    # "Terrible OS, dreadful improvements ... bumping up the processor speed but adding the thunderbolt port."
-    sentence = "Great OS, fabulous improvements bumping up the processor speed and adding the thunderbolt port."
+    # "Terrible OS, dreadful updates ... bumping up the memory speed but adding the card reader."
+    sentence = "Great OS, fabulous updates bumping up the memory speed and adding the card reader."
     original = Example(sentence, Aspect("OS", 6, 8, "positive"),
-                       others=(Aspect("processor speed", 48, 63, "positive"),
-                               Aspect("thunderbolt port", 79, 95, "positive")))
-    fix = Edit(64, 67, "and", "but", "conjunction now contrasts")
-    assert context.conjunction_between_others(original, (fix,)) == "processor speed but thunderbolt port"
+                       others=(Aspect("memory speed", 42, 54, "positive"),
+                               Aspect("card reader", 70, 81, "positive")))
+    fix = Edit(55, 58, "and", "but", "conjunction now contrasts")
+    assert context.conjunction_between_others(original, (fix,)) == "memory speed but card reader"
     near_target = Example("The OS is great and the processor speed is great.", Aspect("OS", 4, 6, "positive"),
                           others=(Aspect("processor speed", 24, 39, "positive"),))
     assert context.conjunction_between_others(near_target, (Edit(16, 19, "and", "but", "conjunction"),)) is None
@@ -133,15 +135,15 @@ def test_no_round6_rejected_wording_ships(resources, markup, rejected):
 
 
 def test_other_ties_the_target_to_the_reversed_aspects(resources):
-    # "an excellent piece of cheesecake and we had several other disappointing pastries"
-    outcome = generated(resources, "I got an {excellent|cheesecake} piece of [cheesecake|pos!] and we had several "
-                                   "other {nice|pastries} [pastries|pos].", "revnon", "restaurant")
+    # "a superb slice of tart and we had several other disappointing cakes"
+    outcome = generated(resources, "I got a {superb|tart} slice of [tart|pos!] and we had several "
+                                   "other {nice|cakes} [cakes|pos].", "revnon", "restaurant")
     assert isinstance(outcome, Quarantined) and outcome.reason == "a discourse word depends on the old polarity"
 
 
 def test_a_negation_that_answers_but_stays():
-    # "one great place to eat pizza but not a good place for take-out pizza" -> "but a good place"
-    original = Example("A great place to eat in but not a good place for take-out.", Aspect("take-out", 50, 58))
+    # "a fine spot to dine but not a good spot for delivery" -> "but a good spot"
+    original = Example("A fine spot to dine in but not a good spot for delivery.", Aspect("delivery", 47, 55))
     assert context.orphaned_polarity_item(original, (Edit(27, 31, "not ", "", "remove negation"),)) == "but"
     plain = Example("The place is not good for take-out.", Aspect("take-out", 26, 34))
     assert context.orphaned_polarity_item(plain, (Edit(13, 17, "not ", "", "remove negation"),)) is None

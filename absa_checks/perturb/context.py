@@ -1,9 +1,9 @@
 """Does the unchanged rest of the sentence still agree with a reversal? (REVTGT and REVNON)
 
 A reversal edits a few opinion words; the words around them were written for the old polarity. Blind
-readers rejected most bad variants for that reason: "Not only do they have the worst escargot in
-town, they always try to accommodate our toddler", "a hidden delight complete with a quaint bar and
-bad food". A variant is quarantined when
+readers rejected most bad variants for that reason: "Not only do they serve the worst gnocchi around,
+they always try to seat our large group", "a lovely find complete with a cosy terrace and bad
+food". A variant is quarantined when
 - a discourse word whose sense depends on the polarities around it stays ("not only", "even",
   "only", "equally", "than", "recommend", "worth", "if not", "thanks", "so ... that", ...);
 - a sentiment word belongs to no aspect's opinion words: it may agree or clash with the edit, and
@@ -248,7 +248,7 @@ NEGATIVE_POLARITY_ITEMS = frozenset({"yet", "any", "anything", "anyone", "anybod
 
 def orphaned_polarity_item(original: Example, edits: Sequence[Edit]) -> str | None:
     """A negation removed before a word that only a negation licenses, or after the "but" it answers
-    ("a great place to eat in but not a good place for take-out" -> "but a good place")."""
+    ("a fine spot to dine in but not a good spot for delivery" -> "but a good spot")."""
     for edit in edits:
         if not edit.why.startswith("remove") or edit.old.strip() == "":
             continue

@@ -181,7 +181,7 @@ def revnon(example: Example, resources: Resources, rng: random.Random) -> Step |
         # its own, the target's sentiment comes from the others' and turns with them
         return Rejected("the target has no evaluative word of its own", example.target.term)
     if _in_parentheses(example.sentence, example.target.start):
-        # "Worst things to order are from the grill (Churrasco and Ribs)": the bracket restates its head
+        # "Best dishes come from the oven (Lasagna and Focaccia)": the bracket restates its head
         return Rejected("the target is inside parentheses", example.target.term)
     lo, hi = clause_bounds(example.sentence, example.target.start, example.target.end)
     inside = [e for e in edits if e.start < hi and e.end > lo]
