@@ -18,19 +18,19 @@ The heads of a term (`heads`): split at its first preposition; the head is the l
 ("life" in "battery life of this laptop", "guacamole" in "guacamole at pacifico"), else the last word
 -- except "X of Y" where X ends in a partitive noun (a container, a piece, a part or a kind: "bottle of
 wine", "glass of wine", "front of house staff", "kind of pasta"), whose head is Y's ("wine", "staff",
-"pasta"): the thing named is Y ("selection of wines" and "portions of the food" keep
-"selection" and "portions": those are rated themselves). A coordination ("fried oysters and clams") has one head per
-conjunct ("oysters", "clams"), and a flexible match keeps all of them: one conjunct alone names one
-thing of two. A flexible match must have the same heads as the gold term.
+"pasta"): the thing named is Y ("selection of wines" and "portions of the food" keep "selection"
+and "portions": those are rated themselves). A coordination ("fried oysters and clams") has one head
+per conjunct ("oysters", "clams"), and a flexible match keeps all of them: one conjunct alone names
+one thing of two. A flexible match must have the same heads as the gold term.
 
 A predicted term that begins or ends with a function word (preposition, determiner, conjunction,
 pronoun: "meal of", "pizza and", "of the pizza", "it") or a clitic or word fragment ("s", "'s", "n't",
 "t") is not the gold term unless it is the same text (leading determiners are dropped first: "the
 pizza" is "pizza"). For an opinion the same holds, with pronouns allowed at the edges ("worth it"),
 and an opinion's head is its last word before a preposition and before trailing pronouns ("worth" in
-"worth it"; no partitive or coordination rule).
-Closed-class word lists, not a POS tagger: the edges of a 1-4 word span have no sentence context for a
-tagger to use, and a list is deterministic and costs nothing.
+"worth it"; no partitive or coordination rule). Closed-class word lists, not a POS tagger: the edges
+of a 1-4 word span have no sentence context for a tagger to use, and a list is deterministic and
+costs nothing.
 
 A match is one-to-one: one prediction never counts for two gold tuples (a maximum bipartite matching
 over the accepted pairs).
@@ -45,8 +45,8 @@ from .tuples import IMPLICIT, LEVELS, AnnotatedSentence, AspectTuple
 
 MODES = ("strict", "flexible")
 DETERMINERS = frozenset("the a an this that these those my our your their his her its some any".split())
-# closed classes for the edges of a predicted term (words as content_words gives them, lower case)
-# a term's head is the last word before the first of these ("next" as in "table next to the window")
+# Closed word classes, lower case. A term's head is the last word before the first of PREPOSITIONS ("next"
+# as in "table next to the window"); a predicted term may not begin or end with an EDGE_ word or a FRAGMENT.
 PREPOSITIONS = frozenset("of for with at in on from to by about into onto near next beside behind under above below "
                          "inside outside across along around among without within during".split())
 EDGE_PREPOSITIONS = PREPOSITIONS | frozenset(
@@ -112,7 +112,8 @@ def heads(words: Sequence[str]) -> tuple[str, ...]:
     words = tuple(w for w in words if w not in FRAGMENTS)  # "pizza ' s" -> pizza
     for i, word in enumerate(words):
         if i and word in PREPOSITIONS:
-            if word == "of" and _plural_stem(words[i - 1]) in PARTITIVES and i + 1 < len(words):
+            partitive = words[i - 1] in PARTITIVES or _plural_stem(words[i - 1]) in PARTITIVES
+            if word == "of" and partitive and i + 1 < len(words):
                 rest = words[i + 1:]
                 while rest and rest[0] in DETERMINERS:
                     rest = rest[1:]
