@@ -136,6 +136,15 @@ def test_leading_determiners_are_dropped_before_the_edges_are_judged():
 
 
 @pytest.mark.parametrize("prediction, gold, accepted", [
+    ("not good", "good", False), ("good", "not good", False), ("never crisp", "crisp", False),
+    ("really not good", "not good", True), ("n't worth", "not worth", True), ("aren't crisp", "not crisp", True),
+])
+def test_an_opinion_grown_or_cut_over_a_negation_is_another_opinion(prediction, gold, accepted):
+    sentence = f"It was {prediction} and {gold}."
+    assert flexible_text_match(prediction, gold, sentence, aspect=False) is accepted
+
+
+@pytest.mark.parametrize("prediction, gold, accepted", [
     ("s", "pizza \u2019 s", False), ("s", "pizza ' s", False), ("'s", "pizza 's", False),
     ("pizza", "pizza \u2019 s", True), ("sake", "sake \u2019 s", True),
     ("pizza 's", "pizza", True),  # a possessive is dropped, as before: "pizza's" is the pizza

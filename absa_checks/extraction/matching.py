@@ -28,7 +28,8 @@ pronoun: "meal of", "pizza and", "of the pizza", "it") or a clitic or word fragm
 "t") is not the gold term unless it is the same text (leading determiners are dropped first: "the
 pizza" is "pizza"). For an opinion the same holds, with pronouns allowed at the edges ("worth it"),
 and an opinion's head is its last word before a preposition and before trailing pronouns ("worth" in
-"worth it"; no partitive or coordination rule). Closed-class word lists, not a POS tagger: the edges
+"worth it"; no partitive or coordination rule); an opinion grown or cut over a negation ("not good"
+for "good", "good" for "not good") is another opinion. Closed-class word lists, not a POS tagger: the edges
 of a 1-4 word span have no sentence context for a tagger to use, and a list is deterministic and
 costs nothing.
 
@@ -59,6 +60,7 @@ PRONOUNS = frozenset("i me mine we us ours you yours he him she hers it they the
                      "something anything everything nothing someone anyone everyone one ones".split())
 EDGE_DETERMINERS = DETERMINERS | frozenset("all both each every either neither no another such much many "
                                            "few several".split())
+NEGATORS = frozenset("not no never".split())  # an opinion and its negation are not one opinion
 # a clitic or a piece of a word left by tokenisation ("pizza ' s" -> "s", "do n't" -> "n't", "don ' t" -> "t")
 FRAGMENTS = frozenset("s t re ve ll d m n nt n't 's 're 've 'll 'd 'm".split())
 # "X of Y" names Y when X is one of these (a container, a portion, a part, a kind or a number of Y)
@@ -180,6 +182,8 @@ def flexible_text_match(predicted: str, gold: str, sentence: str, others: Sequen
         return True
     if bad_edge(raw_words(predicted), aspect) or bad_edge(p, aspect):
         return False
+    if not aspect and sum(w in NEGATORS for w in p) % 2 != sum(w in NEGATORS for w in g) % 2:
+        return False  # "not good" is not the opinion "good", nor the reverse
     if (heads(p) != heads(g)) if aspect else (head(_untail(p)) != head(_untail(g))):
         return False
     if _contains(g, p):  # zoom-in: a part of the gold that keeps its head
