@@ -54,8 +54,8 @@ def predict(data: Path, model: str, cache: Path, sources: list[str]) -> None:
         for first in range(0, len(sentences), BATCH):
             batch = sentences[first:first + BATCH]
             for sentence, found in zip(batch, tagger.extract(batch)):
-                out.write(json.dumps({"sentence": sentence, "aspects": [
-                    {"aspect": t.aspect, "polarity": t.polarity, "start": t.start, "end": t.end} for t in found]}) + "\n")
+                aspects = [{"aspect": t.aspect, "polarity": t.polarity, "start": t.start, "end": t.end} for t in found]
+                out.write(json.dumps({"sentence": sentence, "aspects": aspects}) + "\n")
     partial.replace(cache)
     print(f"{len(sentences)} sentences -> {cache} (truncated: {tagger.truncated})")
 

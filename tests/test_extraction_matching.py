@@ -256,7 +256,8 @@ def test_the_drawn_pairs_are_the_ones_the_recorded_seed_draws_from_the_taggers_r
     script = [sys.executable, str(REPO / "benchmarks" / "matching_pairs.py")]
     common = ["--data", str(SHARED_DATA), "--cache", str(cache)]
     subprocess.run([*script, "predict", *common, "--model", str(MODELS / "minilm-absa-e2e-rest"),
-                    "--sources", "semeval14-restaurant", "semeval14-laptop"], check=True, capture_output=True, timeout=900)
+                    "--sources", "semeval14-restaurant", "semeval14-laptop"],
+                   check=True, capture_output=True, timeout=900)
     drawn = subprocess.run([*script, "draw", *common, "--seed", "24", "--n", "40"], check=True, capture_output=True,
                            text=True, timeout=300).stdout.splitlines()
     assert drawn[0] == "# 235 candidate pairs; seed 24; 40 drawn"
