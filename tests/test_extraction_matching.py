@@ -248,6 +248,7 @@ def _missing_for_the_draw() -> str:
     return ""
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(bool(_missing_for_the_draw()), reason=_missing_for_the_draw() or "-")
 def test_the_drawn_pairs_are_the_ones_the_recorded_seed_draws_from_the_taggers_real_outputs(tmp_path):
     """The 40 pairs with `seed: 24` are what benchmarks/matching_pairs.py draws from the shared tagger's answers
