@@ -27,7 +27,7 @@ def semeval_sentences(path: Path) -> list[AnnotatedSentence]:
         gold = tuple(AspectTuple(term.get("term", ""), canonical_label(term.get("polarity")), int(term.get("from")),
                                  int(term.get("to")))
                      for term in sentence.iter("aspectTerm") if term.get("polarity") != "conflict")
-        found.append(AnnotatedSentence(sentence.get("id", str(len(found))), text, gold))
+        found.append(AnnotatedSentence(sentence.get("id", str(len(found))), text, gold, spans=True))
     return found
 
 
@@ -45,7 +45,7 @@ def asqp_sentences(path: Path) -> list[AnnotatedSentence]:
         gold = tuple(AspectTuple(IMPLICIT if a == "NULL" else a, canonical_label(s),
                                  opinion=IMPLICIT if o == "NULL" else o, category=c)
                      for a, c, s, o in parsed)
-        found.append(AnnotatedSentence(f"{path.parent.name}-{n}", sentence.strip(), gold))
+        found.append(AnnotatedSentence(f"{path.parent.name}-{n}", sentence.strip(), gold, spans=False))
     return found
 
 

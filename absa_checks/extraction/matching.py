@@ -7,16 +7,34 @@ tokenisation ("do n't" = "don't").
 Flexible accepts, besides:
 - zoom-in: the same words once contractions are resolved ("n't worth" = "not worth") and leading
   determiners and possessives dropped ("the pizza" = "pizza", "our waiter's" = "waiter"), or a
-  contiguous part of the gold that keeps its head word ("guacamole" for "guacamole at pacifico",
+  contiguous part of the gold that keeps its head ("guacamole" for "guacamole at pacifico",
   "fries" for "french fries"; not "battery" for "battery charger", whose head is "charger");
 - zoom-out: a longer stretch of the same sentence that contains the gold, keeps its head and does not
   reach another gold term ("guacamole at pacifico" for "guacamole"; not "battery charger" for
   "battery");
 - any alternative a reader accepted for that gold tuple (an expanded ground truth, docs/extraction.md).
 
-The head of a term is its last word before a preposition ("life" in "battery life of this laptop"),
-else its last word. A match is one-to-one: one prediction never counts for two gold tuples (a maximum
-bipartite matching over the accepted pairs).
+The heads of a term (`heads`): split at its first preposition; the head is the last word before it
+("life" in "battery life of this laptop", "guacamole" in "guacamole at pacifico"), else the last word
+-- except "X of Y" where X ends in a partitive noun (a container, a piece, a part or a kind: "bottle of
+wine", "glass of wine", "front of house staff", "kind of pasta"), whose head is Y's ("wine", "staff",
+"pasta"): the thing named is Y ("selection of wines" and "portions of the food" keep "selection"
+and "portions": those are rated themselves). A coordination ("fried oysters and clams") has one head
+per conjunct ("oysters", "clams"), and a flexible match keeps all of them: one conjunct alone names
+one thing of two. A flexible match must have the same heads as the gold term.
+
+A predicted term that begins or ends with a function word (preposition, determiner, conjunction,
+pronoun: "meal of", "pizza and", "of the pizza", "it") or a clitic or word fragment ("s", "'s", "n't",
+"t") is not the gold term unless it is the same text (leading determiners are dropped first: "the
+pizza" is "pizza"). For an opinion the same holds, with pronouns allowed at the edges ("worth it"),
+and an opinion's head is its last word before a preposition and before trailing pronouns ("worth" in
+"worth it"; no partitive or coordination rule); an opinion grown or cut over a negation ("not good"
+for "good", "good" for "not good") is another opinion. Closed-class word lists, not a POS tagger: the edges
+of a 1-4 word span have no sentence context for a tagger to use, and a list is deterministic and
+costs nothing.
+
+A match is one-to-one: one prediction never counts for two gold tuples (a maximum bipartite matching
+over the accepted pairs).
 """
 
 from __future__ import annotations
@@ -28,7 +46,29 @@ from .tuples import IMPLICIT, LEVELS, AnnotatedSentence, AspectTuple
 
 MODES = ("strict", "flexible")
 DETERMINERS = frozenset("the a an this that these those my our your their his her its some any".split())
-PREPOSITIONS = frozenset("of for with at in on from to by about".split())
+# Closed word classes, lower case. A term's head is the last word before the first of PREPOSITIONS ("next"
+# as in "table next to the window"); a predicted term may not begin or end with an EDGE_ word or a FRAGMENT.
+PREPOSITIONS = frozenset("of for with at in on from to by about into onto near next beside behind under above below "
+                         "inside outside across along around among without within during".split())
+EDGE_PREPOSITIONS = PREPOSITIONS | frozenset(
+    "upon after before through between besides than via per toward towards against like except despite until "
+    "till".split())
+CONJUNCTIONS = frozenset("and or nor but & yet so because while although though if whereas".split())
+COORDINATORS = frozenset("and or nor &".split())
+PRONOUNS = frozenset("i me mine we us ours you yours he him she hers it they them theirs myself ourselves "
+                     "yourself yourselves himself herself itself themselves who whom whose which what whatever "
+                     "something anything everything nothing someone anyone everyone one ones".split())
+EDGE_DETERMINERS = DETERMINERS | frozenset("all both each every either neither no another such much many "
+                                           "few several".split())
+NEGATORS = frozenset("not no never".split())  # an opinion and its negation are not one opinion
+# a clitic or a piece of a word left by tokenisation ("pizza ' s" -> "s", "do n't" -> "n't", "don ' t" -> "t")
+FRAGMENTS = frozenset("s t re ve ll d m n nt n't 's 're 've 'll 'd 'm".split())
+# "X of Y" names Y when X is one of these (a container, a portion, a part, a kind or a number of Y)
+PARTITIVES = frozenset(
+    "bottle glass cup pint carafe pitcher jug mug pot bowl plate platter basket tray box bucket can jar "
+    "piece slice bite order side scoop spoonful dash splash sprinkle drizzle "
+    "front back top bottom rest middle end edge "
+    "kind type sort lot number amount couple pair handful bunch dozen plenty".split())
 CONTRACTIONS = ((r"\bwon't\b", "will not"), (r"\bcan't\b", "can not"), (r"\bcannot\b", "can not"),
                 (r"\bshan't\b", "shall not"), (r"n't\b", " not"), (r"'re\b", " are"), (r"'ve\b", " have"),
                 (r"'ll\b", " will"), (r"'m\b", " am"), (r"'d\b", " would"), (r"'s\b", ""))
@@ -45,22 +85,66 @@ def surface(text: str) -> str:
 
 def content_words(text: str) -> tuple[str, ...]:
     """The words that carry meaning: contractions resolved, punctuation, leading determiners and
-    possessive endings dropped."""
+    possessive endings dropped ("&" is kept: it coordinates)."""
     text = surface(text)
     for pattern, replacement in CONTRACTIONS:
         text = re.sub(pattern, replacement, text)
-    words = re.findall(r"[\w$%]+(?:[.\-'][\w]+)*", text)
+    words = re.findall(r"[\w$%]+(?:[.\-'][\w]+)*|&", text)
     while words and words[0] in DETERMINERS:
         words = words[1:]
     return tuple(words)
 
 
+def _plural_stem(word: str) -> str:
+    return word[:-2] if word.endswith(("ches", "shes", "sses", "xes")) else word[:-1] if word.endswith("s") else word
+
+
 def head(words: Sequence[str]) -> str:
-    """The head word of a noun phrase: the last word before a preposition, else the last word."""
+    """The head word of a phrase: the last word before its first preposition, else the last word (an
+    opinion's head, and an aspect term's when it has one head)."""
     for i, word in enumerate(words):
         if i and word in PREPOSITIONS:
             return words[i - 1]
     return words[-1] if words else ""
+
+
+def heads(words: Sequence[str]) -> tuple[str, ...]:
+    """The heads of an aspect term (module docstring): one per conjunct of a coordination, Y's for a
+    partitive "X of Y" ("bottle of wine" -> "wine"), else the last word before the first preposition."""
+    words = tuple(w for w in words if w not in FRAGMENTS)  # "pizza ' s" -> pizza
+    for i, word in enumerate(words):
+        if i and word in PREPOSITIONS:
+            partitive = words[i - 1] in PARTITIVES or _plural_stem(words[i - 1]) in PARTITIVES
+            if word == "of" and partitive and i + 1 < len(words):
+                rest = words[i + 1:]
+                while rest and rest[0] in DETERMINERS:
+                    rest = rest[1:]
+                return heads(rest) if rest else (words[i - 1],)
+            words = words[:i]
+            break
+    found, conjunct = [], []
+    for word in (*words, "and"):
+        if word in COORDINATORS:
+            if conjunct:
+                found.append(conjunct[-1])
+            conjunct = []
+        else:
+            conjunct.append(word)
+    return tuple(found)
+
+
+def _untail(words: Sequence[str]) -> Sequence[str]:
+    """An opinion without its trailing pronouns ("worth it" -> "worth"): its head is before them."""
+    while len(words) > 1 and words[-1] in PRONOUNS:
+        words = words[:-1]
+    return words
+
+
+def bad_edge(words: Sequence[str], aspect: bool = True) -> bool:
+    """Whether a term's first or last word is a function word (a pronoun only for an aspect) or a
+    fragment: no term a reader would write begins or ends so."""
+    closed = EDGE_PREPOSITIONS | EDGE_DETERMINERS | CONJUNCTIONS | FRAGMENTS | (PRONOUNS if aspect else frozenset())
+    return bool(words) and (words[0] in closed or words[-1] in closed)
 
 
 def _contains(longer: Sequence[str], shorter: Sequence[str]) -> bool:
@@ -74,9 +158,19 @@ def strict_match(predicted: AspectTuple, gold: AspectTuple) -> bool:
     return surface(predicted.aspect) == surface(gold.aspect)
 
 
+def raw_words(text: str) -> tuple[str, ...]:
+    """The words of a term as written (contractions and possessives kept, leading determiners dropped):
+    what its edges are judged on ("pizza 's" ends in a clitic, "pizza's" in "pizza's")."""
+    words = re.findall(r"[\w$%]+(?:[.\-'][\w]+)*|'\w+|&", surface(text))
+    while words and words[0] in DETERMINERS:
+        words = words[1:]
+    return tuple(words)
+
+
 def flexible_text_match(predicted: str, gold: str, sentence: str, others: Sequence[str] = (),
-                        alternatives: Sequence[str] = ()) -> bool:
-    """Whether `predicted` (a term or an opinion) is `gold` under the flexible rules (spans aside)."""
+                        alternatives: Sequence[str] = (), aspect: bool = True) -> bool:
+    """Whether `predicted` (an aspect term, or an opinion when `aspect` is false) is `gold` under the
+    flexible rules (spans aside)."""
     if surface(predicted) == surface(gold):
         return True
     if IMPLICIT in (predicted, gold):
@@ -86,7 +180,11 @@ def flexible_text_match(predicted: str, gold: str, sentence: str, others: Sequen
         return False
     if p == g or any(p == content_words(a) or surface(predicted) == surface(a) for a in alternatives):
         return True
-    if head(p) != head(g):
+    if bad_edge(raw_words(predicted), aspect) or bad_edge(p, aspect):
+        return False
+    if not aspect and sum(w in NEGATORS for w in p) % 2 != sum(w in NEGATORS for w in g) % 2:
+        return False  # "not good" is not the opinion "good", nor the reverse
+    if (heads(p) != heads(g)) if aspect else (head(_untail(p)) != head(_untail(g))):
         return False
     if _contains(g, p):  # zoom-in: a part of the gold that keeps its head
         return True
@@ -138,7 +236,8 @@ def compatible(predicted: AspectTuple, index: int, annotated: AnnotatedSentence,
         others = [g.opinion for g in annotated.gold if g.opinion is not None and g is not gold]
         others += [g.aspect for g in annotated.gold if g.aspect != IMPLICIT]
         if mode == "flexible" and not flexible_text_match(predicted.opinion, gold.opinion, annotated.sentence,
-                                                          others, annotated.alternatives(index, "opinion")):
+                                                          others, annotated.alternatives(index, "opinion"),
+                                                          aspect=False):
             return False
     if depth >= 3 and " ".join((predicted.category or "").casefold().split()) != " ".join(
             (gold.category or "").casefold().split()):

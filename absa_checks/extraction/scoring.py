@@ -4,7 +4,13 @@ flexible, with 95% bootstrap intervals over sentences.
 F1 = 2·TP / (predicted + gold), summed over sentences (micro), so it is a Rate with k = 2·TP and
 n = predicted + gold; precision k = TP of n = predicted; recall k = TP of n = gold. Within a sentence,
 gold and predicted tuples are first deduplicated at the level's granularity (ASQP lists "eggplant,
-negative" twice when two categories share it; the pair counts once).
+negative" twice when two categories share it; the pair counts once). Where the gold has character
+spans (SemEval-2014) a tuple is told apart by its span, so a term the sentence names twice is two
+terms; where it has none (ASQP) the gold cannot say which place it means, so predictions of the same
+normalised term (and polarity, ...) count once, unless each of them is matched to a gold tuple of its
+own: a tagger that finds "waitress" at two places of an ASQP sentence whose gold has one made one
+prediction, not a hit and a false positive; "roll" found in "special roll" and in "regular roll" is two
+hits.
 """
 
 from __future__ import annotations
@@ -26,9 +32,9 @@ class Counts:
     gold: int
 
 
-def _key(t: AspectTuple, level: str) -> tuple:
+def _key(t: AspectTuple, level: str, spans: bool = True) -> tuple:
     depth = LEVELS.index(level)
-    where = (t.start, t.end) if t.has_span else surface(t.aspect)
+    where = (t.start, t.end) if spans and t.has_span else surface(t.aspect)
     return (where, *((t.polarity,) if depth >= 1 else ()), *((surface(t.opinion or ""),) if depth >= 2 else ()),
             *((" ".join((t.category or "").lower().split()),) if depth >= 3 else ()))
 
@@ -47,9 +53,15 @@ def sentence_counts(annotated: AnnotatedSentence, predicted: Sequence[AspectTupl
     unique_gold = sorted(gold_indices.values())
     view = AnnotatedSentence(annotated.sentence_id, annotated.sentence, tuple(annotated.gold[i] for i in unique_gold),
                              tuple(annotated.alternatives(i, "aspect") for i in unique_gold),
-                             tuple(annotated.alternatives(i, "opinion") for i in unique_gold))
+                             tuple(annotated.alternatives(i, "opinion") for i in unique_gold), annotated.spans)
     kept = _unique(predicted, level)
-    return Counts(len(matched(kept, view, level, mode)), len(kept), len(view.gold))
+    assignment = matched(kept, view, level, mode)
+    if annotated.has_spans:
+        return Counts(len(assignment), len(kept), len(view.gold))
+    hits = set(assignment.values())
+    hit_terms = {_key(kept[p], level, spans=False) for p in hits}
+    misses = {_key(t, level, spans=False) for p, t in enumerate(kept) if p not in hits} - hit_terms
+    return Counts(len(assignment), len(hits) + len(misses), len(view.gold))
 
 
 def levels_for(sentences: Sequence[AnnotatedSentence]) -> tuple[str, ...]:

@@ -30,13 +30,19 @@ class AspectTuple:
 @dataclass(frozen=True)
 class AnnotatedSentence:
     """A sentence with its gold tuples, and for each gold tuple the alternatives a reader would also
-    accept (an expanded ground truth: aspect forms and opinion forms)."""
+    accept (an expanded ground truth: aspect forms and opinion forms). `spans`: whether the gold gives
+    character spans (SemEval-2014 does, ASQP does not); None: whether any gold tuple has one."""
 
     sentence_id: str
     sentence: str
     gold: tuple[AspectTuple, ...]
     aspect_alternatives: tuple[tuple[str, ...], ...] = ()   # per gold tuple, in order
     opinion_alternatives: tuple[tuple[str, ...], ...] = ()
+    spans: bool | None = None
+
+    @property
+    def has_spans(self) -> bool:
+        return self.spans if self.spans is not None else any(g.has_span for g in self.gold)
 
     def alternatives(self, index: int, field: str) -> tuple[str, ...]:
         table = self.aspect_alternatives if field == "aspect" else self.opinion_alternatives
