@@ -15,6 +15,7 @@ about 3e-10.
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -27,12 +28,16 @@ DIGITS = 16  # hex digits kept of the SHA-256: 64 bits
 
 
 def normalise(sentence: str) -> str:
-    """What the guard compares: Unicode NFKC, case folded, only the word characters kept.
+    """What the guard compares: HTML entities read, Unicode NFKC, accents dropped, case folded, and only the
+    word characters kept.
 
-    Case, punctuation and spacing are ignored, so "Don't" matches "do n't" (a tokenised copy), "$ 150"
-    matches "$150", "Ｇｒｅａｔ" matches "great", and a sentence differing only in quotes or dashes matches.
+    Case, accents, punctuation and spacing are ignored, so "Didn't" matches "did n't" (a tokenised copy),
+    "$ 150" matches "$150", "Ｇｒｅａｔ" matches "great", "crème brûlée" matches "creme brulee", "&amp;"
+    matches "&", and a sentence differing only in quotes or dashes matches.
     """
-    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", sentence).casefold())
+    decomposed = unicodedata.normalize("NFKD", html.unescape(sentence))
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", plain).casefold())
     return "".join(re.findall(r"\w+", folded))
 
 

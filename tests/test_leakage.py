@@ -97,6 +97,9 @@ def test_the_script_refuses_a_folder_without_the_test_sets_and_writes_nothing(tm
     "The\u00a0lamb stew was fine \u2014 but the waiter didn't smile!",  # no-break space, a dash, "!"
     "\uff34he lamb stew was \ufb01ne, but the waiter didn't smile.",  # full-width T, the "fi" ligature (NFKC)
     "  The lamb stew was fine, but the waiter didn't smile.\n",    # leading and trailing whitespace
+    "The lamb st\u00e9w was f\u00efne, but the waiter didn't smile.",  # accents (composed)
+    "The lamb ste\u0301w was fine, but the waiter didn't smile.",      # an accent as a combining mark
+    "The lamb stew was fine, but the waiter didn&#39;t smile.",     # an HTML entity from a scraped copy
 ])
 def test_a_sentence_differing_only_in_case_spacing_punctuation_or_unicode_form_is_the_same(variant):
     sentence = "The lamb stew was fine, but the waiter didn't smile."
@@ -210,7 +213,7 @@ def test_drop_leaks_drops_and_counts_test_sentences_and_keeps_the_training_ones(
 @pytest.mark.parametrize("train, overlaps", [("Restaurants_Train_v2.xml", 14), ("Laptop_Train_v2.xml", 1)])
 def test_training_sentences_match_only_where_the_test_sets_really_hold_them(train, overlaps):
     """SemEval-2014 TRAIN: of 3,041 restaurant and 3,045 laptop sentences, 14 and 1 have a public test
-    set's fingerprint. Each is a real duplicate (the same normalised text is in that test set: 13 restaurant
+    set's fingerprint. Each is a real, verbatim duplicate (the same text is in that test set: 13 restaurant
     training sentences are MAMS test sentences, one restaurant and one laptop training sentence are also in
     their SemEval-2014 test set), never a hash collision; dropping them with --drop-leaks is right."""
     script = build_script()
@@ -218,6 +221,8 @@ def test_training_sentences_match_only_where_the_test_sets_really_hold_them(trai
     known = public()
     matched = [t for t in texts if fingerprint(t) in known]
     assert len(matched) == overlaps
+    verbatim = {s.strip() for _, _, files in script.SETS for s in script.sentences_of(files, SHARED_DATA)}
+    assert all(text.strip() in verbatim for text in matched)  # the very same text, not only the same hash
     files = {name: files for name, _, files in script.SETS}
     for text in matched:
         for name in known[fingerprint(text)]:
