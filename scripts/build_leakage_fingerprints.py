@@ -99,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     text = build(Path(args.data))
     out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
     partial = out.with_name(f".{out.name}.partial")
     partial.write_text(text, encoding="utf-8")
     os.replace(partial, out)
