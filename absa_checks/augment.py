@@ -3,16 +3,16 @@ variants of a *training* file, made and checked as the suites make theirs, writt
 XML, after a leakage guard.
 
 The guard: training on a test sentence, or on a variant of one, would inflate the very ARS the suites
-measure. Input sentences are compared, after normalisation (case, punctuation and spacing ignored), with
-the sentences of every known test source and their variants: the built-in examples (and the variants
-the suites generate from them) and, with a data directory, the SemEval-2014 test sets, the ARTS test sets
-(with their variants), MAMS test and the GCAE hard subsets. A match is refused, or with `drop` dropped
-and counted.
+measure. Input sentences are compared, after normalisation (leakage.normalise: case, Unicode width,
+punctuation and spacing ignored), with the sentences of every known test source and their variants,
+always: the public test sets by the fingerprints the package ships (leakage.py: SemEval-2014 test, the
+ARTS test sets with their variants, MAMS test, the GCAE hard subsets), the built-in examples (and the
+variants the suites generate from them) and, with a data directory, the test sets found there. A match
+is refused, or with `drop` dropped and counted.
 """
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -20,12 +20,9 @@ from typing import TextIO
 
 from .errors import AbsaChecksError
 from .examples import Example, Unit, Variant
+from .leakage import fingerprint, normalise
 from .perturb.engine import Settings
 from .sources.base import DataMissing, LoadedSource
-
-
-def normalise(sentence: str) -> str:
-    return " ".join(re.findall(r"\w+", sentence.casefold()))
 
 
 def known_test_sentences(data_dir: Path | None, seed: int) -> dict[str, str]:
@@ -59,24 +56,66 @@ def known_test_sentences(data_dir: Path | None, seed: int) -> dict[str, str]:
 class Leak:
     unit_id: str
     sentence: str
-    test_source: str
+    test_sources: tuple[str, ...]  # every known test set holding the sentence
 
 
-def leaks(loaded: LoadedSource, known: dict[str, str]) -> list[Leak]:
-    return [Leak(u.unit_id, u.original.sentence, known[normalise(u.original.sentence)]) for u in loaded.units
-            if normalise(u.original.sentence) in known]
+def leaks(loaded: LoadedSource, known: dict[str, str], public: dict[str, tuple[str, ...]]) -> list[Leak]:
+    """The input units whose sentence is a known test sentence: in `known` (normalised sentence -> source)
+    or, by its fingerprint, in `public` (fingerprint -> public test sets, leakage.sets_by_fingerprint)."""
+    found = []
+    for unit in loaded.units:
+        sentence = unit.original.sentence
+        names = public.get(fingerprint(sentence), ())
+        literal = known.get(normalise(sentence))
+        if literal is not None and literal not in names:
+            names = (*names, literal)
+        if names:
+            found.append(Leak(unit.unit_id, sentence, names))
+    return found
 
 
-def guard(loaded: LoadedSource, known: dict[str, str], drop: bool) -> tuple[LoadedSource, list[Leak]]:
-    """The input without its test sentences (`drop`), or AbsaChecksError naming them."""
-    found = leaks(loaded, known)
+@dataclass(frozen=True)
+class LeakCount:
+    """Leaks counted for a message: distinct sentences, the units they carry, and per test set."""
+
+    sentences: int
+    units: int
+    per_set: tuple[tuple[str, int], ...]  # most sentences first
+
+    def units_note(self) -> str:
+        return "" if self.units == self.sentences else f" ({self.units:,} units)"
+
+    def sets(self) -> str:
+        return ", ".join(f"{name} {n:,}" for name, n in self.per_set)
+
+
+def count(found: list[Leak]) -> LeakCount:
+    sentences = {normalise(leak.sentence): leak for leak in found}
+    per_set: dict[str, int] = {}
+    for leak in sentences.values():
+        for name in leak.test_sources:
+            per_set[name] = per_set.get(name, 0) + 1
+    return LeakCount(len(sentences), len(found), tuple(sorted(per_set.items(), key=lambda item: -item[1])))
+
+
+def guard(loaded: LoadedSource, known: dict[str, str], public: dict[str, tuple[str, ...]],
+          drop: bool) -> tuple[LoadedSource, list[Leak]]:
+    """The input without its test sentences (`drop`), or AbsaChecksError naming the test sets and counts."""
+    found = leaks(loaded, known, public)
+    counted = count(found)
     if found and not drop:
-        shown = "; ".join(f"{leak.unit_id} ({leak.test_source}): {leak.sentence[:60]!r}" for leak in found[:3])
-        raise AbsaChecksError(f"augment: {len(found)} input sentences are test sentences or variants of them "
-                              f"({shown}{' ...' if len(found) > 3 else ''}); training on them would inflate the ARS "
-                              "the suites measure. Remove them, or pass --drop-leaks to drop and count them")
+        shown = "; ".join(f"{leak.unit_id}: {leak.sentence[:60]!r}" for leak in found[:2])
+        raise AbsaChecksError(f"augment: {counted.sentences:,} input sentences are test sentences or variants of "
+                              f"them{counted.units_note()}, in {counted.sets()} (e.g. {shown}"
+                              f"{' ...' if len(found) > 2 else ''}); training on them would inflate the ARS the "
+                              "suites measure. Remove them, or pass --drop-leaks to drop and count them")
     bad = {leak.unit_id for leak in found}
-    return replace(loaded, units=tuple(u for u in loaded.units if u.unit_id not in bad)), found
+    kept = replace(loaded, units=tuple(u for u in loaded.units if u.unit_id not in bad))
+    if found and not kept.units:
+        raise AbsaChecksError(f"augment: all {counted.sentences:,} input sentences are test sentences or variants "
+                              f"of them{counted.units_note()}, in {counted.sets()}; --drop-leaks dropped them all, "
+                              "so nothing was written. Give a training file")
+    return kept, found
 
 
 def with_more_adddiff(made: list[tuple[Unit, Variant]], loaded: LoadedSource, per_unit: int, seed: int,

@@ -58,11 +58,12 @@ def main(argv: list[str] | None = None) -> int:
     aug.add_argument("--domain", choices=("restaurant", "laptop"), default=None, help="default: from the path")
     aug.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"(default {DEFAULT_SEED})")
     aug.add_argument("--data", default=None, metavar="DIR",
-                     help="the test data (laid out like shared/data) the leakage guard checks against, besides "
-                          "the built-in examples (default: $ABSA_DATA_DIR)")
+                     help="test data (laid out like shared/data) the leakage guard also checks against; without it "
+                          "the guard knows the public test sets by the fingerprints the package ships, and the "
+                          "built-in examples (default: $ABSA_DATA_DIR)")
     aug.add_argument("--drop-leaks", action="store_true",
-                     help="drop (and count) input sentences that are test sentences or their variants, "
-                          "instead of refusing")
+                     help="drop (and count, per test set) input sentences that are test sentences or their "
+                          "variants, instead of refusing")
     merge = commands.add_parser("merge", help="combine the JSON reports of --absa-shard K/N runs into the report "
                                               "one run would have written; gates are decided here")
     merge.add_argument("reports", nargs="+", help="every shard's --absa-report file")
@@ -95,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _augment(args) -> int:
-    from . import augment, generate
+    from . import augment, generate, leakage
     from . import strategies as names
     from .perturb.engine import Settings
     from .sources import resolve_data_dir
@@ -114,7 +115,9 @@ def _augment(args) -> int:
         raise AbsaChecksError(f"--out {out}: name a .jsonl or an .xml file")
     loaded = load_file(Path(args.input), args.domain)
     data_dir = resolve_data_dir(args.data)
-    loaded, leaked = augment.guard(loaded, augment.known_test_sentences(data_dir, args.seed), args.drop_leaks)
+    public = leakage.shipped_test_sets()
+    loaded, leaked = augment.guard(loaded, augment.known_test_sentences(data_dir, args.seed),
+                                   leakage.sets_by_fingerprint(public), args.drop_leaks)
     params = _strategy_params([], strategies, k=args.k, neutral=None)
     made, rejected, tally = generate.run(loaded, strategies, Settings(args.seed, params))
     if "adddiff" in strategies:
@@ -123,12 +126,13 @@ def _augment(args) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as stream:
         (augment.write_xml if out.suffix == ".xml" else generate.write_jsonl)(made, stream)
-    checked = "the built-in examples" + ("" if data_dir is None else f" and the test sets under {data_dir}")
+    checked = (f"the public test sets ({', '.join(s.name for s in public)}), the built-in examples"
+               + ("" if data_dir is None else f" and the test sets under {data_dir}"))
     print(f"{len(loaded.units)} training units from {args.input}; wrote {len(made)} variants to {out}", file=sys.stderr)
-    print(f"  leakage guard: checked against {checked}; {len(leaked)} input sentences dropped" if leaked else
+    counted = augment.count(leaked)
+    print(f"  leakage guard: checked against {checked}; {counted.sentences} input sentences dropped"
+          f"{counted.units_note()}, in {counted.sets()}" if leaked else
           f"  leakage guard: checked against {checked}; no test sentence in the input", file=sys.stderr)
-    if data_dir is None:
-        print("  (pass --data DIR to check the SemEval-2014, ARTS, MAMS and GCAE test sets too)", file=sys.stderr)
     for line in tally.lines():
         print("  " + line, file=sys.stderr)
     return 0
