@@ -46,9 +46,9 @@ def label_polarity(name: object, adapter_name: str, labels: Mapping[str, str] | 
     if polarity is not None:
         return polarity
     if looks_numeric(name):
-        raise AdapterError(f"model '{adapter_name}' answered the label {name!r}, a number, not a polarity name; "
-                           "numbers are never read as polarities (is 1 positive or neutral?): say what they mean "
-                           f"in the model's models.yaml entry, e.g. labels: {{0: negative, 1: neutral, 2: positive}}")
+        raise AdapterError(f"model '{adapter_name}' answered the label {name!r}, which is not a polarity but a "
+                           "number: numbers are never read as polarities (is 1 positive or neutral?); say what they "
+                           "mean in the model's models.yaml entry, e.g. labels: {0: negative, 1: neutral, 2: positive}")
     raise AdapterError(f"model '{adapter_name}' answered the label {name!r}, which is not a polarity "
                        "(negative, neutral, positive); map its labels by name in models.yaml "
                        "(labels: {<its label>: <polarity>, ...})")

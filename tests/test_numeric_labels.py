@@ -36,7 +36,7 @@ def scores(queries):
 
 @pytest.mark.parametrize("answer", ["0", "1", "2", "-1", 1, 0, "LABEL_1", {0: 0.2, 1: 0.8}, {"1": 1.0}])
 def test_a_numeric_label_is_never_read_as_a_polarity(answer):
-    with pytest.raises(AdapterError, match=r"model 'mine' answered the label .*a number, not a polarity name.*"
+    with pytest.raises(AdapterError, match=r"model 'mine' answered the label .*which is not a polarity but a number.*"
                                            r"labels: \{0: negative, 1: neutral, 2: positive\}"):
         normalise(answer, "mine")
 
@@ -80,7 +80,7 @@ def test_a_python_model_answering_numbers_errors_with_the_fix_and_runs_once_mapp
     assert refused.code == 1 and refused.report["verdict"]["passed"] is False
     errors = [c for c in refused.report["cases"] if c["status"] == "error"]
     assert len(errors) == len(refused.report["cases"]) > 0  # every case an error, none scored as a polarity
-    assert all("model 'numbers' answered the label" in c["reason"] and "a number, not a polarity name" in c["reason"]
+    assert all("model 'numbers' answered the label" in c["reason"] and "which is not a polarity but a number" in c["reason"]
                and "labels: {0: negative, 1: neutral, 2: positive}" in c["reason"] for c in errors)
     mapped = run(["suite.yaml", "--absa-model", "mapped"], cwd=tmp_path)
     assert mapped.report["summary"]["errors"] == 0 and mapped.report["summary"]["cases"] > 0, mapped.out[-2000:]
