@@ -20,6 +20,10 @@ How a mention of a polarity word is classed (pure, word by word):
 A clause ends at . , ; : ! ? and at but / though / although / however / whereas / yet. The list of the
 three choices as the question wrote it ("positive, negative or neutral") is not an answer and is skipped.
 
+An answer that reasons first and then concludes ("... so the fries are negative, the burgers positive.
+Final answer: negative") is read from its last "final answer" / "answer:" / "answer is" on, when that
+part asserts a polarity.
+
 The reading: one asserted polarity -> it (other mentions only negated or hedged); none asserted, one
 hedged polarity and nothing else -> it; positive and negative both negated, nothing asserted -> neutral;
 anything else -> refused with the reason.
@@ -93,8 +97,20 @@ def _mentions(tokens: list[str]) -> list[tuple[str, str]]:
     return [(polarity, how) for _, polarity, how in found]
 
 
+_CONCLUSION = re.compile(r"final answer|\banswer\s*(?:is\b|:)", re.IGNORECASE)
+
+
 def read_polarity(text: str) -> Reading:
     """The polarity `text` asserts, or None with the reason (module docstring)."""
+    conclusions = list(_CONCLUSION.finditer(text))
+    if conclusions:
+        concluded = _read(text[conclusions[-1].end():])
+        if concluded.polarity is not None:
+            return concluded
+    return _read(text)
+
+
+def _read(text: str) -> Reading:
     mentions = _mentions(_tokens(text))
     asserted = sorted({p for p, how in mentions if how == "asserted"})
     hedged = sorted({p for p, how in mentions if how == "hedged"})

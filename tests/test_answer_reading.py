@@ -44,6 +44,10 @@ TABLE = [
     ("Neutral (neither positive nor negative).", "neutral"),
     ("not positive or negative", "neutral"),
     ("The review is non-negative about the decor; positive.", "positive"),
+    # reasoning, then a conclusion
+    ("The fries are soggy, which is negative, while the burgers are positive. Final answer: negative", "negative"),
+    ("Looking at the staff: friendly means positive. So the answer is positive.", "positive"),
+    ("The burgers are positive, the fries negative. Answer: positive or negative", None),
     # the question's own menu is not an answer
     ("Positive, negative or neutral? Negative.", "negative"),
     ("Of positive, neutral and negative, I choose neutral.", "neutral"),
