@@ -66,12 +66,16 @@ PASTED_KEY = ("api_key_env must name an environment variable; it looks like a ke
 
 
 def looks_like_a_key(value: str) -> bool:
-    """Not a variable's name, or a name that reads like a secret (sk-..., long mixed case and digits)."""
+    """Not a variable's name, or a name that reads like a secret: `sk_...`, or 20+ characters whose case and
+    digits change as often as random text's do (`AbCdEf0123456789GhIj`, `a8Fk2LqP9zR4tY7uW1xC`; not
+    `MyCompanyOpenAIKey2024` nor `AzureOpenAIKeyForTheEastUSRegion2`)."""
     if not ENV_NAME.fullmatch(value):
         return True
-    mixed = any(c.islower() for c in value) and any(c.isupper() for c in value) and any(c.isdigit() for c in value)
-    return value.lower().startswith(("sk_", "sk-")) or (len(value) >= 20 and mixed) or \
-        (len(value) >= 32 and "_" not in value)
+    runs = [m.group() for m in re.finditer(r"[a-z]+|[A-Z]+|[0-9]+|_+", value)]
+    lone_lower = sum(len(r) == 1 and r.islower() for r in runs)  # camelCase words keep 2+ lower-case letters
+    digit_runs = sum(r.isdigit() for r in runs)
+    random_looking = len(runs) >= 0.4 * len(value) and (lone_lower >= 3 or digit_runs >= 2)
+    return value.lower().startswith("sk_") or (len(value) >= 20 and random_looking)
 
 
 def _whole(name: str, key: str, value: object, low: int) -> int:

@@ -260,3 +260,15 @@ def test_an_llm_answer_is_read_for_what_it_asserts_or_refused_with_its_text(answ
         assert "x" * 100 not in found.message
     else:
         assert found == expected
+
+
+@pytest.mark.parametrize("value, pasted", [
+    ("OPENAI_API_KEY", False), ("HF_TOKEN", False), ("MY_PROJECT_OPENAI_KEY_2", False),
+    ("MyCompanyOpenAIKey2024", False), ("AzureOpenAIKeyForTheEastUSRegion2", False),
+    ("sk-proj-4fGh7JkL9mNpQ2rS", True), ("sk_live_51Hx9bqQ2eZvKYlo2C", True), ("Xq7pL2mN9vB4cR8tK1wZ5yH3", True),
+    ("AbCdEf0123456789GhIjKlMnOp", True), ("Bearer abc", True), ("ghp-123", True),
+])
+def test_what_looks_like_a_pasted_key(value, pasted):
+    from model_adapters.openai_adapter import looks_like_a_key
+
+    assert looks_like_a_key(value) is pasted
