@@ -431,6 +431,8 @@ class OpenAIAdapter:
         problem = ""
         for attempt in range(self.retries + 1):
             self._wait_for_slot()
+            if self._halt.is_set():
+                return QueryError(f"model '{self.name}': not asked, the run was interrupted")
             with self._lock:
                 self.requests += 1
             wait = None

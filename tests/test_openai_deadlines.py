@@ -84,6 +84,26 @@ def test_halting_leaves_a_hanging_server_at_once():
     assert all(isinstance(a, QueryError) and "interrupted" in a.message for a in box[0])
 
 
+@pytest.mark.parametrize("fault, settings", [
+    ("500", {"backoff": 30.0, "retries": 4}),          # waiting 15-30 s before the retry
+    ("", {"requests_per_minute": 1, "max_concurrency": 2}),  # the second request waits a minute for its slot
+], ids=["backoff", "rate-limit"])
+def test_halting_ends_the_waits_between_requests(fault, settings):
+    with FakeOpenAI() as server:
+        server.always = fault
+        model = adapter(server, **settings)
+        thread, box = in_thread(lambda: model.predict(QUERIES))
+        deadline = time.monotonic() + LIVENESS
+        while server.requests < 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.3)  # now waiting
+        model.halt()
+        thread.join(LIVENESS)
+        assert not thread.is_alive(), "a wait between requests ignored the halt"
+        assert server.requests == 1
+    assert any(isinstance(a, QueryError) and "interrupted" in a.message for a in box[0])
+
+
 # ---------------------------------------------------------------------------------------------- signals
 
 SUITE = """suite: served
