@@ -10,7 +10,7 @@ from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 from .errors import AbsaChecksError, AdapterError
 from .examples import Example
 from .expectations import label_of
-from .labels import POLARITIES, canonical_label
+from .labels import POLARITIES, looks_numeric, polarity_word
 from .protocol import Adapter, Query, QueryError
 
 
@@ -37,25 +37,37 @@ def plan(queries: Iterable[Query]) -> list[Query]:
     return sorted(unique, key=lambda q: (-len(q.sentence) - len(q.aspect), q.sentence, q.aspect, q.start, q.record_id or ""))
 
 
-def normalise(answer: object, adapter_name: str) -> Prediction | QueryError:
-    """An adapter's answer -> Prediction over (negative, neutral, positive), mapping labels by name."""
+def label_polarity(name: object, adapter_name: str, labels: Mapping[str, str] | None = None) -> str:
+    """The polarity a model's label means: the entry's `labels:` mapping first, then the label's name
+    (never a number: is a model's 1 positive or neutral?). AdapterError with the fix otherwise."""
+    if labels and str(name).strip() in labels:
+        return labels[str(name).strip()]
+    polarity = polarity_word(name)
+    if polarity is not None:
+        return polarity
+    if looks_numeric(name):
+        raise AdapterError(f"model '{adapter_name}' answered the label {name!r}, which is not a polarity but a "
+                           "number: numbers are never read as polarities (is 1 positive or neutral?); say what they "
+                           "mean in the model's models.yaml entry, e.g. labels: {0: negative, 1: neutral, 2: positive}")
+    raise AdapterError(f"model '{adapter_name}' answered the label {name!r}, which is not a polarity "
+                       "(negative, neutral, positive); map its labels by name in models.yaml "
+                       "(labels: {<its label>: <polarity>, ...})")
+
+
+def normalise(answer: object, adapter_name: str, labels: Mapping[str, str] | None = None) -> Prediction | QueryError:
+    """An adapter's answer -> Prediction over (negative, neutral, positive), mapping labels by name (or by
+    the entry's `labels:`)."""
     if isinstance(answer, QueryError):
         return answer
-    if isinstance(answer, str):
-        label = canonical_label(answer)
-        if label is None:
-            raise AdapterError(f"model '{adapter_name}' answered the label {answer!r}, which is not a polarity "
-                               "(negative, neutral, positive); map its labels by name in models.yaml")
+    if isinstance(answer, (str, int)) and not isinstance(answer, bool):
+        label = label_polarity(answer, adapter_name, labels)
         return Prediction(tuple(1.0 if p == label else 0.0 for p in POLARITIES))  # type: ignore[arg-type]
     if not isinstance(answer, Mapping):
         raise AdapterError(f"model '{adapter_name}' answered {answer!r}; expected a mapping of label names "
                            "to probabilities, a label name, or a QueryError")
     probs = dict.fromkeys(POLARITIES, 0.0)
     for name, value in answer.items():
-        label = canonical_label(name)
-        if label is None:
-            raise AdapterError(f"model '{adapter_name}' answered the label {name!r}, which is not a polarity "
-                               "(negative, neutral, positive); map its labels by name in models.yaml")
+        label = label_polarity(name, adapter_name, labels)
         try:
             probs[label] += float(value)
         except (TypeError, ValueError):
@@ -85,7 +97,9 @@ def predict_all(adapter: Adapter, queries: Sequence[Query], batch_size: int,
         if len(answers) != len(batch):
             raise AdapterError(f"model '{adapter.name}' answered {len(answers)} predictions for a batch of "
                                f"{len(batch)} queries; an adapter must answer each query once, in order")
-        return {query: normalise(found, adapter.name) for query, found in zip(batch, answers)}
+        labels = getattr(adapter, "label_map", None)  # the entry's labels: mapping, for kinds that take one
+        return {query: normalise(found, adapter.name, labels if isinstance(labels, Mapping) else None)
+                for query, found in zip(batch, answers)}
 
     return in_batches(queries, batch_size, answer, on_batch)
 

@@ -266,6 +266,7 @@ class Predictor:
             fresh = self._predict(missing, keep) if missing else {}
         self.stats.cache_hits += len(sentences) - len(missing)
         self.stats.model_loaded = bool(getattr(self.adapter, "loaded", False))
+        self.stats.truncated = getattr(self.adapter, "truncated", 0)  # sentences cut at max_length (errors)
         return {s: fresh[s] if s in fresh else from_json(cached[sentence_key(s)]) for s in sentences}
 
     def _results_now(self) -> dict:

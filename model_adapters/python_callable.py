@@ -1,4 +1,7 @@
-"""Any Python function as a model: `python:<module>:<function>`, called with a list of Query objects."""
+"""Any Python function as a model: `python:<module>:<function>`, called with a list of Query objects.
+
+Its labels are read by name (`positive`, `NEG`, ...); numeric labels (`0`, `1`, `2`, as strings or ints)
+only through the entry's `labels:` ({0: negative, 1: neutral, 2: positive}): a number is never guessed."""
 
 from __future__ import annotations
 
@@ -12,12 +15,17 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from absa_checks.errors import AdapterError
+from absa_checks.labels import label_map
 
 from .protocol import Answer, Query
 
 
 class PythonCallableAdapter:
-    def __init__(self, target: str, base_dir: Path | None = None):
+    def __init__(self, target: str, base_dir: Path | None = None, labels: object = None, name: str | None = None):
+        try:
+            self.label_map = label_map(labels, f"model '{name or 'python:' + target}'")
+        except ValueError as err:
+            raise AdapterError(str(err)) from None
         module_name, _, function_name = target.partition(":")
         if not module_name or not function_name:
             raise AdapterError(f"python adapter target {target!r} must look like <module>:<function>, "
@@ -42,15 +50,16 @@ class PythonCallableAdapter:
         if not callable(function):
             raise AdapterError(f"module '{module_name}' has no function '{function_name}' for --model python:{target}")
         self.target = target
-        self.name = f"python:{target}"
+        self.name = name or f"python:{target}"
         self._function: Callable[[list[Query]], list[Answer]] = function
         self._source = _source_bytes(module)
 
     def describe(self) -> dict[str, object]:
-        return {"kind": "python", "target": self.target}
+        return {"kind": "python", "target": self.target, **({"labels": self.label_map} if self.label_map else {})}
 
     def fingerprint(self) -> str:
-        return hashlib.sha256(self._source + b"\0" + self.target.encode()).hexdigest()[:16]
+        mapping = repr(sorted(self.label_map.items())).encode() if self.label_map else b""
+        return hashlib.sha256(self._source + b"\0" + self.target.encode() + mapping).hexdigest()[:16]
 
     def predict(self, queries: Sequence[Query]) -> list[Answer]:
         return list(self._function(list(queries)))
@@ -64,6 +73,7 @@ def _source_bytes(module: object) -> bytes:
 
 
 # Registered in pyproject.toml under the entry-point group absa_checks.adapters
-KIND = AdapterKind("python", keys=("target",), required=("target",),
-                   build=lambda spec: PythonCallableAdapter(str(spec.settings.get("target", "")), spec.base_dir),
+KIND = AdapterKind("python", keys=("target", "labels"), required=("target",),
+                   build=lambda spec: PythonCallableAdapter(str(spec.settings.get("target", "")), spec.base_dir,
+                                                            spec.settings.get("labels"), spec.name),
                    inline=lambda rest: {"target": rest}, inline_form="python:<module>:<function>")

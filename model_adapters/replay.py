@@ -17,7 +17,7 @@ from typing import Sequence
 
 from absa_checks.errors import AdapterError
 
-from absa_checks.labels import canonical_label
+from absa_checks.labels import polarity_word
 
 from .protocol import Answer, Query, QueryError
 
@@ -34,9 +34,9 @@ def normalise_id(record_id: str) -> str:
 
 def _checked(value: object, where: str, column: str) -> object:
     """A label cell that names no polarity answers its own queries with an error, not the whole file's."""
-    if isinstance(value, str) and canonical_label(value) is None:
+    if isinstance(value, str) and polarity_word(value) is None:
         return QueryError(f"{where}: {value!r} in column '{column}' is not a polarity label "
-                          "(negative, neutral, positive)")
+                          "(negative, neutral, positive; numbers are not read as polarities)")
     return value
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from absa_checks.errors import AdapterError
-from absa_checks.labels import POLARITIES, canonical_label
+from absa_checks.labels import POLARITIES, polarity_word
 
 from .protocol import Answer, Query, QueryError
 
@@ -93,9 +93,9 @@ class TransformersAdapter:
         mapping = {}
         for index, raw in sorted((int(i), str(name)) for i, name in id2label.items()):
             override = self.label_overrides.get(str(index)) or self.label_overrides.get(raw)
-            named = canonical_label(raw)
+            named = polarity_word(raw)  # a name, never a position: '1' is the entry's labels: to say
             if override is not None:
-                polarity = canonical_label(override)
+                polarity = polarity_word(override)
                 if polarity is None:
                     raise AdapterError(f"model '{self.name}': labels maps {index} to '{override}', not a polarity")
                 if named is not None and named != polarity:

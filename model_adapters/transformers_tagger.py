@@ -2,6 +2,11 @@
 tags such as `B-positive`, `I-negative`, `O`): the model is given the sentence alone and answers the
 aspects it finds, with their character spans and polarities (absa_checks.extraction.tagging decodes).
 
+A sentence longer than `max_length` word pieces is not answered: its answer is an error saying where it
+was cut and to raise max_length (as the classifier's for an aspect cut off), never a list that silently
+misses the aspects the model never read. `truncated` counts those sentences (longer than max_length, not
+merely as long).
+
 Nothing is loaded until the first prediction; the fingerprint hashes the config and weight files plus
 the settings that change answers, as for the classifier adapter.
 """
@@ -15,6 +20,7 @@ from absa_checks.errors import AdapterError
 from absa_checks.extraction.tagging import decode, parse_tag
 from absa_checks.extraction.tuples import AspectTuple
 
+from .protocol import QueryError
 from .transformers_adapter import (_check_device_name, _no_progress_bars, _resolve_device, build_settings,
                                    check_settings, checkpoint_fingerprint, locate)
 
@@ -80,22 +86,32 @@ class TransformersTagger:
         self._device = _resolve_device(self.name, self.device_option, torch)
         self._model = model.to(self._device).eval()
 
-    def extract(self, sentences: Sequence[str]) -> list[list[AspectTuple]]:
-        """The aspects found in each sentence, with spans and polarities."""
+    def extract(self, sentences: Sequence[str]) -> list[list[AspectTuple] | QueryError]:
+        """The aspects found in each sentence, with spans and polarities; a QueryError for a sentence the
+        model could not read whole."""
         self.load()
         import torch
 
+        lengths = [len(ids) for ids in self._tokenizer(list(sentences), truncation=False)["input_ids"]]
         encoded = self._tokenizer(list(sentences), truncation=True, max_length=self.max_length, padding=True,
                                   return_offsets_mapping=True, return_tensors="pt")
         offsets = encoded.pop("offset_mapping").tolist()
-        self.truncated += int((encoded["attention_mask"].sum(1) >= self.max_length).sum())
+        cut = {n for n, length in enumerate(lengths) if length > self.max_length}
+        self.truncated += len(cut)
         with torch.inference_mode():
             logits = self._model(**{k: v.to(self._device) for k, v in encoded.items()}).logits
         best = logits.argmax(-1).cpu().tolist()
         masks = encoded["attention_mask"].tolist()
-        return [decode(sentence, [tuple(o) for o, m in zip(row_offsets, mask) if m],
+        return [self._cut_off(lengths[n], row_offsets, mask) if n in cut else
+                decode(sentence, [tuple(o) for o, m in zip(row_offsets, mask) if m],
                        [self._tags[i] for i, m in zip(row, mask) if m])
-                for sentence, row_offsets, row, mask in zip(sentences, offsets, best, masks)]
+                for n, (sentence, row_offsets, row, mask) in enumerate(zip(sentences, offsets, best, masks))]
+
+    def _cut_off(self, length: int, row_offsets: list, mask: list) -> QueryError:
+        kept_to = max((end for (_, end), m in zip(row_offsets, mask) if m), default=0)
+        return QueryError(f"model '{self.name}': the sentence was cut at max_length {self.max_length} tokens (it has "
+                          f"{length}), so the model never read it after character {kept_to}: aspects there would be "
+                          "reported as not found; raise max_length for this model in models.yaml")
 
 
 def _build(spec) -> TransformersTagger:

@@ -4,8 +4,12 @@
 The prompt is read back with the adapter's default templates (aspect between quotes after "aspect", the
 sentence after "Sentence: "). Faults are taken from `server.faults`, one per request, in order:
 "429" (with Retry-After: 1), "500", "malformed" (not JSON), "drop" (the connection closed without a
-reply), "slow" (answers after `slow_seconds`), "unknown" (answers "delicious"). Every request is counted,
-with its Authorization header kept for the secret test.
+reply), "slow" (answers after `slow_seconds`), "unknown" (answers "delicious"), "trickle" (the whole reply,
+status line and headers included, one byte every `trickle_seconds`: never a socket timeout, but far past any
+deadline), "hang" (no reply, the connection held open for at most `hang_seconds`, ended early when the
+server closes), "answer:<text>" (answers <text>), "logprobs:<json>" (the right answer with that `logprobs`
+object). When the list is empty, `always` is the fault (e.g. "hang" for a server that never answers).
+Every request is counted, with its Authorization header kept for the secret test.
 """
 
 from __future__ import annotations
@@ -28,6 +32,10 @@ class FakeOpenAI(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.delay = delay            # seconds every answer takes (the throughput benchmark's 50 ms)
         self.slow_seconds = 5.0
+        self.trickle_seconds = 0.5
+        self.hang_seconds = 60.0
+        self.always = ""
+        self.closing = threading.Event()  # set on exit: a hanging or trickling handler stops at once
         self.faults: list[str] = []
         self.requests = 0
         self.authorizations: list[str] = []
@@ -46,13 +54,14 @@ class FakeOpenAI(ThreadingHTTPServer):
         return self
 
     def __exit__(self, *exc) -> None:
+        self.closing.set()
         self.shutdown()
         self.server_close()
 
     def next_fault(self) -> str:
         with self.lock:
             self.requests += 1
-            return self.faults.pop(0) if self.faults else ""
+            return self.faults.pop(0) if self.faults else self.always
 
     def answer(self, prompt: str) -> str:
         sentence = prompt.split("Sentence: ", 1)[1].split("\n", 1)[0]
@@ -89,6 +98,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if fault == "slow":
             time.sleep(self.server.slow_seconds)
+        if fault == "hang":
+            self.server.closing.wait(self.server.hang_seconds)
+            self.close_connection = True
+            return
         if fault in ("429", "500"):
             self.send_response(int(fault))
             if fault == "429":
@@ -98,7 +111,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         with self.server.lock:
             self.server.bodies.append(body)
-        content = "delicious" if fault == "unknown" else self.server.answer(body["messages"][0]["content"])
+        content = "delicious" if fault == "unknown" else fault[len("answer:"):] if fault.startswith("answer:") \
+            else self.server.answer(body["messages"][0]["content"])
         if body.get("response_format", {}).get("type") == "json_schema":  # structured output, as servers give it
             content = json.dumps({"polarity": content})
         reply = {"id": "x", "object": "chat.completion", "model": body["model"],
@@ -108,9 +122,28 @@ class _Handler(BaseHTTPRequestHandler):
             reply["choices"][0]["logprobs"] = {"content": [{"token": content, "logprob": -0.1, "top_logprobs": [
                 {"token": content, "logprob": -0.1}, {"token": "neutral" if content != "neutral" else "positive",
                                                       "logprob": -2.5}]}]}
+        if fault.startswith("logprobs:"):
+            reply["choices"][0]["logprobs"] = json.loads(fault[len("logprobs:"):])
         data = b"{not json" if fault == "malformed" else json.dumps(reply).encode()
+        if fault == "trickle":
+            self._trickle(data)
+            return
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+    def _trickle(self, data: bytes) -> None:
+        """The whole reply, one byte at a time, `trickle_seconds` apart (until sent, the client hangs up or
+        the server closes)."""
+        whole = (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(data)) + data
+        self.close_connection = True
+        for byte in whole:
+            if self.server.closing.wait(self.server.trickle_seconds):
+                return
+            try:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+            except OSError:  # the client hung up (its deadline)
+                return

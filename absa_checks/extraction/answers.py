@@ -13,7 +13,7 @@ from dataclasses import asdict
 from typing import Callable, Mapping, Sequence
 
 from ..errors import AdapterError
-from ..labels import canonical_label
+from ..labels import polarity_word
 from ..predictions import in_batches
 from ..protocol import QueryError
 from .text_output import OutputError, parse
@@ -33,13 +33,13 @@ def _tuple(item: object, adapter_name: str) -> AspectTuple:
         raise AdapterError(f"model '{adapter_name}' answered {item!r} for an aspect; expected an object with "
                            "'aspect' and 'polarity' (and optionally start, end, opinion, category)")
     polarity = item.get("polarity")
-    if polarity is not None and canonical_label(polarity) is None:
+    if polarity is not None and polarity_word(polarity) is None:
         raise AdapterError(f"model '{adapter_name}' answered the polarity {polarity!r}, which is not a polarity")
     unknown = sorted(set(item) - set(FIELDS))
     if unknown:
         raise AdapterError(f"model '{adapter_name}' answered the keys {', '.join(unknown)}; an aspect has "
                            f"{', '.join(FIELDS)}")
-    return AspectTuple(str(item["aspect"] or IMPLICIT), canonical_label(polarity) if polarity is not None else None,
+    return AspectTuple(str(item["aspect"] or IMPLICIT), polarity_word(polarity) if polarity is not None else None,
                        item.get("start"), item.get("end"), item.get("opinion"), item.get("category"))
 
 

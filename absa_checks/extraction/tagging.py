@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from ..labels import canonical_label
+from ..labels import polarity_word
 from .tuples import AspectTuple
 
 
@@ -21,7 +21,7 @@ def parse_tag(tag: str) -> tuple[str, str | None] | None:
     if tag.upper() == "O":
         return "O", None
     prefix, _, rest = tag.partition("-")
-    polarity = canonical_label(rest) if rest else None
+    polarity = polarity_word(rest) if rest else None
     if prefix.upper() not in ("B", "I") or polarity is None:
         return None
     return prefix.upper(), polarity

@@ -19,7 +19,8 @@ import json
 import re
 
 from ..errors import AbsaChecksError
-from ..labels import canonical_label
+from ..answer_reading import read_polarity
+from ..labels import polarity_word
 from .tuples import IMPLICIT, AspectTuple
 
 ASQP_SENTIMENT = {"great": "positive", "ok": "neutral", "bad": "negative"}
@@ -32,11 +33,15 @@ class OutputError(AbsaChecksError):
 
 
 def _polarity(value: object, where: str) -> str:
-    polarity = canonical_label(value) or ASQP_SENTIMENT.get(str(value).strip().lower())
-    if polarity is None:
-        raise OutputError(f"{where}: {str(value)!r} is not a polarity (positive, negative, neutral, or a word "
-                          "such as pos/neg/neu)")
-    return polarity
+    polarity = polarity_word(value) or ASQP_SENTIMENT.get(str(value).strip().lower())
+    if polarity is not None:
+        return polarity
+    reading = read_polarity(str(value)) if isinstance(value, str) else None  # "mostly positive", "not negative"
+    if reading is not None and reading.polarity is not None:
+        return reading.polarity
+    why = f"; it {reading.problem}" if reading is not None and "no polarity" not in reading.problem else ""
+    raise OutputError(f"{where}: {str(value)[:60]!r} is not a polarity (positive, negative, neutral, or a word "
+                      f"such as pos/neg/neu){why}")
 
 
 def _aspect(value: object) -> str:
