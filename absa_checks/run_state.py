@@ -75,9 +75,11 @@ class SourceCache:
     def __init__(self, data_dir: Path | None):
         self.data_dir = data_dir
         self._loaded: dict[tuple[str, str], object] = {}  # sources, and extraction gold ("gold", name)
+        self._defined: dict[str, tuple[str, str]] = {}  # name -> (what it reads, where it was first defined)
 
     def load(self, name: str, suite: SuiteSpec) -> LoadedSource:
         """The source `name` as seen from `suite`; raises DataMissing when its data is absent."""
+        self._one_identity(name, suite)
         if name in suite.inline_sources:
             key = (suite.inline_sources[name].path, name)
             if key not in self._loaded:
@@ -88,6 +90,29 @@ class SourceCache:
         if isinstance(found, DataMissing):
             raise found
         return found
+
+    def _one_identity(self, name: str, suite: SuiteSpec) -> None:
+        """A source name means one set of examples in a run: the report's sources, ARS units, baselines and
+        --absa-sources all go by it. Two suite files defining their own source under one name (or one
+        shadowing a built-in source another suite runs) would pool two sets of sentences into one source
+        and one ARS unit per shared id, so that is an error naming both places. Suites that name the same
+        examples file under one name share the source, as intended."""
+        local = suite.inline_sources.get(name)
+        found = (local.identity, local.defined_at) if local else ("", "")
+        first = self._defined.setdefault(name, found)
+        if first[0] == found[0]:
+            return
+        if local is not None and first[1]:
+            raise AbsaChecksError(
+                f"{local.defined_at}: the source '{name}' is also defined in {first[1]}, with other examples; "
+                "a source name means one set of examples in a run (their units would be pooled and units with "
+                "the same id mixed in one ARS unit): rename one of them, or put the examples in one file and "
+                "name it from both suites with 'file:'")
+        defined = local.defined_at if local is not None else first[1]
+        raise AbsaChecksError(
+            f"{defined}: the suite's own source '{name}' has the name of the built-in source '{name}', which "
+            f"{suite.path if local is None else 'another collected suite'} runs too; their units would be "
+            "pooled in one source: rename the suite's own source")
 
     def _once(self, key: tuple[str, str], load) -> object:
         """`load(name, data_dir)`'s result, loaded once; DataMissing is kept so it is not retried."""

@@ -10,7 +10,7 @@ import difflib
 import hashlib
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +82,10 @@ class InlineSourceSpec:
     name: str
     path: str  # the file the examples were written in
     examples: tuple[InlineExampleSpec, ...]
+    # where the suite defines it ("suites/a.yaml:4"), and what it is: the examples' file, resolved. Two
+    # definitions of one name in a run are one source only when they read the same file (items.py checks)
+    defined_at: str = ""
+    identity: str = ""
 
 
 @dataclass(frozen=True)
@@ -265,7 +269,7 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
     name = check.string(top.get("suite", path.stem), ("suite",))
     description = _text(top.get("description"))
 
-    inline = _parse_inline_sources(check, top.get("sources", {}), path.parent, shown)
+    inline = _parse_inline_sources(check, top.get("sources", {}), path, shown)
     defaults = check.mapping(top.get("defaults", {}), ("defaults",), default_keys())
     all_sources = tuple(known_sources) + tuple(inline)
 
@@ -443,7 +447,8 @@ def _parse_slice_gates(check: _Checker, raw: Any, at: tuple) -> tuple:
     return tuple(found)
 
 
-def _parse_inline_sources(check: _Checker, raw: Any, base_dir: Path, shown: str) -> dict[str, InlineSourceSpec]:
+def _parse_inline_sources(check: _Checker, raw: Any, suite: Path, shown: str) -> dict[str, InlineSourceSpec]:
+    base_dir = suite.parent
     if isinstance(raw, list):
         raise check.fail(("sources",), "the top-level 'sources' names this file's own example sources "
                                        "(name: {examples: [...]} or name: {file: ...}); to run every test "
@@ -456,12 +461,15 @@ def _parse_inline_sources(check: _Checker, raw: Any, base_dir: Path, shown: str)
         if ("examples" in body) == ("file" in body):
             raise check.fail(at, f"source '{name}' needs exactly one of 'examples' (a list written here) "
                                  "or 'file' (a path to an examples file)")
+        defined_at = f"{shown}:{check.located.line(at)}"
         if "file" in body:
             file = check.string(body["file"], at + ("file",))
-            result[name] = parse_examples_file(base_dir / file, name, shown, check.located.line(at + ("file",)),
-                                               display_path=os.path.normpath(os.path.join(os.path.dirname(shown), file)))
+            found = parse_examples_file(base_dir / file, name, shown, check.located.line(at + ("file",)),
+                                        display_path=os.path.normpath(os.path.join(os.path.dirname(shown), file)))
+            result[name] = replace(found, defined_at=defined_at)
         else:
-            result[name] = InlineSourceSpec(name, shown, _parse_examples(check, body["examples"], at + ("examples",)))
+            result[name] = InlineSourceSpec(name, shown, _parse_examples(check, body["examples"], at + ("examples",)),
+                                            defined_at, str(suite.resolve()))
     return result
 
 
@@ -488,7 +496,8 @@ def parse_examples_file(path: Path, source_name: str, referenced_from: str = "",
     top = check.mapping(located.data, (), ("examples",))
     if "examples" not in top:
         raise check.fail((), "an examples file needs an 'examples:' list")
-    return InlineSourceSpec(source_name, str(path), _parse_examples(check, top["examples"], ("examples",)))
+    return InlineSourceSpec(source_name, str(path), _parse_examples(check, top["examples"], ("examples",)),
+                            shown, str(path.resolve()))
 
 
 def _parse_examples(check: _Checker, raw: Any, at: tuple) -> tuple[InlineExampleSpec, ...]:
