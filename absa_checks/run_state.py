@@ -17,7 +17,8 @@ from .protocol import Adapter, Query, QueryError
 
 from .cache import PredictionCache, query_key, sentence_key
 from .extraction.answers import extract_all, from_json, is_extractor, to_json
-from .extraction.sources import load_gold
+from .extraction.sources import GOLD_SOURCES, load_gold
+from .fingerprint import RunInputs
 from .extraction.targets import Missing, find_target
 from .extraction.tuples import AspectTuple
 from .labels import POLARITIES
@@ -74,6 +75,7 @@ class SourceCache:
 
     def __init__(self, data_dir: Path | None):
         self.data_dir = data_dir
+        self.inputs = RunInputs()  # what was read, for the run's fingerprint (absa_checks.fingerprint)
         self._loaded: dict[tuple[str, str], object] = {}  # sources, and extraction gold ("gold", name)
         self._defined: dict[str, tuple[str, str]] = {}  # name -> (what it reads, where it was first defined)
 
@@ -81,9 +83,12 @@ class SourceCache:
         """The source `name` as seen from `suite`; raises DataMissing when its data is absent."""
         self._one_identity(name, suite)
         if name in suite.inline_sources:
-            key = (suite.inline_sources[name].path, name)
+            local = suite.inline_sources[name]
+            key = (local.path, name)
             if key not in self._loaded:
-                self._loaded[key] = load_inline(suite.inline_sources[name])
+                self._loaded[key] = load_inline(local)
+                if local.file_sha256:
+                    self.inputs.examples[local.file_shown] = local.file_sha256
             found = self._loaded[key]
         else:
             found = self._named(name)
@@ -121,7 +126,17 @@ class SourceCache:
                 self._loaded[key] = load(key[1], self.data_dir)
             except DataMissing as missing:
                 self._loaded[key] = missing
+            else:
+                self._read(key)
         return self._loaded[key]
+
+    def _read(self, key: tuple[str, str]) -> None:
+        """Hash the files a source (or an extraction source's gold) was read from."""
+        if key[0] == "gold":
+            files = (self.data_dir / GOLD_SOURCES[key[1]].relative_path,) if self.data_dir is not None else ()
+        else:
+            files = getattr(self._loaded[key], "files", ())
+        self.inputs.add_data(key[1], tuple(files), self.data_dir)
 
     def _named(self, name: str) -> LoadedSource | DataMissing:
         """A built-in or dataset source."""

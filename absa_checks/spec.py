@@ -86,6 +86,8 @@ class InlineSourceSpec:
     # definitions of one name in a run are one source only when they read the same file (items.py checks)
     defined_at: str = ""
     identity: str = ""
+    file_sha256: str = ""  # an examples file (`file:`): the sha256 of its bytes, as shown (part of the run's fingerprint)
+    file_shown: str = ""
 
 
 @dataclass(frozen=True)
@@ -483,13 +485,13 @@ def parse_examples_file(path: Path, source_name: str, referenced_from: str = "",
     path = Path(path)
     shown = display_path or str(path)
     try:
-        raw = decode(path.read_bytes(), shown)
+        data = path.read_bytes()
     except OSError as err:
         problem = "not found" if isinstance(err, FileNotFoundError) else f"cannot be read ({err.strerror})"
         raise SpecError(referenced_from or shown, line if referenced_from else None,
                         f"examples file '{shown}' {problem}; the path in 'file:' is relative to the "
                         "suite file") from None
-    located = load_located(raw, shown)
+    located = load_located(decode(data, shown), shown)
     if located.data is None:
         raise SpecError(shown, 1, "the examples file is empty; it needs an 'examples:' list")
     check = _Checker(shown, located)
@@ -497,7 +499,7 @@ def parse_examples_file(path: Path, source_name: str, referenced_from: str = "",
     if "examples" not in top:
         raise check.fail((), "an examples file needs an 'examples:' list")
     return InlineSourceSpec(source_name, str(path), _parse_examples(check, top["examples"], ("examples",)),
-                            shown, str(path.resolve()))
+                            shown, str(path.resolve()), hashlib.sha256(data).hexdigest(), shown)
 
 
 def _parse_examples(check: _Checker, raw: Any, at: tuple) -> tuple[InlineExampleSpec, ...]:
