@@ -507,13 +507,22 @@ def _parse_examples(check: _Checker, raw: Any, at: tuple) -> tuple[InlineExample
         raise check.fail(at, f"'{check.name(at)}' must be a non-empty list of examples (each starting with "
                              f"'- sentence:'), got {_kind(raw)}")
     examples = []
-    ids: set[str] = set()
+    ids: dict[str, int] = {}
+    unnamed: dict[tuple[str, str], int] = {}  # an example without an id is its unit by sentence and aspect
     for i, item in enumerate(raw):
         example = _parse_example(check, item, at + (i,))
         if example.example_id is not None:
             if example.example_id in ids:
-                raise check.fail(at + (i, "id"), f"example id '{example.example_id}' is used twice")
-            ids.add(example.example_id)
+                raise check.fail(at + (i, "id"), f"example id '{example.example_id}' is used twice (first on line "
+                                                 f"{ids[example.example_id]}); give each example its own id")
+            ids[example.example_id] = check.located.line(at + (i, "id")) or example.line
+        else:
+            key = (example.sentence, example.aspect)
+            if key in unnamed:
+                raise check.fail(at + (i,), f"this example has the sentence and aspect of the one on line "
+                                            f"{unnamed[key]} and neither has an id, so they would be one unit (its "
+                                            "cases mixed): give each an 'id', or keep one")
+            unnamed[key] = example.line
         examples.append(example)
     return tuple(examples)
 

@@ -309,3 +309,21 @@ def test_a_models_file_that_is_not_utf8_is_one_message(tmp_path, run):
     result = run(["suite.yaml", "--absa-models", "models.yaml", "--absa-model", "lexicon"], cwd=tmp_path)
     assert result.code == 4 and "Traceback" not in result.out
     assert "models.yaml:2: not UTF-8 text (byte 0xe9" in result.out
+
+
+def test_two_examples_without_ids_with_one_sentence_and_aspect_are_an_error_naming_both_lines(tmp_path):
+    """Without ids, an example's unit is named by its sentence and aspect: two such examples became one unit."""
+    from absa_checks.errors import SpecError
+    from absa_checks.spec import parse_suite
+
+    example = ("      - sentence: \"The fries were soggy.\"\n        aspect: fries\n        polarity: {polarity}\n"
+               "        variants:\n          adddiff: \"The fries were soggy, but the beer was {word}.\"\n")
+    text = ("suite: s\nsources:\n  mine:\n    examples:\n" + example.format(polarity="negative", word="great")
+            + example.format(polarity="positive", word="fine") + "tests:\n  - name: adddiff\n    strategy: adddiff\n"
+            "    sources: [mine]\n")
+    (tmp_path / "s.yaml").write_text(text)
+    with pytest.raises(SpecError, match=r"s\.yaml:10: this example has the sentence and aspect of the one on line 5 "
+                                        r"and neither has an id"):
+        parse_suite(tmp_path / "s.yaml", ())
+    (tmp_path / "s.yaml").write_text(text.replace("      - sentence", "      - id: one\n        sentence", 1))
+    assert len(parse_suite(tmp_path / "s.yaml", ()).inline_sources["mine"].examples) == 2  # an id tells them apart
