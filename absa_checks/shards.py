@@ -72,8 +72,11 @@ def read_shard_reports(paths: list[Path]) -> list[dict[str, Any]]:
         _same_inputs(path, report, first_path, first)
         for key in ("run", "schema_version"):
             if report[key] != first[key]:
-                raise ShardError(f"{path} and {first_path} are not shards of one run: their '{key}' differ "
-                                 "(model, suites, seed or options)")
+                named = sorted(k for k in set(report[key]) | set(first[key]) if report[key].get(k) != first[key].get(k)) \
+                    if isinstance(report[key], dict) and isinstance(first[key], dict) else [key]
+                raise ShardError(f"{path} and {first_path} are not shards of one run: their "
+                                 f"{', '.join(f'{key}.{k}' if k != key else key for k in named)} differ "
+                                 "(model, suites, seed, options or the versions of Python and its libraries)")
     return [report for _, report in reports]
 
 

@@ -327,3 +327,21 @@ def test_two_examples_without_ids_with_one_sentence_and_aspect_are_an_error_nami
         parse_suite(tmp_path / "s.yaml", ())
     (tmp_path / "s.yaml").write_text(text.replace("      - sentence", "      - id: one\n        sentence", 1))
     assert len(parse_suite(tmp_path / "s.yaml", ()).inline_sources["mine"].examples) == 2  # an id tells them apart
+
+
+def test_shards_of_other_versions_with_one_fingerprint_name_what_differs(tmp_path):
+    from absa_checks.shards import ShardError, read_shard_reports
+
+    def shard(k: int, python: str) -> str:
+        path = tmp_path / f"s{k}.json"
+        path.write_text(json.dumps({"schema_version": 1, "complete": True, "shard": {"k": k, "n": 2},
+                                    "run": {"fingerprint": {"run": "f", "parts": {}}, "seed": 42,
+                                            "versions": {"python": python}}}))
+        return path
+
+    with pytest.raises(ShardError, match=r"their run\.versions differ"):
+        read_shard_reports([shard(1, "3.11.7"), shard(2, "3.12.1")])
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"schema_version": 1, "complete": True, "shard": {"k": 2, "n": 2}, "run": {"seed": 42}}))
+    with pytest.raises(ShardError, match=r"old\.json was written by an older absa-checks, without the run's fingerprint"):
+        read_shard_reports([shard(1, "3.11.7"), old])
