@@ -32,7 +32,7 @@ from .sources import BUILTIN_SOURCES, DataMissing, LoadedSource
 from .sources.catalog import load_named
 from .sources.inline import load_inline
 from .perturb.resources import Resources, load_resources
-from .spec import SuiteSpec, TestSpec
+from .spec import SuiteSpec, TestSpec, source_defined_twice
 from .variants import VariantRequest, VariantSet, variant_set
 
 
@@ -108,11 +108,7 @@ class SourceCache:
         if first[0] == found[0]:
             return
         if local is not None and first[1]:
-            raise AbsaChecksError(
-                f"{local.defined_at}: the source '{name}' is also defined in {first[1]}, with other examples; "
-                "a source name means one set of examples in a run (their units would be pooled and units with "
-                "the same id mixed in one ARS unit): rename one of them, or put the examples in one file and "
-                "name it from both suites with 'file:'")
+            raise AbsaChecksError(source_defined_twice(name, local.defined_at, first[1]))
         defined = local.defined_at if local is not None else first[1]
         raise AbsaChecksError(
             f"{defined}: the suite's own source '{name}' has the name of the built-in source '{name}', which "

@@ -475,6 +475,14 @@ def _parse_inline_sources(check: _Checker, raw: Any, suite: Path, shown: str) ->
     return result
 
 
+def source_defined_twice(name: str, here: str, first: str) -> str:
+    """The message for one source name defined with other examples in two places of one run."""
+    return (f"{here}: the source '{name}' is also defined in {first}, with other examples; a source name means "
+            "one set of examples in a run (their units would be pooled and units with the same id mixed in one "
+            "ARS unit): rename one of them, or put the examples in one file and name it from both suites with "
+            "'file:'")
+
+
 def parse_examples_file(path: Path, source_name: str, referenced_from: str = "", line: int | None = None,
                         display_path: str | None = None) -> InlineSourceSpec:
     """An examples file holds `examples: [...]` in the same form as inline examples.

@@ -101,6 +101,10 @@ def test_two_suite_files_defining_one_source_name_is_an_error_naming_both(tmp_pa
     assert "b.yaml:3: the source 'mine' is also defined in a.yaml:3, with other examples" in result.out
     alone = run(["a.yaml"], cwd=tmp_path)  # each one alone runs as before
     assert alone.report["cases"] and {c["source"] for c in alone.report["cases"]} == {"mine"}
+    validated = subprocess.run([sys.executable, "-m", "absa_checks.cli", "validate", "a.yaml", "b.yaml"], cwd=tmp_path,
+                               capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert validated.returncode == 1
+    assert "error b.yaml:3: the source 'mine' is also defined in a.yaml:3, with other examples" in validated.stdout
 
 
 EXAMPLES_FILE = """examples:
