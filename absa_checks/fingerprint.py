@@ -94,7 +94,10 @@ class RunInputs:
     def add_data(self, source: str, files: tuple[Path, ...], data_dir: Path | None) -> None:
         found = self.data.setdefault(source, {})
         for path in files:
-            found[shown_data_path(path, data_dir)] = sha256_of_file(path)
+            try:
+                found[shown_data_path(path, data_dir)] = sha256_of_file(path)
+            except OSError as err:  # gone or unreadable since it was read: its hash is unknown, never equal
+                found[shown_data_path(path, data_dir)] = f"unreadable after loading ({err.strerror})"
 
     def to_dict(self) -> dict[str, Any]:
         return {"suites": dict(sorted(self.suites.items())), "examples": dict(sorted(self.examples.items())),

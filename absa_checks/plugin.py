@@ -529,8 +529,9 @@ class AbsaRun:
                        "those cases have no result")
         notes = () if self.options.model_option_is_ours else (
             "--model belongs to another plugin or conftest here; absa-checks reads --absa-model",)
+        adapters = {name: p.adapter.fingerprint() for name, p in state.predictors.items()}  # once: it may hash weights
         context = RunContext(
-            models={name: p.spec.redact({**p.adapter.describe(), "fingerprint": p.adapter.fingerprint()})
+            models={name: p.spec.redact({**p.adapter.describe(), "fingerprint": adapters[name]})
                     for name, p in state.predictors.items()},
             issues=state.sources.issues(o.source for o in outcomes), quarantined=self.collector.quarantined(),
             other_failures=self.collector.other_failures, stopped=str(stopped) if stopped else "",
@@ -538,7 +539,7 @@ class AbsaRun:
             timing={"started": round(self.started, 3), "wall_seconds": round(time.time() - self.started, 3),
                     "predictions": self._prediction_stats()},
             extraction=[self.collector.extraction[nodeid] for nodeid in sorted(self.collector.extraction)],
-            shard=self._shard_section(), fingerprint=self._fingerprint(),
+            shard=self._shard_section(), fingerprint=self._fingerprint(adapters),
             notes=notes, **self._readiness_context(outcomes))
         result = conclude(outcomes, self.options, self._baseline(), context)
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
@@ -571,13 +572,13 @@ class AbsaRun:
                 f"simple baseline '{predictor.spec.name}' raised {type(err).__name__}: {err}"))
         return SimpleRun(predictor.spec.name, simpler.answered(cases, answers))
 
-    def _fingerprint(self) -> dict:
+    def _fingerprint(self, adapters: dict[str, str]) -> dict:
         """Every input that decided a case, hashed by part; an xdist controller adds what its workers read."""
         inputs = self.state.sources.inputs
         for found in self.worker_inputs:
             inputs.update(found)
         o = self.options
-        models = {name: model_sha256(p.spec.kind, p.spec.settings, p.adapter.fingerprint())
+        models = {name: model_sha256(p.spec.kind, p.spec.settings, adapters[name])
                   for name, p in self.state.predictors.items()}
         return fingerprint(inputs, models, {"seed": o.seed, "sample": o.sample,
                                             "sources": list(o.sources) if o.sources else None})
