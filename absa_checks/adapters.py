@@ -29,11 +29,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable
 
-import yaml
-
 from . import claims as claims_module
 from .errors import AbsaChecksError
 from .protocol import Adapter
+from .yaml_lines import decode, load_located
 
 ENTRY_POINT_GROUP = "absa_checks.adapters"
 BUILTIN_MODELS = MappingProxyType({
@@ -233,12 +232,13 @@ def _inline_spec(name: str, kind: AdapterKind, rest: str) -> ModelSpec:
 def _read_yaml(models_file: Path | None) -> dict[str, Any]:
     if models_file is None or not models_file.is_file():
         return {}
+    # yaml_lines, not yaml.safe_load: a model, group or setting given twice is an error naming both lines
+    # (PyYAML would silently keep the last one, so another model than the one written first would run)
     try:
-        data = yaml.safe_load(models_file.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark else ""
-        raise AbsaChecksError(f"{models_file}{line}: invalid YAML ({getattr(err, 'problem', err)}); fix the syntax") from None
+        raw = models_file.read_bytes()
+    except OSError as err:
+        raise AbsaChecksError(f"{models_file}: cannot be read ({err.strerror})") from None
+    data = load_located(decode(raw, str(models_file)), str(models_file)).data or {}
     return data if isinstance(data, dict) else {"models": None}
 
 

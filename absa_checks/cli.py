@@ -10,7 +10,7 @@ from .errors import AbsaChecksError
 from .items import is_suite_file
 from .sources.base import LoadedSource
 from .sources.catalog import known_source_names
-from .spec import parse_suite
+from .spec import parse_suite, source_defined_twice
 from .strategies import DEFAULT_NEUTRAL, NEUTRAL_MODES
 from .variants import DEFAULT_SEED
 
@@ -172,6 +172,7 @@ def _validate(paths: list[str]) -> int:
         else:
             raise AbsaChecksError(f"{name}: no such file or folder")
     problems = 0
+    defined: dict[str, tuple[str, str]] = {}  # a local source name -> (what it reads, where), across the files
     for path in files:
         if not is_suite_file(path):  # named explicitly, yet pytest would not collect it
             problems += 1
@@ -179,6 +180,10 @@ def _validate(paths: list[str]) -> int:
             continue
         try:
             suite = parse_suite(path, known_source_names())
+            for name, local in suite.inline_sources.items():  # as a run of these files would see them
+                first = defined.setdefault(name, (local.identity, local.defined_at))
+                if first[0] != local.identity:
+                    raise AbsaChecksError(source_defined_twice(name, local.defined_at, first[1]))
             print(f"ok    {path}: {len(suite.tests) + len(suite.extraction_tests)} tests")
         except AbsaChecksError as err:
             problems += 1

@@ -50,6 +50,7 @@ class RunContext:
     splits: tuple[tuple[str, tuple[str, ...]], ...] = ()  # a splits x seeds group: (split, checkpoints)
     claims: dict[str, tuple] = field(default_factory=dict)  # subject -> its claims (absa_checks.claims)
     simple: simpler.SimpleRun | None = None  # --absa-simple-baseline: its answers to the run's cases
+    fingerprint: dict | None = None     # every input that decides a case, by part (absa_checks.fingerprint)
 
 
 @dataclass
@@ -208,4 +209,5 @@ def _facts(names: list[str], options: RunOptions, context: RunContext) -> dict[s
     return {"model": model, "models": models, "seed": options.seed, "sample": options.sample,
             "sources": list(options.sources) if options.sources else None,
             "gate_basis": options.gate_basis, "strict": options.strict,
-            "inconclusive_counts_as": options.inconclusive}  # what an inconclusive gate counted as
+            "inconclusive_counts_as": options.inconclusive,  # what an inconclusive gate counted as
+            **({"fingerprint": context.fingerprint} if context.fingerprint is not None else {})}

@@ -16,6 +16,7 @@ from .expectations import check
 from .extraction.gold import with_alternatives
 from .extraction.scoring import extraction_counts
 from .extraction.targets import Missing
+from .fingerprint import sha256_of_file
 from .outcomes import EXTRACTION_KEY, NO_CASES_KEY, NO_VARIANT_KEY, PROPERTY_KEY, QUARANTINE_KEY, outcome_for
 from .predictions import Prediction
 from .sources import DataMissing
@@ -67,6 +68,7 @@ class SuiteFile(pytest.File):
         shown = self.path.relative_to(self.config.rootpath).as_posix() \
             if self.path.is_relative_to(self.config.rootpath) else str(self.path)
         suite = parse_suite(self.path, known_source_names(), display_path=shown)
+        run.sources.inputs.suites[suite.path] = suite.sha256  # every collected suite is part of the fingerprint
         for extraction in suite.extraction_tests:
             yield from self._extraction_items(run, extraction)
         for test in suite.tests:
@@ -87,6 +89,8 @@ class SuiteFile(pytest.File):
                 expanded = dict(test.expanded).get(source)
                 if expanded:  # readers' accepted alternatives for the gold tuples (docs/extraction.md)
                     sentences = with_alternatives(sentences, self.path.parent / expanded)
+                    run.sources.inputs.examples[f"{test.suite_path} expanded: {expanded}"] = \
+                        sha256_of_file(self.path.parent / expanded)
             except DataMissing as missing:
                 yield ExtractionItem.from_parent(self, name=f"{test.name}[{source}]", test=test, source=source,
                                                  model="", sentences=(), missing=str(missing))

@@ -23,6 +23,7 @@ from . import adapters as registry
 
 from . import allure_support, cache, reporters
 from .progress import FileProgress, ProgressWatcher, TerminalProgress, display_for
+from .fingerprint import fingerprint, model_sha256
 from .shards import parse_shard, shard_of
 from . import gates as gates_module, simpler
 from .simpler import SimpleRun
@@ -296,6 +297,7 @@ class AbsaRun:
         self.started = time.time()
         self.summary_lines: list[str] = []
         self.worker_stats: list[dict] = []  # per xdist worker: checkpoint -> prediction counts
+        self.worker_inputs: list[dict] = []  # per xdist worker: the files it read (absa_checks.fingerprint)
         self._state: RunState | None = None
         self._tbstyle: str | None = None  # pytest's --tb before compact failures set it to "no"
         self._errors_seen = False
@@ -472,6 +474,9 @@ class AbsaRun:
         stats = getattr(node, "workeroutput", {}).get("absa_prediction_stats")
         if stats:
             self.worker_stats.append(stats)
+        inputs = getattr(node, "workeroutput", {}).get("absa_inputs")
+        if inputs:
+            self.worker_inputs.append(inputs)
 
     def _baseline(self) -> Baseline | None:
         """The released model's cases for --absa-baseline, or why they cannot be read."""
@@ -498,6 +503,7 @@ class AbsaRun:
                 return
             self.config.workeroutput["absa_prediction_stats"] = {
                 model: predictor.stats.to_dict() for model, predictor in self.state.predictors.items()}
+            self.config.workeroutput["absa_inputs"] = self.state.sources.inputs.to_dict()
             return
         self._stop_watching()
         try:
@@ -523,8 +529,9 @@ class AbsaRun:
                        "those cases have no result")
         notes = () if self.options.model_option_is_ours else (
             "--model belongs to another plugin or conftest here; absa-checks reads --absa-model",)
+        adapters = {name: p.adapter.fingerprint() for name, p in state.predictors.items()}  # once: it may hash weights
         context = RunContext(
-            models={name: p.spec.redact({**p.adapter.describe(), "fingerprint": p.adapter.fingerprint()})
+            models={name: p.spec.redact({**p.adapter.describe(), "fingerprint": adapters[name]})
                     for name, p in state.predictors.items()},
             issues=state.sources.issues(o.source for o in outcomes), quarantined=self.collector.quarantined(),
             other_failures=self.collector.other_failures, stopped=str(stopped) if stopped else "",
@@ -532,7 +539,7 @@ class AbsaRun:
             timing={"started": round(self.started, 3), "wall_seconds": round(time.time() - self.started, 3),
                     "predictions": self._prediction_stats()},
             extraction=[self.collector.extraction[nodeid] for nodeid in sorted(self.collector.extraction)],
-            shard=self._shard_section(),
+            shard=self._shard_section(), fingerprint=self._fingerprint(adapters),
             notes=notes, **self._readiness_context(outcomes))
         result = conclude(outcomes, self.options, self._baseline(), context)
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
@@ -564,6 +571,17 @@ class AbsaRun:
             return SimpleRun(predictor.spec.name, None, predictor.spec.redact(
                 f"simple baseline '{predictor.spec.name}' raised {type(err).__name__}: {err}"))
         return SimpleRun(predictor.spec.name, simpler.answered(cases, answers))
+
+    def _fingerprint(self, adapters: dict[str, str]) -> dict:
+        """Every input that decided a case, hashed by part; an xdist controller adds what its workers read."""
+        inputs = self.state.sources.inputs
+        for found in self.worker_inputs:
+            inputs.update(found)
+        o = self.options
+        models = {name: model_sha256(p.spec.kind, p.spec.settings, adapters[name])
+                  for name, p in self.state.predictors.items()}
+        return fingerprint(inputs, models, {"seed": o.seed, "sample": o.sample,
+                                            "sources": list(o.sources) if o.sources else None})
 
     def _shard_section(self) -> dict | None:
         """A shard's report keeps what `absa-checks merge` needs to conclude as one run would have."""

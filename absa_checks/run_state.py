@@ -17,7 +17,8 @@ from .protocol import Adapter, Query, QueryError
 
 from .cache import PredictionCache, query_key, sentence_key
 from .extraction.answers import extract_all, from_json, is_extractor, to_json
-from .extraction.sources import load_gold
+from .extraction.sources import GOLD_SOURCES, load_gold
+from .fingerprint import RunInputs
 from .extraction.targets import Missing, find_target
 from .extraction.tuples import AspectTuple
 from .labels import POLARITIES
@@ -31,7 +32,7 @@ from .sources import BUILTIN_SOURCES, DataMissing, LoadedSource
 from .sources.catalog import load_named
 from .sources.inline import load_inline
 from .perturb.resources import Resources, load_resources
-from .spec import SuiteSpec, TestSpec
+from .spec import SuiteSpec, TestSpec, source_defined_twice
 from .variants import VariantRequest, VariantSet, variant_set
 
 
@@ -74,20 +75,45 @@ class SourceCache:
 
     def __init__(self, data_dir: Path | None):
         self.data_dir = data_dir
+        self.inputs = RunInputs()  # what was read, for the run's fingerprint (absa_checks.fingerprint)
         self._loaded: dict[tuple[str, str], object] = {}  # sources, and extraction gold ("gold", name)
+        self._defined: dict[str, tuple[str, str]] = {}  # name -> (what it reads, where it was first defined)
 
     def load(self, name: str, suite: SuiteSpec) -> LoadedSource:
         """The source `name` as seen from `suite`; raises DataMissing when its data is absent."""
+        self._one_identity(name, suite)
         if name in suite.inline_sources:
-            key = (suite.inline_sources[name].path, name)
+            local = suite.inline_sources[name]
+            key = (local.path, name)
             if key not in self._loaded:
-                self._loaded[key] = load_inline(suite.inline_sources[name])
+                self._loaded[key] = load_inline(local)
+                if local.file_sha256:
+                    self.inputs.examples[local.file_shown] = local.file_sha256
             found = self._loaded[key]
         else:
             found = self._named(name)
         if isinstance(found, DataMissing):
             raise found
         return found
+
+    def _one_identity(self, name: str, suite: SuiteSpec) -> None:
+        """A source name means one set of examples in a run: the report's sources, ARS units, baselines and
+        --absa-sources all go by it. Two suite files defining their own source under one name (or one
+        shadowing a built-in source another suite runs) would pool two sets of sentences into one source
+        and one ARS unit per shared id, so that is an error naming both places. Suites that name the same
+        examples file under one name share the source, as intended."""
+        local = suite.inline_sources.get(name)
+        found = (local.identity, local.defined_at) if local else ("", "")
+        first = self._defined.setdefault(name, found)
+        if first[0] == found[0]:
+            return
+        if local is not None and first[1]:
+            raise AbsaChecksError(source_defined_twice(name, local.defined_at, first[1]))
+        defined = local.defined_at if local is not None else first[1]
+        raise AbsaChecksError(
+            f"{defined}: the suite's own source '{name}' has the name of the built-in source '{name}', which "
+            f"{suite.path if local is None else 'another collected suite'} runs too; their units would be "
+            "pooled in one source: rename the suite's own source")
 
     def _once(self, key: tuple[str, str], load) -> object:
         """`load(name, data_dir)`'s result, loaded once; DataMissing is kept so it is not retried."""
@@ -96,7 +122,17 @@ class SourceCache:
                 self._loaded[key] = load(key[1], self.data_dir)
             except DataMissing as missing:
                 self._loaded[key] = missing
+            else:
+                self._read(key)
         return self._loaded[key]
+
+    def _read(self, key: tuple[str, str]) -> None:
+        """Hash the files a source (or an extraction source's gold) was read from."""
+        if key[0] == "gold":
+            files = (self.data_dir / GOLD_SOURCES[key[1]].relative_path,) if self.data_dir is not None else ()
+        else:
+            files = getattr(self._loaded[key], "files", ())
+        self.inputs.add_data(key[1], tuple(files), self.data_dir)
 
     def _named(self, name: str) -> LoadedSource | DataMissing:
         """A built-in or dataset source."""

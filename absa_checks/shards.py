@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import AbsaChecksError
+from .fingerprint import differences
 
 
 class ShardError(AbsaChecksError):
@@ -65,13 +66,38 @@ def read_shard_reports(paths: list[Path]) -> list[dict[str, Any]]:
     missing = [str(k) for k in range(1, count + 1) if k not in seen]
     if missing:
         raise ShardError(f"shard {', '.join(missing)} of {count} is missing; merge all {count} shards of the run")
+    reports.sort(key=lambda pair: pair[1]["shard"]["k"])
     first_path, first = reports[0]
     for path, report in reports[1:]:
+        _same_inputs(path, report, first_path, first)
         for key in ("run", "schema_version"):
             if report[key] != first[key]:
-                raise ShardError(f"{path} and {first_path} are not shards of one run: their '{key}' differ "
-                                 "(model, suites, seed or options)")
-    return [report for _, report in sorted(reports, key=lambda pair: pair[1]["shard"]["k"])]
+                named = sorted(k for k in set(report[key]) | set(first[key]) if report[key].get(k) != first[key].get(k)) \
+                    if isinstance(report[key], dict) and isinstance(first[key], dict) else [key]
+                raise ShardError(f"{path} and {first_path} are not shards of one run: their "
+                                 f"{', '.join(f'{key}.{k}' if k != key else key for k in named)} differ "
+                                 "(model, suites, seed, options or the versions of Python and its libraries)")
+    return [report for _, report in reports]
+
+
+def _same_inputs(path: Path, report: dict[str, Any], first_path: Path, first: dict[str, Any]) -> None:
+    """Shards of one run were made from the same inputs: the parts of their fingerprints agree, else one
+    message naming the shard and each input that differs (absa_checks.fingerprint)."""
+    mine = (report.get("run") or {}).get("fingerprint")
+    theirs = (first.get("run") or {}).get("fingerprint")
+    if mine is None and theirs is None:  # reports written before fingerprints: the 'run' check below decides
+        return
+    if mine is None or theirs is None:
+        old = path if mine is None else first_path
+        raise ShardError(f"{old} was written by an older absa-checks, without the run's fingerprint; run every "
+                         "shard with one version")
+    if mine.get("run") == theirs.get("run"):
+        return
+    found = differences(mine.get("parts", {}), theirs.get("parts", {})) or ["other inputs"]
+    k, n, k0 = report["shard"]["k"], report["shard"]["n"], first["shard"]["k"]
+    raise ShardError(f"shard {k} of {n} ({path}) was not made from the inputs of shard {k0} ({first_path}): it was "
+                     f"made from {'; '.join(found)}. These are not shards of one run: run every shard from the same "
+                     "suites, examples files, data, model entry and options")
 
 
 def merge(paths: list[Path], baseline: Path | None = None):
@@ -117,6 +143,7 @@ def merge(paths: list[Path], baseline: Path | None = None):
         extraction=[records["extraction"][n] for n in sorted(records["extraction"])],
         group=layout.get("group", ""),
         splits=tuple((name, tuple(members)) for name, members in layout.get("splits", [])),
-        claims={subject: tuple(Claim(**c) for c in found) for subject, found in layout.get("claims", {}).items()})
+        claims={subject: tuple(Claim(**c) for c in found) for subject, found in layout.get("claims", {}).items()},
+        fingerprint=first_run["run"].get("fingerprint"))
     outcomes = [CaseOutcome.from_dict(cases[n]) for n in sorted(cases)]
     return conclude(outcomes, options, read_baseline(options.baseline) if options.baseline else None, context)

@@ -10,7 +10,7 @@ import difflib
 import hashlib
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +82,12 @@ class InlineSourceSpec:
     name: str
     path: str  # the file the examples were written in
     examples: tuple[InlineExampleSpec, ...]
+    # where the suite defines it ("suites/a.yaml:4"), and what it is: the examples' file, resolved. Two
+    # definitions of one name in a run are one source only when they read the same file (items.py checks)
+    defined_at: str = ""
+    identity: str = ""
+    file_sha256: str = ""  # an examples file (`file:`): the sha256 of its bytes, as shown (part of the run's fingerprint)
+    file_shown: str = ""
 
 
 @dataclass(frozen=True)
@@ -265,7 +271,7 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
     name = check.string(top.get("suite", path.stem), ("suite",))
     description = _text(top.get("description"))
 
-    inline = _parse_inline_sources(check, top.get("sources", {}), path.parent, shown)
+    inline = _parse_inline_sources(check, top.get("sources", {}), path, shown)
     defaults = check.mapping(top.get("defaults", {}), ("defaults",), default_keys())
     all_sources = tuple(known_sources) + tuple(inline)
 
@@ -443,7 +449,8 @@ def _parse_slice_gates(check: _Checker, raw: Any, at: tuple) -> tuple:
     return tuple(found)
 
 
-def _parse_inline_sources(check: _Checker, raw: Any, base_dir: Path, shown: str) -> dict[str, InlineSourceSpec]:
+def _parse_inline_sources(check: _Checker, raw: Any, suite: Path, shown: str) -> dict[str, InlineSourceSpec]:
+    base_dir = suite.parent
     if isinstance(raw, list):
         raise check.fail(("sources",), "the top-level 'sources' names this file's own example sources "
                                        "(name: {examples: [...]} or name: {file: ...}); to run every test "
@@ -456,13 +463,24 @@ def _parse_inline_sources(check: _Checker, raw: Any, base_dir: Path, shown: str)
         if ("examples" in body) == ("file" in body):
             raise check.fail(at, f"source '{name}' needs exactly one of 'examples' (a list written here) "
                                  "or 'file' (a path to an examples file)")
+        defined_at = f"{shown}:{check.located.line(at)}"
         if "file" in body:
             file = check.string(body["file"], at + ("file",))
-            result[name] = parse_examples_file(base_dir / file, name, shown, check.located.line(at + ("file",)),
-                                               display_path=os.path.normpath(os.path.join(os.path.dirname(shown), file)))
+            found = parse_examples_file(base_dir / file, name, shown, check.located.line(at + ("file",)),
+                                        display_path=os.path.normpath(os.path.join(os.path.dirname(shown), file)))
+            result[name] = replace(found, defined_at=defined_at)
         else:
-            result[name] = InlineSourceSpec(name, shown, _parse_examples(check, body["examples"], at + ("examples",)))
+            result[name] = InlineSourceSpec(name, shown, _parse_examples(check, body["examples"], at + ("examples",)),
+                                            defined_at, str(suite.resolve()))
     return result
+
+
+def source_defined_twice(name: str, here: str, first: str) -> str:
+    """The message for one source name defined with other examples in two places of one run."""
+    return (f"{here}: the source '{name}' is also defined in {first}, with other examples; a source name means "
+            "one set of examples in a run (their units would be pooled and units with the same id mixed in one "
+            "ARS unit): rename one of them, or put the examples in one file and name it from both suites with "
+            "'file:'")
 
 
 def parse_examples_file(path: Path, source_name: str, referenced_from: str = "", line: int | None = None,
@@ -475,20 +493,21 @@ def parse_examples_file(path: Path, source_name: str, referenced_from: str = "",
     path = Path(path)
     shown = display_path or str(path)
     try:
-        raw = decode(path.read_bytes(), shown)
+        data = path.read_bytes()
     except OSError as err:
         problem = "not found" if isinstance(err, FileNotFoundError) else f"cannot be read ({err.strerror})"
         raise SpecError(referenced_from or shown, line if referenced_from else None,
                         f"examples file '{shown}' {problem}; the path in 'file:' is relative to the "
                         "suite file") from None
-    located = load_located(raw, shown)
+    located = load_located(decode(data, shown), shown)
     if located.data is None:
         raise SpecError(shown, 1, "the examples file is empty; it needs an 'examples:' list")
     check = _Checker(shown, located)
     top = check.mapping(located.data, (), ("examples",))
     if "examples" not in top:
         raise check.fail((), "an examples file needs an 'examples:' list")
-    return InlineSourceSpec(source_name, str(path), _parse_examples(check, top["examples"], ("examples",)))
+    return InlineSourceSpec(source_name, str(path), _parse_examples(check, top["examples"], ("examples",)),
+                            shown, str(path.resolve()), hashlib.sha256(data).hexdigest(), shown)
 
 
 def _parse_examples(check: _Checker, raw: Any, at: tuple) -> tuple[InlineExampleSpec, ...]:
@@ -496,13 +515,22 @@ def _parse_examples(check: _Checker, raw: Any, at: tuple) -> tuple[InlineExample
         raise check.fail(at, f"'{check.name(at)}' must be a non-empty list of examples (each starting with "
                              f"'- sentence:'), got {_kind(raw)}")
     examples = []
-    ids: set[str] = set()
+    ids: dict[str, int] = {}
+    unnamed: dict[tuple[str, str], int] = {}  # an example without an id is its unit by sentence and aspect
     for i, item in enumerate(raw):
         example = _parse_example(check, item, at + (i,))
         if example.example_id is not None:
             if example.example_id in ids:
-                raise check.fail(at + (i, "id"), f"example id '{example.example_id}' is used twice")
-            ids.add(example.example_id)
+                raise check.fail(at + (i, "id"), f"example id '{example.example_id}' is used twice (first on line "
+                                                 f"{ids[example.example_id]}); give each example its own id")
+            ids[example.example_id] = check.located.line(at + (i, "id")) or example.line
+        else:
+            key = (example.sentence, example.aspect)
+            if key in unnamed:
+                raise check.fail(at + (i,), f"this example has the sentence and aspect of the one on line "
+                                            f"{unnamed[key]} and neither has an id, so they would be one unit (its "
+                                            "cases mixed): give each an 'id', or keep one")
+            unnamed[key] = example.line
         examples.append(example)
     return tuple(examples)
 

@@ -33,6 +33,7 @@ class ExtractionReplay:
             raise AdapterError(f"model '{name}': cannot read the stored outputs {self.path} ({err.strerror})") from None
         self._digest = hashlib.sha256(data).hexdigest()[:16]
         self._answers: dict[str, object] = {}
+        first_line: dict[str, int] = {}
         for n, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
             if not line.strip():
                 continue
@@ -47,7 +48,13 @@ class ExtractionReplay:
             if ("aspects" in record) == ("text" in record):
                 raise AdapterError(f"{where}: give the answer as exactly one of 'aspects' (a list) and 'text' "
                                    "(the model's raw output)")
-            self._answers[record["sentence"]] = record["aspects"] if "aspects" in record else record["text"]
+            answer = record["aspects"] if "aspects" in record else record["text"]
+            sentence = record["sentence"]
+            if sentence in self._answers and self._answers[sentence] != answer:  # an identical repeat is harmless
+                raise AdapterError(f"{where}: the sentence {_short(sentence)} appears again (first on line "
+                                   f"{first_line[sentence]}) with another answer; keep one line per sentence")
+            first_line.setdefault(sentence, n)
+            self._answers[sentence] = answer
 
     def describe(self) -> dict[str, object]:
         return {"kind": "extraction-replay", "path": str(self.path), "sentences": len(self._answers)}
@@ -58,6 +65,10 @@ class ExtractionReplay:
     def extract(self, sentences: Sequence[str]) -> list[object]:
         return [self._answers[s] if s in self._answers else
                 QueryError(f"no stored output for {s!r} in {self.path}") for s in sentences]
+
+
+def _short(sentence: str) -> str:
+    return repr(sentence if len(sentence) <= 60 else sentence[:57] + "...")
 
 
 def _build(spec) -> ExtractionReplay:

@@ -55,7 +55,7 @@ def load_arts(path: Path, source: str) -> LoadedSource:
     for unit_id in variants:  # variants whose original is missing cannot be scored
         issues.append(DataIssue(source, unit_id, "orphan_variant",
                                 "variants without an original record", "dropped"))
-    return LoadedSource(source, tuple(units), tuple(issues))
+    return LoadedSource(source, tuple(units), tuple(issues), files=(path,))
 
 
 def _with_sentence_mates(originals: dict[str, Example]) -> dict[str, Example]:

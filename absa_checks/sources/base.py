@@ -17,6 +17,7 @@ class LoadedSource:
     units: tuple[Unit, ...]
     issues: tuple[DataIssue, ...] = ()
     domain: str | None = None  # "laptop" or "restaurant" when known: picks the ADDDIFF aspect bank
+    files: tuple[Path, ...] = ()  # the files it was read from (their hashes are part of the run's fingerprint)
 
 
 class DataMissing(AbsaChecksError):

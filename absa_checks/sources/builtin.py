@@ -32,4 +32,4 @@ def load_builtin(name: str) -> LoadedSource:
                 unit_id += "+"
             seen.add(unit_id)
             units.append(Unit(name, unit_id, replace(example, record_id=unit_id)))
-    return LoadedSource(name, tuple(units), (), domain)
+    return LoadedSource(name, tuple(units), (), domain, files=(FIXTURES / f"{domain}.sentences.txt",))

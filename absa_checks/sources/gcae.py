@@ -39,4 +39,4 @@ def load_gcae(path: Path, name: str, domain: str) -> LoadedSource:
             ordered = [target, *others]
             example = Example(text, target, others, infer_opinions(text, ordered), record_id=unit_id)
             units.append(Unit(name, unit_id, example))
-    return LoadedSource(name, tuple(units), tuple(issues), domain=domain)
+    return LoadedSource(name, tuple(units), tuple(issues), domain=domain, files=(path,))

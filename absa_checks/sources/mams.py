@@ -18,4 +18,5 @@ MAMS_TEST = "mams/MAMS-ATSA/raw/test.xml"
 def load_mams(data_dir: Path, name: str, relative_path: str = MAMS_TEST) -> LoadedSource:
     issues: list[DataIssue] = []
     sentences = read_semeval_xml(data_dir / relative_path, name, issues, id_format="mams-test-{n}")
-    return LoadedSource(name, build_units(name, sentences, {}), tuple(issues), domain="restaurant")
+    return LoadedSource(name, build_units(name, sentences, {}), tuple(issues), domain="restaurant",
+                        files=(data_dir / relative_path,))

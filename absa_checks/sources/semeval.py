@@ -161,14 +161,17 @@ def load_semeval(data_dir: Path, name: str, domain: str, split: str = "test") ->
     issues: list[DataIssue] = []
     sentences = read_semeval_xml(data_dir / files.xml, name, issues)
     towe_json, towe_tsv = data_dir / files.towe_json, data_dir / files.towe_tsv
+    read = [data_dir / files.xml]
     if towe_json.is_file():
         entries = read_towe_json(towe_json, sentences, name, issues)
+        read.append(towe_json)
     elif towe_tsv.is_file():
         entries = read_towe_tsv(towe_tsv, sentences, name, issues)
+        read.append(towe_tsv)
     else:
         entries = []
     gold = join_opinions(entries, sentences, name, issues)
-    return LoadedSource(name, build_units(name, sentences, gold), tuple(issues), domain=domain)
+    return LoadedSource(name, build_units(name, sentences, gold), tuple(issues), domain=domain, files=tuple(read))
 
 
 # ---------------------------------------------------------------------------------------------- joining
