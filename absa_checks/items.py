@@ -12,6 +12,7 @@ import pytest
 from . import allure_support, strategies
 from .cases import Case, expand, sample_units, strategy_label
 from .errors import AbsaChecksError, AdapterError
+from .outputs import Named
 from .expectations import check
 from .extraction.gold import with_alternatives
 from .extraction.scoring import extraction_counts
@@ -61,12 +62,23 @@ def run_state(config: pytest.Config):
     return config.stash[RUN_KEY].state
 
 
+def suite_inputs(path: Path, suite) -> tuple[Named, ...]:
+    """The files a suite reads: itself, its examples files, its extraction tests' expanded ground truth."""
+    found = [Named("suite file", path)]
+    found += [Named(f"examples file of source '{name}'", Path(source.path))
+              for name, source in suite.inline_sources.items() if Path(source.path).is_absolute()]  # file: sources
+    found += [Named("expanded ground truth", path.parent / expanded)
+              for test in suite.extraction_tests for _, expanded in test.expanded]
+    return tuple(found)
+
+
 class SuiteFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         run = run_state(self.config)
         shown = self.path.relative_to(self.config.rootpath).as_posix() \
             if self.path.is_relative_to(self.config.rootpath) else str(self.path)
         suite = parse_suite(self.path, known_source_names(), display_path=shown)
+        self.inputs = suite_inputs(self.path, suite)  # never an output of the run (absa_checks.outputs)
         for extraction in suite.extraction_tests:
             yield from self._extraction_items(run, extraction)
         for test in suite.tests:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from . import allure_support, report_json, report_markdown, terminal
+from . import allure_support, outputs, report_json, report_markdown, terminal
 from .conclusion import RunResult
 from .run_state import RunOptions
 
@@ -25,8 +25,58 @@ class Reporter(Protocol):
 REPORTERS: tuple[Reporter, ...] = (report_json.REPORTER, report_markdown.REPORTER, allure_support.REPORTER)
 
 
-def summary(result: RunResult, options: RunOptions) -> list[str]:
-    """The terminal's absa-checks section: the tables and facts, every report's lines, the verdict last."""
+def planned(options: RunOptions) -> list[outputs.Named]:
+    """Every file the wanted reports may write, for outputs.check before the run (a reporter without an
+    `outputs(options)` method is not checked before, only when it writes)."""
+    return [out for reporter in REPORTERS if reporter.wanted(options)
+            for out in (reporter.outputs(options) if hasattr(reporter, "outputs") else [])]
+
+
+def run_inputs(options: RunOptions, specs=(), read: tuple[outputs.Named, ...] = ()) -> list[outputs.Named]:
+    """The files a pytest run reads: the baseline, the models file, every file a model's settings name (a
+    replay model's answers, a callable's module), and `read` (suite and examples files, from collection)."""
+    found = [outputs.Named("--absa-baseline", options.baseline), *read]
+    if options.models_file is not None and options.models_file.is_file():
+        found.append(outputs.Named("--absa-models", options.models_file))
+    for spec in specs:
+        for key, value in spec.settings.items():
+            found += [outputs.Named(f"model '{spec.name}' ('{key}:')", path)
+                      for path in outputs.existing_files([value], spec.base_dir)]
+    return [named for named in found if named.path is not None]
+
+
+def check_run_outputs(options: RunOptions, specs=(), read: tuple[outputs.Named, ...] = ()) -> None:
+    """Before the run: OutputRefused when a requested output would destroy an input or another output
+    (absa_checks.outputs.check); every existing file under the data and cache folders counts as an input."""
+    folders = [outputs.Named("--absa-data", options.data_dir), outputs.Named("--absa-cache", options.cache_dir)]
+    outputs.check(planned(options), run_inputs(options, specs, read), folders,
+                  getattr(options, "follow_symlinks", False))
+
+
+def write_all(result: RunResult, options: RunOptions) -> tuple[list[str], list[str]]:
+    """Every wanted report, each written even when another could not be: (lines, why some were not)."""
+    written, failed = [], []
+    for reporter in REPORTERS:
+        if reporter.wanted(options):
+            try:
+                written += reporter.write(result, options)
+            except outputs.OutputError as err:
+                failed += [f"absa-checks: {line}" for line in str(err).splitlines()]
+    return written, failed
+
+
+def summary_with_failures(result: RunResult, options: RunOptions) -> tuple[list[str], list[str]]:
+    """The terminal's absa-checks section: the tables and facts, every report's lines, the outputs that
+    could not be written, the verdict last (saying so when an output is missing); and those failures."""
     lines = terminal.summary(result, options)
-    written = [line for reporter in REPORTERS if reporter.wanted(options) for line in reporter.write(result, options)]
-    return lines[:-1] + written + lines[-1:]
+    written, failed = write_all(result, options)
+    verdict = lines[-1:]
+    if failed and verdict:
+        verdict = [f"{verdict[0]} (but {len(failed)} requested output{'s' if len(failed) > 1 else ''} "
+                   "could not be written, see above: exit status 1)"]
+    return lines[:-1] + written + failed + verdict, failed
+
+
+def summary(result: RunResult, options: RunOptions) -> list[str]:
+    """The terminal's absa-checks section (summary_with_failures without the failures)."""
+    return summary_with_failures(result, options)[0]
