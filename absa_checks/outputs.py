@@ -33,7 +33,12 @@ FOLLOW_OPTION = "--absa-follow-symlinks"  # the pytest option; the CLI's is --fo
 
 
 class OutputError(AbsaChecksError):
-    """An output that could not be written (disk full, read-only, permission): one line per file."""
+    """An output that could not be written (disk full, read-only, permission): one line per output;
+    `reason` is the part after the path ("no space left on the device; free space there ...")."""
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or message
 
 
 class OutputRefused(OutputError):
@@ -187,7 +192,7 @@ def write_bytes(out: Named, data: bytes, follow_symlinks: bool = False, follow_o
         temporary = None
         _sync_folder(path.parent)
     except OSError as err:
-        raise OutputError(f"{out}: not written: {describe(err)}") from None
+        raise OutputError(f"{out}: not written: {describe(err)}", describe(err)) from None
     finally:
         if temporary is not None:
             try:

@@ -109,14 +109,14 @@ def files(given: Path, path: Path, option: str = "--absa-markdown") -> tuple[out
 
 
 def write_pictures(pictures: dict[str, bytes], targets: dict[str, outputs.Named],
-                   follow_symlinks: bool = False) -> tuple[dict[str, str], list[str]]:
-    """PNG files beside the Markdown file; (name -> relative file name of those written, why others were not)."""
-    names, failed = {}, []
+                   follow_symlinks: bool = False) -> tuple[dict[str, str], dict[str, outputs.OutputError]]:
+    """PNG files beside the Markdown file; (name -> relative file name of those written, name -> why not)."""
+    names, failed = {}, {}
     for name, png in pictures.items():
         try:
             outputs.write_bytes(targets[name], png, follow_symlinks)
         except outputs.OutputError as err:
-            failed.append(str(err))
+            failed[name] = err
             continue
         names[name] = targets[name].path.name
     return names, failed
@@ -154,10 +154,13 @@ class _MarkdownReporter:
             text = f"> **Partial run** ({result.context.stopped}): these numbers cover only the cases that ran.\n\n" + text
         try:
             outputs.write_text(markdown, text, follow)
-        except outputs.OutputError as err:
-            failed.append(str(err))
-        if failed:  # what could be written is; the run says what was not
-            raise outputs.OutputError("\n".join(failed))
+        except outputs.OutputError as err:  # one line for the summary and its pictures
+            more = f" (nor its {len(failed)} picture{'s' if len(failed) > 1 else ''})" if failed else ""
+            raise outputs.OutputError(f"{markdown}: not written{more}: {err.reason}", err.reason) from None
+        if failed:  # the summary is written, without the pictures that could not be
+            first = next(iter(failed.values()))
+            raise outputs.OutputError(f"{markdown}: written without its picture{'s' if len(failed) > 1 else ''} "
+                                      f"{', '.join(failed)}: {first.reason}", first.reason)
         return [f"Markdown summary: {markdown.path}"
                 + ("" if result.complete else f" (partial; {options.markdown} left as it was)")]
 
