@@ -262,6 +262,7 @@ def _generate(args: argparse.Namespace) -> int:
     from . import generate
     from . import strategies as names
     from .perturb.engine import Settings
+    from .sources import resolve_data_dir
     from .sources.files import load_file
 
     if (args.input is None) == (args.source is None):

@@ -403,7 +403,10 @@ class AbsaRun:
 
     def check_outputs(self, session: pytest.Session | None = None) -> None:
         """The requested outputs against the run's inputs (reporters.check_run_outputs): a usage error.
-        After collection, the suite and examples files read count too."""
+        After collection, the suite and examples files read count too. Not in an xdist worker: the controller
+        checked the same options (a worker's usage error would be an internal error)."""
+        if _is_worker(self.config):
+            return
         specs = [p.spec for p in self._state.predictors.values()] if self._state is not None else []
         if self._state is not None and self._state.simple is not None:
             specs.append(self._state.simple.spec)

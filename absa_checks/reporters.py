@@ -49,8 +49,12 @@ def check_run_outputs(options: RunOptions, specs=(), read: tuple[outputs.Named, 
     """Before the run: OutputRefused when a requested output would destroy an input or another output
     (absa_checks.outputs.check); every existing file under the data and cache folders counts as an input."""
     folders = [outputs.Named("--absa-data", options.data_dir), outputs.Named("--absa-cache", options.cache_dir)]
-    outputs.check(planned(options), run_inputs(options, specs, read), folders,
-                  getattr(options, "follow_symlinks", False))
+    wanted = planned(options)
+    outputs.check(wanted, run_inputs(options, specs, read), folders, getattr(options, "follow_symlinks", False))
+    for out in wanted:  # suites, examples and models files are YAML: known before collection (and under xdist)
+        if out.path.suffix.lower() in (".yaml", ".yml") and out.path.is_file():
+            raise outputs.OutputRefused(f"{out}: is an existing YAML file, and suite, examples and models files are "
+                                        "YAML; a report never replaces one: name a .json or .md file")
 
 
 def write_all(result: RunResult, options: RunOptions) -> tuple[list[str], list[str]]:
