@@ -64,11 +64,24 @@ def run_state(config: pytest.Config):
 
 def suite_inputs(path: Path, suite) -> tuple[Named, ...]:
     """The files a suite reads: itself, its examples files, its extraction tests' expanded ground truth."""
-    found = [Named("suite file", path)]
-    found += [Named(f"examples file of source '{name}'", Path(source.path))
+    found = [Named("the suite file", path)]
+    found += [Named(f"the examples file of source '{name}'", Path(source.path))
               for name, source in suite.inline_sources.items() if Path(source.path).is_absolute()]  # file: sources
-    found += [Named("expanded ground truth", path.parent / expanded)
+    found += [Named("the expanded ground truth", path.parent / expanded)
               for test in suite.extraction_tests for _, expanded in test.expanded]
+    return tuple(found)
+
+
+def suites_read(rootpath: Path, tests: set[str]) -> tuple[Named, ...]:
+    """The files the suites of these tests (`suite_path::name`, relative to the rootdir) read; for the
+    controller of pytest-xdist, which collects nothing itself."""
+    found: list[Named] = []
+    for shown in sorted({test.split("::")[0] for test in tests}):
+        path = rootpath / shown
+        try:
+            found += suite_inputs(path, parse_suite(path, known_source_names(), display_path=shown))
+        except (AbsaChecksError, OSError):  # changed since collection: what was read cannot be said
+            found.append(Named("the suite file", path))
     return tuple(found)
 
 

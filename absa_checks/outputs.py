@@ -36,9 +36,10 @@ class OutputError(AbsaChecksError):
     """An output that could not be written (disk full, read-only, permission): one line per output;
     `reason` is the part after the path ("no space left on the device; free space there ...")."""
 
-    def __init__(self, message: str, reason: str = "") -> None:
+    def __init__(self, message: str, reason: str = "", option: str = "") -> None:
         super().__init__(message)
         self.reason = reason or message
+        self.option = option  # the option that named the output (which output to leave out)
 
 
 class OutputRefused(OutputError):
@@ -125,16 +126,17 @@ def check(outputs: Iterable[Named], inputs: Iterable[Named], folders: Iterable[N
         for source in inputs:
             if same_file(out.path, source.path):
                 raise OutputRefused(f"{out}: is the same file as {source}, an input of this run; writing there "
-                                    f"would destroy it: name another file for {out.option or 'the output'}")
+                                    f"would destroy it: name another file for {out.option or 'the output'}",
+                                    option=out.option)
         for folder in folders:
             if folder.path is not None and inside(out.path, folder.path):
                 raise OutputRefused(f"{out}: is a file in the folder {folder}, an input of this run; writing "
-                                    f"there would destroy it: name a file outside {folder.path}")
+                                    f"there would destroy it: name a file outside {folder.path}", option=out.option)
     for i, out in enumerate(outputs):
         for other in outputs[:i]:
             if same_file(out.path, other.path):
                 raise OutputRefused(f"{other} and {out} are one file: one output would overwrite the other; "
-                                    "give them different paths")
+                                    "give them different paths", option=out.option)
     for out in outputs:
         target(out, follow_symlinks, follow_option)
 

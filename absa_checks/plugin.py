@@ -29,7 +29,7 @@ from .simpler import SimpleRun
 from .conclusion import Baseline, RunContext, conclude, read_baseline
 from .errors import AbsaChecksError
 from .items import (RUN_KEY, CaseItem, ExtractionItem, MissingDataItem, NoCasesItem, NotASuiteFile, NoVariantItem,
-                    QuarantinedItem, SuiteFile, is_suite_file)
+                    QuarantinedItem, SuiteFile, is_suite_file, suites_read)
 from .outcomes import EXTRACTION_KEY, NO_CASES_KEY, NO_VARIANT_KEY, PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
 from .cache import PredictionCache
 from .run_state import OutcomeCollector, Predictor, RunOptions, SourceCache, VariantCache
@@ -286,6 +286,11 @@ def _shard_key(item: pytest.Item) -> str:
 
 def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
+
+
+def _is_distributed(config: pytest.Config) -> bool:
+    """The pytest-xdist controller: its workers collected the suites, it did not."""
+    return config.pluginmanager.has_plugin("dsession")
 
 
 SuiteItemTypes = (CaseItem, MissingDataItem, QuarantinedItem, NoCasesItem, NoVariantItem, ExtractionItem)
@@ -559,7 +564,8 @@ class AbsaRun:
         result = conclude(outcomes, self.options, self._baseline(), context)
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             session.exitstatus = result.verdict.exit_status
-        self.summary_lines, unwritten = reporters.summary_with_failures(result, self.options)
+        read = suites_read(self.config.rootpath, {o.test for o in outcomes}) if _is_distributed(self.config) else ()
+        self.summary_lines, unwritten = reporters.summary_with_failures(result, self.options, read)
         if unwritten and session.exitstatus == pytest.ExitCode.OK:  # a requested output is missing
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         if self.collector.without_variant:  # before the verdict, which stays the last line

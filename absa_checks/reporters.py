@@ -7,6 +7,7 @@ and one line in REPORTERS (docs/architecture.md).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Protocol
 
 from . import allure_support, outputs, report_json, report_markdown, terminal
@@ -54,7 +55,26 @@ def check_run_outputs(options: RunOptions, specs=(), read: tuple[outputs.Named, 
     for out in wanted:  # suites, examples and models files are YAML: known before collection (and under xdist)
         if out.path.suffix.lower() in (".yaml", ".yml") and out.path.is_file():
             raise outputs.OutputRefused(f"{out}: is an existing YAML file, and suite, examples and models files are "
-                                        "YAML; a report never replaces one: name a .json or .md file")
+                                        "YAML; a report never replaces one: name a .json or .md file", option=out.option)
+
+
+OPTION_FIELDS = {"--absa-report": "report", "--absa-markdown": "markdown", "--alluredir": "allure_dir"}
+
+
+def still_safe(options: RunOptions, read: tuple[outputs.Named, ...]) -> tuple[RunOptions, list[str]]:
+    """At the end of the run, the outputs checked again with every suite the run read (under pytest-xdist
+    the controller learns them only from the results): each refused output is left out, with its line."""
+    refused = []
+    while True:
+        try:
+            check_run_outputs(options, (), read)
+            return options, refused
+        except outputs.OutputRefused as err:
+            field = OPTION_FIELDS.get(err.option)
+            if field is None or getattr(options, field) is None:  # cannot tell which: write none
+                return replace(options, report=None, markdown=None, allure_dir=None), [*refused, str(err)]
+            refused.append(f"{err} (not written)")
+            options = replace(options, **{field: None})
 
 
 def write_all(result: RunResult, options: RunOptions) -> tuple[list[str], list[str]]:
@@ -69,11 +89,15 @@ def write_all(result: RunResult, options: RunOptions) -> tuple[list[str], list[s
     return written, failed
 
 
-def summary_with_failures(result: RunResult, options: RunOptions) -> tuple[list[str], list[str]]:
+def summary_with_failures(result: RunResult, options: RunOptions, read: tuple[outputs.Named, ...] = ()
+                          ) -> tuple[list[str], list[str]]:
     """The terminal's absa-checks section: the tables and facts, every report's lines, the outputs that
-    could not be written, the verdict last (saying so when an output is missing); and those failures."""
+    could not be written, the verdict last (saying so when an output is missing); and those failures.
+    `read`: the suite and examples files the run read, checked again (still_safe)."""
     lines = terminal.summary(result, options)
-    written, failed = write_all(result, options)
+    safe, refused = still_safe(options, read)
+    written, failed = write_all(result, safe)
+    failed = [f"absa-checks: {line}" for line in refused] + failed
     verdict = lines[-1:]
     if failed and verdict:
         verdict = [f"{verdict[0]} (but {len(failed)} requested output{'s' if len(failed) > 1 else ''} "

@@ -149,7 +149,7 @@ def test_a_report_is_never_a_picture_of_the_markdown(tmp_path):
 @pytest.mark.parametrize("which, message", [
     ("suite", "is an existing YAML file"), ("examples", "is an existing YAML file"),
     ("models", "--absa-models"),
-    ("examples.data", "examples file of source 'mine'"),  # not YAML by name: found when the suite is collected
+    ("examples.data", "the examples file of source 'mine'"),  # not YAML by name: found when the suite is collected
 ])
 def test_a_report_is_never_written_over_a_suite_an_examples_file_or_the_models_file(tmp_path, which, message):
     project = tmp_path / "project"
@@ -166,12 +166,14 @@ def test_a_report_is_never_written_over_a_suite_an_examples_file_or_the_models_f
               "examples.data": project / "suites" / examples, "models": project / "models.yaml"}[which]
     before = digest(target)
     for spread in ([], ["-n", "1"]):  # under pytest-xdist the controller collects nothing
-        if spread and which == "examples.data":
-            continue  # see docs/reliability-rows-writer.md: only a YAML file is known before collection
         done = run_pytest(["suites", "-q", *spread, "--absa-model", "mine", "--absa-markdown",
-                           os.path.relpath(target, project)], cwd=project)
-        assert done.code == 4, done.out
-        one_error_line(done.out, "--absa-markdown", message)
+                           os.path.relpath(target, project)], cwd=project, report=tmp_path / "report.json")
+        if spread and which == "examples.data":  # known only from the results: refused when written, not before
+            assert done.code == 1 and done.report is not None, done.out
+            one_error_line(done.out, "--absa-markdown", message, "(not written)")
+        else:
+            assert done.code == 4, done.out
+            one_error_line(done.out, "--absa-markdown", message)
         assert digest(target) == before
         no_traceback(done.out)
 
