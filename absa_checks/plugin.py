@@ -221,7 +221,7 @@ def pytest_configure(config: pytest.Config) -> None:
             run.state  # noqa: B018 - build now: a wrong model name stops pytest before collection
         except AbsaChecksError as err:
             raise pytest.UsageError(str(err)) from None
-    run.check_outputs()  # an output that would destroy an input, a device or a link: before the run
+        run.check_outputs()  # an output that would destroy an input, a device or a link: before the run
 
 
 def _cache_folder(config: pytest.Config, options: RunOptions) -> tuple[Path, Path | None]:
@@ -424,7 +424,8 @@ class AbsaRun:
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        self.check_outputs(session)
+        if self._state is not None:  # suites were collected (a project without suites sees no difference)
+            self.check_outputs(session)
         self._compact_failures(bool(session.items) and all(isinstance(i, SuiteItemTypes) for i in session.items))
         wanted = self.options.sources
         if wanted and not _is_worker(self.config):

@@ -421,3 +421,16 @@ def test_a_stale_partial_report_is_removed_only_when_it_is_a_regular_file(tmp_pa
     outputs.remove_stale(fifo)
     outputs.remove_stale(link)
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and link.is_symlink() and real.read_text() == "keep"
+
+
+def test_allure_summary_files_are_never_an_input(baseline, tmp_path):
+    """environment.properties and categories.json are written by name into --alluredir."""
+    results = tmp_path / "results"
+    results.mkdir()
+    link = results / "categories.json"
+    os.link(baseline, link)
+    before = digest(baseline)
+    done = run_pytest([*ARGS, "--absa-baseline", str(baseline), "--alluredir", str(results)])
+    assert done.code == 4, done.out
+    one_error_line(done.out, "--alluredir", "--absa-baseline", "an input of this run")
+    assert digest(baseline) == before
