@@ -151,12 +151,11 @@ def _augment(args) -> int:
 
 
 def _merge(args) -> int:
-    from . import report_json, report_markdown, terminal
-    from .shards import merge
-
     from types import SimpleNamespace
 
+    from . import report_json, report_markdown, terminal
     from .allure_support import summary_files, write_run_results
+    from .shards import merge
 
     markdown = SimpleNamespace(markdown=Path(args.markdown) if args.markdown else None, follow_symlinks=args.follow_symlinks)
     wanted = [Named("-o/--out", Path(args.out)),
@@ -169,32 +168,32 @@ def _merge(args) -> int:
     if result.baseline_path:  # the shards' own --absa-baseline, read too
         outputs.check(wanted, [Named("the baseline", Path(result.baseline_path))],
                       follow_symlinks=args.follow_symlinks, follow_option=FOLLOW)
-    failed = []
-    writes = [lambda: report_json.write(result.report, Path(args.out), "-o/--out", args.follow_symlinks)]
+    writes = {"out": lambda: report_json.write(result.report, Path(args.out), "-o/--out", args.follow_symlinks)}
     if args.markdown:
-        writes.append(lambda: report_markdown.REPORTER.write(result, markdown))
+        writes["markdown"] = lambda: report_markdown.REPORTER.write(result, markdown)
     if args.alluredir:
-        writes.append(lambda: write_run_results(Path(args.alluredir), result.report, result.tables, result.pictures,
-                                                result.report["run"]["inconclusive_counts_as"],
-                                                follow_symlinks=args.follow_symlinks))
-    for write in writes:  # each output is written even when another cannot be
+        writes["alluredir"] = lambda: write_run_results(
+            Path(args.alluredir), result.report, result.tables, result.pictures,
+            result.report["run"]["inconclusive_counts_as"], follow_symlinks=args.follow_symlinks)
+    failed: dict[str, str] = {}
+    for name, write in writes.items():  # each output is written even when another cannot be
         try:
             write()
         except outputs.OutputError as err:
-            failed += [f"absa-checks: {line}" for line in str(err).splitlines()]
+            failed[name] = str(err)
     lines = terminal.summary_lines(result.run, result.tables, result.context.issues, result.compared,
                                    result.regression_gates, result.context.quarantined, result.verdict,
                                    show_slices=False, report_asked=True)
-    for line in lines[:-1] + failed:
+    for line in lines[:-1] + [f"absa-checks: {line}" for err in failed.values() for line in err.splitlines()]:
         print(line)
-    if failed:
-        print(f"{lines[-1]} (but {len(failed)} requested output{'s' if len(failed) > 1 else ''} could not be "
-              "written, see above: exit status 1)")
-        print(f"merged {len(args.reports)} shards" + ("" if any("-o/--out" in f for f in failed) else f" into {args.out}"))
-        return max(result.verdict.exit_status, 1)
-    print(lines[-1])
-    print(f"merged {len(args.reports)} shards into {args.out}")
-    return result.verdict.exit_status
+    if not failed:
+        print(lines[-1])
+        print(f"merged {len(args.reports)} shards into {args.out}")
+        return result.verdict.exit_status
+    print(f"{lines[-1]} (but {len(failed)} requested output{'s' if len(failed) > 1 else ''} could not be written, "
+          "see above: exit status 1)")
+    print(f"merged {len(args.reports)} shards" + ("" if "out" in failed else f" into {args.out}"))
+    return max(result.verdict.exit_status, 1)
 
 
 def _write_each(texts, follow_symlinks: bool) -> list[str]:
