@@ -7,7 +7,9 @@ and one line in REPORTERS (docs/architecture.md).
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import Protocol
 
 from . import allure_support, outputs, report_json, report_markdown, terminal
@@ -43,6 +45,9 @@ def run_inputs(options: RunOptions, specs=(), read: tuple[outputs.Named, ...] = 
         for key, value in spec.settings.items():
             found += [outputs.Named(f"model '{spec.name}' ('{key}:')", path)
                       for path in outputs.existing_files([value], spec.base_dir)]
+            module = sys.modules.get(str(value).partition(":")[0]) if spec.kind == "python" else None
+            if getattr(module, "__file__", None):  # python:<module>:<function>, imported when the model was built
+                found.append(outputs.Named(f"model '{spec.name}' (module {module.__name__})", Path(module.__file__)))
     return [named for named in found if named.path is not None]
 
 

@@ -201,6 +201,17 @@ def test_a_replay_models_file_is_never_an_output(tmp_path):
     assert digest(answers) == before
 
 
+def test_a_python_models_module_is_never_an_output(tmp_path):
+    module = tmp_path / "mymodel.py"
+    module.write_text("def predict(queries):\n    return [{'positive': 1.0} for _ in queries]\n")
+    before = digest(module)
+    done = run_pytest([str(REPO / "suites"), "--absa-sources", "restaurant-inline", "-q", "--absa-model",
+                       "python:mymodel:predict", "--absa-markdown", "mymodel.py"], cwd=tmp_path)
+    assert done.code == 4, done.out
+    one_error_line(done.out, "--absa-markdown", "module mymodel", "an input of this run")
+    assert digest(module) == before
+
+
 def test_dev_full_is_refused_and_stays_a_device():
     if not Path("/dev/full").is_char_device():
         pytest.skip("this system has no /dev/full character device")
