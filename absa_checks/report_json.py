@@ -112,10 +112,11 @@ def _missing(found) -> dict[str, Any]:
     return {key: rate.to_dict() for key, rate in rates.items() if rate is not None}
 
 
-def write(report: dict[str, Any], path: Path, option: str = "--absa-report", follow_symlinks: bool = False) -> Path:
+def write(report: dict[str, Any], path: Path | outputs.Named, option: str = "--absa-report",
+          follow_symlinks: bool = False) -> Path:
     """The report, written atomically by absa_checks.outputs (never half a file; OutputError when it cannot be)."""
-    return outputs.write_text(outputs.Named(option, path), json.dumps(report, indent=1, ensure_ascii=False) + "\n",
-                              follow_symlinks)
+    named = path if isinstance(path, outputs.Named) else outputs.Named(option, path)
+    return outputs.write_text(named, json.dumps(report, indent=1, ensure_ascii=False) + "\n", follow_symlinks)
 
 
 class _JsonReporter:
@@ -133,8 +134,8 @@ class _JsonReporter:
         follow = getattr(options, "follow_symlinks", False)
         if not result.complete:  # never over a complete report: beside it, named as partial
             path = partial_path(options.report)
-            outputs.write_text(outputs.derived("--absa-report", options.report, "partial-run report", path),
-                               json.dumps(result.report, indent=1, ensure_ascii=False) + "\n", follow)
+            write(result.report, outputs.derived("--absa-report", options.report, "partial-run report", path),
+                  follow_symlinks=follow)
             return [f"JSON report of the partial run: {path} ({options.report} left as it was)"]
         write(result.report, options.report, follow_symlinks=follow)
         outputs.remove_stale(partial_path(options.report))  # an older partial one no longer applies

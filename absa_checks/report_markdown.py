@@ -122,10 +122,6 @@ def write_pictures(pictures: dict[str, bytes], targets: dict[str, outputs.Named]
     return names, failed
 
 
-def write(text: str, path: Path, option: str = "--absa-markdown", follow_symlinks: bool = False) -> Path:
-    return outputs.write_text(outputs.Named(option, path), text, follow_symlinks)
-
-
 class _MarkdownReporter:
     """--absa-markdown PATH: a summary for a pull request or a CI page, pictures beside it."""
 

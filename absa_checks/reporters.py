@@ -2,7 +2,8 @@
 returns the lines it adds to the terminal summary. The plugin calls REPORTERS in order.
 
 Adding a report: a module with an object that has `wanted(options)` and `write(result, options)`,
-and one line in REPORTERS (docs/architecture.md).
+and one line in REPORTERS (docs/architecture.md). It writes its files through absa_checks.outputs, and
+lists them in `outputs(options)` so that they are checked against the run's inputs before the run.
 """
 
 from __future__ import annotations
