@@ -17,6 +17,7 @@ from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
+from . import outputs
 from .comparison import report_entries
 from .outcomes import CaseOutcome
 from . import strategies
@@ -140,7 +141,18 @@ def _metric_cell(metric: dict[str, Any]) -> str:
 
 
 def write_run_results(directory: Path, report: dict[str, Any], tables: list, pictures: dict[str, bytes],
-                      inconclusive: str = "pass") -> None:
+                      inconclusive: str = "pass", option: str = "--alluredir", follow_symlinks: bool = False) -> None:
+    """As _write_run_results; a file the Allure library cannot write is an OutputError (one line)."""
+    try:
+        _write_run_results(directory, report, tables, pictures, inconclusive, option, follow_symlinks)
+    except outputs.OutputError:
+        raise
+    except OSError as err:
+        raise outputs.OutputError(f"{option} {directory}: not written: {outputs.describe(err)}") from None
+
+
+def _write_run_results(directory: Path, report: dict[str, Any], tables: list, pictures: dict[str, bytes],
+                       inconclusive: str, option: str, follow_symlinks: bool) -> None:
     """The summary (tables + pictures) and one result per gate, with environment and categories.
     `tables`: summary_table.Table objects, the main one first. An inconclusive gate is passed or failed
     as the run counted it (`inconclusive`, from --absa-inconclusive), and says it was inconclusive.
@@ -228,9 +240,15 @@ def write_run_results(directory: Path, report: dict[str, Any], tables: list, pic
                    **{f"checkpoint.{m['name']}": m["fingerprint"] for m in run.get("models", []) if len(run["models"]) > 1},
                    "suite.sha256": run["suite_sha256"], "seed": run["seed"],
                    **{f"version.{k}": v for k, v in run["versions"].items()}}
-    (directory / "environment.properties").write_text(
-        "".join(f"{k}={v}\n" for k, v in environment.items()), encoding="utf-8")
-    (directory / "categories.json").write_text(json.dumps(categories(), indent=1), encoding="utf-8")
+    outputs.write_text(outputs.Named(option, directory / "environment.properties"),
+                       "".join(f"{k}={v}\n" for k, v in environment.items()), follow_symlinks)
+    outputs.write_text(outputs.Named(option, directory / "categories.json"), json.dumps(categories(), indent=1),
+                       follow_symlinks)
+
+
+def summary_files(directory: Path, option: str = "--alluredir") -> list[outputs.Named]:
+    """The files of the run's summary with fixed names (the results and attachments have fresh uuids)."""
+    return [outputs.Named(option, directory / name) for name in ("environment.properties", "categories.json")]
 
 
 class _AllureReporter:
@@ -240,8 +258,12 @@ class _AllureReporter:
     def wanted(self, options) -> bool:
         return options.allure_dir is not None and options.shard is None  # a shard decides nothing: the merge does
 
+    def outputs(self, options) -> list[outputs.Named]:
+        return summary_files(options.allure_dir)
+
     def write(self, result, options) -> list[str]:
-        write_run_results(options.allure_dir, result.report, result.tables, result.pictures, options.inconclusive)
+        write_run_results(options.allure_dir, result.report, result.tables, result.pictures, options.inconclusive,
+                          follow_symlinks=getattr(options, "follow_symlinks", False))
         return [f"Allure results: {options.allure_dir} (summary, {len(result.report['gates'])} gates, pictures); "
                 f"the report: npx allure generate {options.allure_dir}"]
 

@@ -117,7 +117,7 @@ class PredictionCache:
     @contextmanager
     def lock(self) -> Iterator[None]:
         self.directory.mkdir(parents=True, exist_ok=True)
-        with (self.directory / "predict.lock").open("w") as handle:
+        with (self.directory / "predict.lock").open("a") as handle:  # never truncates what is there
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
                 yield

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from pathlib import Path
 
+from . import outputs
 from .errors import AbsaChecksError
+from .outputs import Named
 from .items import is_suite_file
 from .sources.base import LoadedSource
 from .sources.catalog import known_source_names
 from .spec import parse_suite, source_defined_twice
 from .strategies import DEFAULT_NEUTRAL, NEUTRAL_MODES
 from .variants import DEFAULT_SEED
+
+FOLLOW = "--follow-symlinks"  # writes through an output path's symbolic link (absa_checks.outputs)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,6 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                      help="a strategy parameter as a suite would set it (e.g. k=3); repeatable")
     gen.add_argument("--quarantine", default=None, help="also write the rejected attempts (JSONL) here")
+    gen.add_argument("--follow-symlinks", action="store_true",
+                     help="an output path that is a symbolic link: write to the file it points to (the link stays); "
+                          "without it such a path is refused")
     aug = commands.add_parser("augment", help="adversarial training data: the REVTGT/REVNON/ADDDIFF variants of a "
                                               "training file (only those that pass every check), after a leakage guard")
     aug.add_argument("--input", required=True, help="the training file: SemEval .xml, ARTS/TOWE .json, markup .txt")
@@ -64,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     aug.add_argument("--drop-leaks", action="store_true",
                      help="drop (and count, per test set) input sentences that are test sentences or their "
                           "variants, instead of refusing")
+    aug.add_argument("--follow-symlinks", action="store_true",
+                     help="an output path that is a symbolic link: write to the file it points to (the link stays); "
+                          "without it such a path is refused")
     merge = commands.add_parser("merge", help="combine the JSON reports of --absa-shard K/N runs into the report "
                                               "one run would have written; gates are decided here")
     merge.add_argument("reports", nargs="+", help="every shard's --absa-report file")
@@ -73,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
                                                         "shards' --absa-baseline)")
     merge.add_argument("--alluredir", default=None, help="the folder the shards' Allure results were gathered in: "
                                                          "the run's summary and gates are added to it")
+    merge.add_argument("--follow-symlinks", action="store_true",
+                     help="an output path that is a symbolic link: write to the file it points to (the link stays); "
+                          "without it such a path is refused")
     run = commands.add_parser("run", help="run suites: the same as `pytest PATHS ARGS`")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed on to pytest (default: suites/)")
     args = parser.parse_args(argv)
@@ -113,8 +127,10 @@ def _augment(args) -> int:
     out = Path(args.out)
     if out.suffix not in (".jsonl", ".xml"):
         raise AbsaChecksError(f"--out {out}: name a .jsonl or an .xml file")
-    loaded = load_file(Path(args.input), args.domain)
     data_dir = resolve_data_dir(args.data)
+    outputs.check([Named("--out", out)], [Named("--input", Path(args.input))], [Named("--data", data_dir)],
+                  args.follow_symlinks, FOLLOW)
+    loaded = load_file(Path(args.input), args.domain)
     public = leakage.shipped_test_sets()
     loaded, leaked = augment.guard(loaded, augment.known_test_sentences(data_dir, args.seed),
                                    leakage.sets_by_fingerprint(public), args.drop_leaks)
@@ -123,9 +139,9 @@ def _augment(args) -> int:
     if "adddiff" in strategies:
         adddiff_params = tuple((k, v) for k, v in params if k in names.parameters("adddiff"))
         made = augment.with_more_adddiff(made, loaded, args.adddiff_per_unit, args.seed, adddiff_params)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", encoding="utf-8") as stream:
-        (augment.write_xml if out.suffix == ".xml" else generate.write_jsonl)(made, stream)
+    stream = io.StringIO()
+    (augment.write_xml if out.suffix == ".xml" else generate.write_jsonl)(made, stream)
+    outputs.write_text(Named("--out", out), stream.getvalue(), args.follow_symlinks, FOLLOW)
     checked = (f"the public test sets ({', '.join(s.name for s in public)}), the built-in examples"
                + ("" if data_dir is None else f" and the test sets under {data_dir}"))
     print(f"{len(loaded.units)} training units from {args.input}; wrote {len(made)} variants to {out}", file=sys.stderr)
@@ -139,26 +155,61 @@ def _augment(args) -> int:
 
 
 def _merge(args) -> int:
+    from types import SimpleNamespace
+
     from . import report_json, report_markdown, terminal
+    from .allure_support import summary_files, write_run_results
     from .shards import merge
 
+    markdown = SimpleNamespace(markdown=Path(args.markdown) if args.markdown else None, follow_symlinks=args.follow_symlinks)
+    wanted = [Named("-o/--out", Path(args.out)),
+              *(report_markdown.REPORTER.outputs(markdown) if args.markdown else []),
+              *(summary_files(Path(args.alluredir)) if args.alluredir else [])]
+    inputs = [*(Named("shard report", Path(p)) for p in args.reports),
+              Named("--baseline", Path(args.baseline) if args.baseline else None)]
+    outputs.check(wanted, inputs, follow_symlinks=args.follow_symlinks, follow_option=FOLLOW)
     result = merge([Path(p) for p in args.reports], Path(args.baseline) if args.baseline else None)
-    report_json.write(result.report, Path(args.out))
+    if result.baseline_path:  # the shards' own --absa-baseline, read too
+        outputs.check(wanted, [Named("the baseline", Path(result.baseline_path))],
+                      follow_symlinks=args.follow_symlinks, follow_option=FOLLOW)
+    writes = {"out": lambda: report_json.write(result.report, Path(args.out), "-o/--out", args.follow_symlinks)}
     if args.markdown:
-        from types import SimpleNamespace
-
-        report_markdown.REPORTER.write(result, SimpleNamespace(markdown=Path(args.markdown)))
+        writes["markdown"] = lambda: report_markdown.REPORTER.write(result, markdown)
     if args.alluredir:
-        from .allure_support import write_run_results
-
-        write_run_results(Path(args.alluredir), result.report, result.tables, result.pictures,
-                          result.report["run"]["inconclusive_counts_as"])
-    for line in terminal.summary_lines(result.run, result.tables, result.context.issues, result.compared,
-                                       result.regression_gates, result.context.quarantined, result.verdict,
-                                       show_slices=False, report_asked=True):
+        writes["alluredir"] = lambda: write_run_results(
+            Path(args.alluredir), result.report, result.tables, result.pictures,
+            result.report["run"]["inconclusive_counts_as"], follow_symlinks=args.follow_symlinks)
+    failed: dict[str, str] = {}
+    for name, write in writes.items():  # each output is written even when another cannot be
+        try:
+            write()
+        except outputs.OutputError as err:
+            failed[name] = str(err)
+    lines = terminal.summary_lines(result.run, result.tables, result.context.issues, result.compared,
+                                   result.regression_gates, result.context.quarantined, result.verdict,
+                                   show_slices=False, report_asked=True)
+    for line in lines[:-1] + [f"absa-checks: {line}" for err in failed.values() for line in err.splitlines()]:
         print(line)
-    print(f"merged {len(args.reports)} shards into {args.out}")
-    return result.verdict.exit_status
+    if not failed:
+        print(lines[-1])
+        print(f"merged {len(args.reports)} shards into {args.out}")
+        return result.verdict.exit_status
+    print(f"{lines[-1]} (but {len(failed)} requested output{'s' if len(failed) > 1 else ''} could not be written, "
+          "see above: exit status 1)")
+    print(f"merged {len(args.reports)} shards" + ("" if "out" in failed else f" into {args.out}"))
+    return max(result.verdict.exit_status, 1)
+
+
+def _write_each(texts, follow_symlinks: bool) -> list[str]:
+    """Write each (Named, text); every one is tried; the one-line messages of those that could not be."""
+    failed = []
+    for named, text in texts:
+        try:
+            outputs.write_text(named, text, follow_symlinks, FOLLOW)
+        except outputs.OutputError as err:
+            failed.append(str(err))
+            print(f"absa-checks: {err}", file=sys.stderr)
+    return failed
 
 
 def _validate(paths: list[str]) -> int:
@@ -219,6 +270,7 @@ def _generate(args: argparse.Namespace) -> int:
     from . import generate
     from . import strategies as names
     from .perturb.engine import Settings
+    from .sources import resolve_data_dir
     from .sources.files import load_file
 
     if (args.input is None) == (args.source is None):
@@ -236,19 +288,25 @@ def _generate(args: argparse.Namespace) -> int:
     if args.k is not None and not 1 <= args.k <= 10:
         raise AbsaChecksError("--k: use a whole number from 1 to 10")
     params = _strategy_params(args.param, strategies, k=args.k, neutral=args.neutral)
+    out = Path(args.out)
+    wanted = [Named("--out", out), *([Named("--quarantine", Path(args.quarantine))] if args.quarantine else [])]
+    outputs.check(wanted, [Named("--input", Path(args.input) if args.input else None)],
+                  [Named("--data", resolve_data_dir(args.data) if args.source else None)], args.follow_symlinks, FOLLOW)
     if args.source is not None:
         loaded, origin, mode = _load_source(args.source, args.data), args.source, args.variants or "auto"
     else:  # a file's own variants are ignored unless asked for: generated is what --input always did
         loaded, origin, mode = load_file(Path(args.input), args.domain), args.input, args.variants or "generated"
     settings = Settings(args.seed, params)
     made, rejected, tally = generate.run(loaded, strategies, settings, mode)
-    out = Path(args.out)
     fmt = args.format or ("arts" if out.suffix == ".json" else "jsonl")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", encoding="utf-8") as stream:
-        (generate.write_arts if fmt == "arts" else generate.write_jsonl)(made, stream)
+    stream = io.StringIO()
+    (generate.write_arts if fmt == "arts" else generate.write_jsonl)(made, stream)
+    texts = [stream.getvalue()]
     if args.quarantine:
-        generate.write_quarantine(rejected, Path(args.quarantine))
+        texts.append(generate.quarantine_jsonl(rejected))
+    failed = _write_each(zip(wanted, texts), args.follow_symlinks)
+    if failed:
+        return 2
     domain = f" ({loaded.domain})" if loaded.domain else ""  # ARTS files do not say
     print(f"{len(loaded.units)} units from {origin}{domain}; wrote {len(made)} variants to {out}", file=sys.stderr)
     for line in tally.lines():

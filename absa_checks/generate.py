@@ -119,7 +119,6 @@ def write_arts(made: list[tuple[Unit, Variant]], out: TextIO) -> None:
     out.write("\n")
 
 
-def write_quarantine(rejected: list[Quarantined], path: Path) -> None:
-    with path.open("w", encoding="utf-8") as out:
-        for q in rejected:
-            out.write(json.dumps(q.to_dict(), ensure_ascii=False) + "\n")
+def quarantine_jsonl(rejected: list[Quarantined]) -> str:
+    """The rejected attempts, one JSON line each (`generate --quarantine`)."""
+    return "".join(json.dumps(q.to_dict(), ensure_ascii=False) + "\n" for q in rejected)

@@ -12,6 +12,7 @@ import pytest
 from . import allure_support, strategies
 from .cases import Case, expand, sample_units, strategy_label
 from .errors import AbsaChecksError, AdapterError
+from .outputs import Named
 from .expectations import check
 from .extraction.gold import with_alternatives
 from .extraction.scoring import extraction_counts
@@ -62,6 +63,29 @@ def run_state(config: pytest.Config):
     return config.stash[RUN_KEY].state
 
 
+def suite_inputs(path: Path, suite) -> tuple[Named, ...]:
+    """The files a suite reads: itself, its examples files, its extraction tests' expanded ground truth."""
+    found = [Named("the suite file", path)]
+    found += [Named(f"the examples file of source '{name}'", Path(source.path))
+              for name, source in suite.inline_sources.items() if Path(source.path).is_absolute()]  # file: sources
+    found += [Named("the expanded ground truth", path.parent / expanded)
+              for test in suite.extraction_tests for _, expanded in test.expanded]
+    return tuple(found)
+
+
+def suites_read(rootpath: Path, tests: set[str]) -> tuple[Named, ...]:
+    """The files the suites of these tests (`suite_path::name`, relative to the rootdir) read; for the
+    controller of pytest-xdist, which collects nothing itself."""
+    found: list[Named] = []
+    for shown in sorted({test.split("::")[0] for test in tests}):
+        path = rootpath / shown
+        try:
+            found += suite_inputs(path, parse_suite(path, known_source_names(), display_path=shown))
+        except (AbsaChecksError, OSError):  # changed since collection: what was read cannot be said
+            found.append(Named("the suite file", path))
+    return tuple(found)
+
+
 class SuiteFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         run = run_state(self.config)
@@ -69,6 +93,7 @@ class SuiteFile(pytest.File):
             if self.path.is_relative_to(self.config.rootpath) else str(self.path)
         suite = parse_suite(self.path, known_source_names(), display_path=shown)
         run.sources.inputs.suites[suite.path] = suite.sha256  # every collected suite is part of the fingerprint
+        self.inputs = suite_inputs(self.path, suite)  # never an output of the run (absa_checks.outputs)
         for extraction in suite.extraction_tests:
             yield from self._extraction_items(run, extraction)
         for test in suite.tests:

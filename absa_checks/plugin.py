@@ -30,7 +30,7 @@ from .simpler import SimpleRun
 from .conclusion import Baseline, RunContext, conclude, read_baseline
 from .errors import AbsaChecksError
 from .items import (RUN_KEY, CaseItem, ExtractionItem, MissingDataItem, NoCasesItem, NotASuiteFile, NoVariantItem,
-                    QuarantinedItem, SuiteFile, is_suite_file)
+                    QuarantinedItem, SuiteFile, is_suite_file, suites_read)
 from .outcomes import EXTRACTION_KEY, NO_CASES_KEY, NO_VARIANT_KEY, PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
 from .cache import PredictionCache
 from .run_state import OutcomeCollector, Predictor, RunOptions, SourceCache, VariantCache
@@ -74,6 +74,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help=f"seed for sampling and generated variants (default {DEFAULT_SEED})")
     group.addoption("--absa-report", default=None, metavar="PATH", help="write the JSON report here")
     group.addoption("--absa-markdown", default=None, metavar="PATH", help="write a Markdown summary here")
+    group.addoption("--absa-follow-symlinks", action="store_true",
+                    help="an output path that is a symbolic link: write to the file it points to (the link stays); "
+                         "without it such a path is refused")
     group.addoption("--absa-strict", action="store_true", help="every failed case fails the run, not only gates")
     group.addoption("--absa-gate-basis", default="interval", choices=gates_module.BASES,
                     help="decide gates on the 95%% interval (default) or on the point estimate")
@@ -186,7 +189,8 @@ def _read_options(config: pytest.Config, model_option_is_ours: bool) -> RunOptio
         allure_dir=Path(config.option.allure_report_dir) if allure_support.active(config) else None,
         cache_dir=Path(opt("--absa-cache") or config.rootpath / ".absa-cache"), no_cache=opt("--absa-no-cache"),
         clear_cache=opt("--absa-clear-cache"), shard=shard, simple_baseline=opt("--absa-simple-baseline"),
-        simple_alpha=opt("--absa-simple-alpha"), require_claims=opt("--absa-require-claims"))
+        simple_alpha=opt("--absa-simple-alpha"), require_claims=opt("--absa-require-claims"),
+        follow_symlinks=opt("--absa-follow-symlinks"))
 
 
 def _check_output_path(option: str, value: str | None) -> None:
@@ -218,6 +222,7 @@ def pytest_configure(config: pytest.Config) -> None:
             run.state  # noqa: B018 - build now: a wrong model name stops pytest before collection
         except AbsaChecksError as err:
             raise pytest.UsageError(str(err)) from None
+        run.check_outputs()  # an output that would destroy an input, a device or a link: before the run
 
 
 def _cache_folder(config: pytest.Config, options: RunOptions) -> tuple[Path, Path | None]:
@@ -282,6 +287,11 @@ def _shard_key(item: pytest.Item) -> str:
 
 def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
+
+
+def _is_distributed(config: pytest.Config) -> bool:
+    """The pytest-xdist controller: its workers collected the suites, it did not."""
+    return config.pluginmanager.has_plugin("dsession")
 
 
 SuiteItemTypes = (CaseItem, MissingDataItem, QuarantinedItem, NoCasesItem, NoVariantItem, ExtractionItem)
@@ -398,8 +408,26 @@ class AbsaRun:
             config.hook.pytest_deselected(items=dropped)
             items[:] = kept
 
+    def check_outputs(self, session: pytest.Session | None = None) -> None:
+        """The requested outputs against the run's inputs (reporters.check_run_outputs): a usage error.
+        After collection, the suite and examples files read count too. Not in an xdist worker: the controller
+        checked the same options (a worker's usage error would be an internal error)."""
+        if _is_worker(self.config):
+            return
+        specs = [p.spec for p in self._state.predictors.values()] if self._state is not None else []
+        if self._state is not None and self._state.simple is not None:
+            specs.append(self._state.simple.spec)
+        suites = {item.getparent(SuiteFile) for item in (session.items if session else ())} - {None}
+        read = tuple(named for suite in suites for named in getattr(suite, "inputs", ()))
+        try:
+            reporters.check_run_outputs(self.options, specs, read)
+        except AbsaChecksError as err:
+            raise pytest.UsageError(str(err)) from None
+
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
+        if self._state is not None:  # suites were collected (a project without suites sees no difference)
+            self.check_outputs(session)
         self._compact_failures(bool(session.items) and all(isinstance(i, SuiteItemTypes) for i in session.items))
         wanted = self.options.sources
         if wanted and not _is_worker(self.config):
@@ -544,7 +572,10 @@ class AbsaRun:
         result = conclude(outcomes, self.options, self._baseline(), context)
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             session.exitstatus = result.verdict.exit_status
-        self.summary_lines = reporters.summary(result, self.options)
+        read = suites_read(self.config.rootpath, {o.test for o in outcomes}) if _is_distributed(self.config) else ()
+        self.summary_lines, unwritten = reporters.summary_with_failures(result, self.options, read)
+        if unwritten and session.exitstatus == pytest.ExitCode.OK:  # a requested output is missing
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
         if self.collector.without_variant:  # before the verdict, which stays the last line
             self.summary_lines[-1:-1] = [self._without_variant_line()]
 

@@ -10,6 +10,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from . import outputs
 from .examples import DataIssue
 from .gates import GateResult
 from .metrics import RunMetrics
@@ -111,11 +112,11 @@ def _missing(found) -> dict[str, Any]:
     return {key: rate.to_dict() for key, rate in rates.items() if rate is not None}
 
 
-def write(report: dict[str, Any], path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    tmp.replace(path)  # never leave a half-written report behind
+def write(report: dict[str, Any], path: Path | outputs.Named, option: str = "--absa-report",
+          follow_symlinks: bool = False) -> Path:
+    """The report, written atomically by absa_checks.outputs (never half a file; OutputError when it cannot be)."""
+    named = path if isinstance(path, outputs.Named) else outputs.Named(option, path)
+    return outputs.write_text(named, json.dumps(report, indent=1, ensure_ascii=False) + "\n", follow_symlinks)
 
 
 class _JsonReporter:
@@ -124,13 +125,20 @@ class _JsonReporter:
     def wanted(self, options) -> bool:
         return options.report is not None
 
+    def outputs(self, options) -> list[outputs.Named]:
+        """Every file this report may write (checked against the run's inputs before the run)."""
+        return [outputs.Named("--absa-report", options.report),
+                outputs.derived("--absa-report", options.report, "partial-run report", partial_path(options.report))]
+
     def write(self, result, options) -> list[str]:
+        follow = getattr(options, "follow_symlinks", False)
         if not result.complete:  # never over a complete report: beside it, named as partial
             path = partial_path(options.report)
-            write(result.report, path)
+            write(result.report, outputs.derived("--absa-report", options.report, "partial-run report", path),
+                  follow_symlinks=follow)
             return [f"JSON report of the partial run: {path} ({options.report} left as it was)"]
-        write(result.report, options.report)
-        partial_path(options.report).unlink(missing_ok=True)  # an older partial one no longer applies
+        write(result.report, options.report, follow_symlinks=follow)
+        outputs.remove_stale(partial_path(options.report))  # an older partial one no longer applies
         return [f"JSON report: {options.report}"]
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from . import comparison as comparison_module
+from . import outputs
 from . import summary_table
 from .gates import GateResult
 from .metrics import RunMetrics
@@ -90,20 +91,35 @@ def _comparison(comparison: dict[str, Any]) -> list[str]:
     return lines
 
 
-def write_pictures(pictures: dict[str, bytes], path: Path) -> dict[str, str]:
-    """PNG files beside the Markdown file (`summary-accuracy.png`, ...); name -> relative file name."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    names = {}
+PICTURE_NAMES = ("accuracy", "fail-rates", "adddiff-k")  # absa_checks.pictures.all_pictures
+
+
+def picture_path(path: Path, name: str) -> Path:
+    """A picture beside the Markdown file: `summary.md` -> `summary-accuracy.png`."""
+    return path.parent / f"{path.stem}-{name}.png"
+
+
+def files(given: Path, path: Path, option: str = "--absa-markdown") -> tuple[outputs.Named, dict[str, outputs.Named]]:
+    """The Markdown file at `path` (the `given` one, or its partial-run file) and its pictures, as outputs."""
+    from .report_json import partial_path
+
+    markdown = (outputs.Named(option, path) if path == given
+                else outputs.derived(option, given, "partial-run summary", partial_path(given)))
+    return markdown, {name: outputs.derived(option, given, "picture", picture_path(path, name)) for name in PICTURE_NAMES}
+
+
+def write_pictures(pictures: dict[str, bytes], targets: dict[str, outputs.Named],
+                   follow_symlinks: bool = False) -> tuple[dict[str, str], dict[str, outputs.OutputError]]:
+    """PNG files beside the Markdown file; (name -> relative file name of those written, name -> why not)."""
+    names, failed = {}, {}
     for name, png in pictures.items():
-        file_name = f"{path.stem}-{name}.png"
-        (path.parent / file_name).write_bytes(png)
-        names[name] = file_name
-    return names
-
-
-def write(text: str, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+        try:
+            outputs.write_bytes(targets[name], png, follow_symlinks)
+        except outputs.OutputError as err:
+            failed[name] = err
+            continue
+        names[name] = targets[name].path.name
+    return names, failed
 
 
 class _MarkdownReporter:
@@ -112,17 +128,37 @@ class _MarkdownReporter:
     def wanted(self, options) -> bool:
         return options.markdown is not None
 
+    def outputs(self, options) -> list[outputs.Named]:
+        """Every file this report may write (checked against the run's inputs before the run)."""
+        from .report_json import partial_path
+
+        found = []
+        for path in (options.markdown, partial_path(options.markdown)):
+            markdown, pictures = files(options.markdown, path)
+            found += [markdown, *pictures.values()]
+        return found
+
     def write(self, result, options) -> list[str]:
         from .report_json import partial_path
 
-        path = options.markdown if result.complete else partial_path(options.markdown)
-        names = write_pictures(result.pictures, path)
+        follow = getattr(options, "follow_symlinks", False)
+        markdown, pictures = files(options.markdown, options.markdown if result.complete else partial_path(options.markdown))
+        names, failed = write_pictures(result.pictures, pictures, follow)
         text = render(result.metrics, result.gates, result.verdict, result.outcomes, result.run,
                       len(result.context.issues), names, result.report.get("comparison"), result.tables)
         if not result.complete:
             text = f"> **Partial run** ({result.context.stopped}): these numbers cover only the cases that ran.\n\n" + text
-        write(text, path)
-        return [f"Markdown summary: {path}" + ("" if result.complete else f" (partial; {options.markdown} left as it was)")]
+        try:
+            outputs.write_text(markdown, text, follow)
+        except outputs.OutputError as err:  # one line for the summary and its pictures
+            more = f" (nor its {len(failed)} picture{'s' if len(failed) > 1 else ''})" if failed else ""
+            raise outputs.OutputError(f"{markdown}: not written{more}: {err.reason}", err.reason) from None
+        if failed:  # the summary is written, without the pictures that could not be
+            first = next(iter(failed.values()))
+            raise outputs.OutputError(f"{markdown}: written without its picture{'s' if len(failed) > 1 else ''} "
+                                      f"{', '.join(failed)}: {first.reason}", first.reason)
+        return [f"Markdown summary: {markdown.path}"
+                + ("" if result.complete else f" (partial; {options.markdown} left as it was)")]
 
 
 REPORTER = _MarkdownReporter()

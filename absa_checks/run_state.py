@@ -68,6 +68,7 @@ class RunOptions:
     simple_baseline: str | None = None    # --absa-simple-baseline MODEL (absa_checks.simpler)
     simple_alpha: float = 0.01            # its one-sided significance level
     require_claims: bool = False          # --absa-require-claims: claims are gates (absa_checks.claims)
+    follow_symlinks: bool = False         # --absa-follow-symlinks: outputs write through links (absa_checks.outputs)
 
 
 class SourceCache:
