@@ -29,11 +29,12 @@ from .simpler import SimpleRun
 from .conclusion import Baseline, RunContext, conclude, read_baseline
 from .errors import AbsaChecksError
 from .items import (RUN_KEY, CaseItem, ExtractionItem, MissingDataItem, NoCasesItem, NotASuiteFile, NoVariantItem,
-                    QuarantinedItem, SuiteFile, is_suite_file)
+                    QuarantinedItem, SuiteFile)
 from .outcomes import EXTRACTION_KEY, NO_CASES_KEY, NO_VARIANT_KEY, PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
 from .cache import PredictionCache
 from .run_state import OutcomeCollector, Predictor, RunOptions, SourceCache, VariantCache
 from .sources import resolve_data_dir
+from .suite_files import classify, is_yaml
 from .variants import DEFAULT_SEED
 
 
@@ -135,6 +136,7 @@ def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Pa
 def _read_options(config: pytest.Config, model_option_is_ours: bool) -> RunOptions:
     """The options, read and checked once; a bad value is a usage error naming the option."""
     opt = config.getoption
+    _refuse_empty_values(config)
     alias = opt("absa_model_alias", None)
     if alias and opt("absa_model") and alias != opt("absa_model"):
         raise pytest.UsageError(f"--model {alias} and --absa-model {opt('absa_model')} disagree; pass one of them")
@@ -188,6 +190,17 @@ def _read_options(config: pytest.Config, model_option_is_ours: bool) -> RunOptio
         simple_alpha=opt("--absa-simple-alpha"), require_claims=opt("--absa-require-claims"))
 
 
+def _refuse_empty_values(config: pytest.Config) -> None:
+    """`--absa-model ""`, `--model=`, `--absa-sources ,`: an empty value would quietly mean the default (or
+    nothing at all), so every absa-checks option given an empty text is a usage error naming it."""
+    for option in config._parser.getgroup(*GROUP).options:
+        value = config.getoption(option.dest, None)
+        if isinstance(value, str) and not value.replace(",", " ").strip():
+            name = next((n for n in option.names() if n.startswith("--")), option.names()[0])
+            raise pytest.UsageError(f"{name} was given an empty value ({value!r}); give it a value, or leave the "
+                                    "option out for its default")
+
+
 def _check_output_path(option: str, value: str | None) -> None:
     """A report path must be writable as a file: checked before the run, not after it."""
     if not value:
@@ -233,10 +246,15 @@ def _cache_folder(config: pytest.Config, options: RunOptions) -> tuple[Path, Pat
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
-    if is_suite_file(file_path):
+    if not is_yaml(file_path):
+        return None
+    found = classify(file_path, parent.config.rootpath)
+    if found.kind == "suite":
         return SuiteFile.from_parent(parent, path=file_path)
-    if file_path.suffix in (".yaml", ".yml") and _named_on_command_line(parent.config, file_path):
-        return NotASuiteFile.from_parent(parent, path=file_path)  # say why, not pytest's "not found"
+    if found.kind == "suite-like" or _named_on_command_line(parent.config, file_path):
+        node = NotASuiteFile.from_parent(parent, path=file_path)  # say why, not pytest's "not found"
+        node.why = found.why
+        return node
     return None
 
 
