@@ -54,6 +54,7 @@ class SuiteFile(pytest.File):
         shown = self.path.relative_to(self.config.rootpath).as_posix() \
             if self.path.is_relative_to(self.config.rootpath) else str(self.path)
         suite = parse_suite(self.path, known_source_names(), display_path=shown)
+        run.suite_files.append(shown)
         for extraction in suite.extraction_tests:
             yield from self._extraction_items(run, extraction)
         for test in suite.tests:
@@ -103,7 +104,7 @@ class SuiteFile(pytest.File):
             variants = run.variants.variants(test, loaded, units)
         except AbsaChecksError as missing:  # e.g. WordNet absent: these tests cannot run here
             yield MissingDataItem.from_parent(self, name=f"{test.name}[{source}]", test=test,
-                                             source=source, reason=str(missing))
+                                             source=source, reason=str(missing), kind="cannot-generate")
             return
         cases = list(expand(test, source, units, variants.by_unit))
         if not cases and not test.gates.is_empty():  # a gate on nothing must not vanish (and so pass)
@@ -169,9 +170,10 @@ class _SuiteItem(pytest.Item):
 class MissingDataItem(_SuiteItem):
     """Stands for a test over a source whose data is absent: skipped, saying how to get it."""
 
-    def __init__(self, *, reason: str, **kwargs):
+    def __init__(self, *, reason: str, kind: str = "no-data", **kwargs):
         super().__init__(**kwargs)
         self.reason = reason
+        self.kind = kind  # "no-data", or "cannot-generate" (e.g. WordNet absent): absa_checks.manifest
 
     def runtest(self) -> None:
         if allure_support.active(self.config):

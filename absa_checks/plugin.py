@@ -27,13 +27,14 @@ from .shards import parse_shard, shard_of
 from . import gates as gates_module, simpler
 from .simpler import SimpleRun
 from .conclusion import Baseline, RunContext, conclude, read_baseline
+from . import manifest
 from .errors import AbsaChecksError
 from .items import (RUN_KEY, CaseItem, ExtractionItem, MissingDataItem, NoCasesItem, NotASuiteFile, NoVariantItem,
                     QuarantinedItem, SuiteFile)
 from .outcomes import EXTRACTION_KEY, NO_CASES_KEY, NO_VARIANT_KEY, PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
 from .cache import PredictionCache
 from .run_state import OutcomeCollector, Predictor, RunOptions, SourceCache, VariantCache
-from .sources import resolve_data_dir
+from .sources import DATA_ENV, resolve_data_dir
 from .suite_files import classify, is_yaml
 from .variants import DEFAULT_SEED
 
@@ -51,6 +52,7 @@ class RunState:
     tests_by_strategy: dict[tuple[str, str], str] = field(default_factory=dict)  # (source, strategy) -> test key
     layout: registry.Resolved | None = None  # the group --model named (splits, claims), if one
     simple: Predictor | None = None          # --absa-simple-baseline, asked at the end of the run
+    suite_files: list[str] = field(default_factory=list)  # every suite file collected (for the run manifest)
 
 
 GROUP = ("absa-checks", "behavioural tests for aspect-based sentiment models")
@@ -304,6 +306,32 @@ def _is_worker(config: pytest.Config) -> bool:
 SuiteItemTypes = (CaseItem, MissingDataItem, QuarantinedItem, NoCasesItem, NoVariantItem, ExtractionItem)
 
 
+def _planned(items: list[pytest.Item], predictors: dict[str, Predictor]) -> list[manifest.Planned]:
+    """The (test, source) pairs the selected items stand for, with what collection found (run manifest)."""
+    found: dict[tuple[str, str, str], manifest.Planned] = {}
+    extracting = any(p.extracting for p in predictors.values())
+    for item in items:
+        if isinstance(item, CaseItem):
+            status, reason = manifest.CASES, ""
+        elif isinstance(item, MissingDataItem):
+            status, reason = item.kind, item.reason
+        elif isinstance(item, NoCasesItem):
+            status, reason = manifest.NO_CASES, item.reason
+        elif isinstance(item, ExtractionItem):
+            if item.missing:
+                status, reason = (manifest.NO_DATA if extracting else manifest.NOT_FOR_MODEL), item.missing
+            elif not predictors[item.model].extracting:
+                status, reason = manifest.NOT_FOR_MODEL, f"model '{item.model}' does not find aspects itself"
+            else:
+                status, reason = manifest.EXTRACTION, ""
+        else:
+            continue
+        gated = bool(item.test.gates) if isinstance(item, ExtractionItem) else not item.test.gates.is_empty()
+        found.setdefault((item.test.key, item.source, status),
+                         manifest.Planned(item.test.key, item.source, gated, status, reason))
+    return list(found.values())
+
+
 class AbsaRun:
     """Per-run hooks: plan predictions after collection, gather outcomes, aggregate once at the end."""
 
@@ -319,6 +347,10 @@ class AbsaRun:
         self._errors_seen = False
         self._progress_dir: Path | None = None  # xdist controller: the workers' progress files
         self._watcher: ProgressWatcher | None = None
+        self.collection: manifest.Collection | None = None  # what this process collected (the run manifest)
+        self.worker_collections: list[manifest.Collection] = []  # xdist controller: the workers' collections
+        self.refused: list[dict[str, str]] = []  # suite files that could not be read as suites, with why
+        self._deselected = 0  # suite items deselected by -k / -m / --absa-shard
 
     @property
     def state(self) -> RunState:
@@ -394,6 +426,11 @@ class AbsaRun:
     def pytest_collectreport(self, report) -> None:
         if report.failed:
             self._show_errors_in_full()
+            if report.nodeid.lower().endswith((".yaml", ".yml")):  # a suite (or suite-like) file refused
+                self.refused.append({"path": report.nodeid, "why": str(report.longrepr)})
+
+    def pytest_deselected(self, items) -> None:
+        self._deselected += sum(isinstance(item, SuiteItemTypes) for item in items)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node, ids) -> None:
@@ -429,6 +466,9 @@ class AbsaRun:
                                         f"suites use {', '.join(sorted(seen)) or 'no source'}")
         if self._state is None:  # no suite was collected: nothing to plan
             return
+        self.collection = manifest.Collection(
+            tuple(self._state.suite_files), tuple(_planned(session.items, self._state.predictors)),
+            sum(isinstance(item, SuiteItemTypes) for item in session.items), self._deselected)
         cases: dict[str, list] = {model: [] for model in self.state.predictors}
         sentences: dict[str, list] = {model: [] for model in self.state.predictors}
         for item in session.items:  # one pass, whatever the number of checkpoints
@@ -490,6 +530,9 @@ class AbsaRun:
         stats = getattr(node, "workeroutput", {}).get("absa_prediction_stats")
         if stats:
             self.worker_stats.append(stats)
+        collected = getattr(node, "workeroutput", {}).get("absa_collection")
+        if collected:
+            self.worker_collections.append(manifest.Collection.from_dict(collected))
 
     def _baseline(self) -> Baseline | None:
         """The released model's cases for --absa-baseline, or why they cannot be read."""
@@ -516,6 +559,8 @@ class AbsaRun:
                 return
             self.config.workeroutput["absa_prediction_stats"] = {
                 model: predictor.stats.to_dict() for model, predictor in self.state.predictors.items()}
+            if self.collection is not None:
+                self.config.workeroutput["absa_collection"] = self.collection.to_dict()
             return
         self._stop_watching()
         try:
@@ -526,11 +571,11 @@ class AbsaRun:
 
     def _finish(self, session: pytest.Session, exitstatus: int) -> None:
         outcomes = self.collector.outcomes()
-        if not outcomes and not self.collector.extraction:
-            if self.collector.no_cases:  # only gated tests without cases: pytest's own summary shows them failed
-                first = next(iter(self.collector.no_cases.values()))
-                self.summary_lines = [f"absa-checks FAILED: {first['reason']}"]
-            return
+        collection = self.collection or (manifest.merged(self.worker_collections) if self.worker_collections
+                                         else None)
+        if not outcomes and not self.collector.extraction and not self.refused and \
+                (collection is None or not collection.has_suites):
+            return  # a run without suites: absa-checks has nothing to say
         state = self.state
         stopped = session.shouldstop or session.shouldfail
         if exitstatus == pytest.ExitCode.INTERRUPTED:
@@ -551,6 +596,9 @@ class AbsaRun:
                     "predictions": self._prediction_stats()},
             extraction=[self.collector.extraction[nodeid] for nodeid in sorted(self.collector.extraction)],
             shard=self._shard_section(),
+            collection=collection or manifest.Collection(), refused=list(self.refused),
+            request=manifest.Request(self.options.sources, self._data_request(), self.options.shard is not None,
+                                     exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED),
             notes=notes, **self._readiness_context(outcomes))
         result = conclude(outcomes, self.options, self._baseline(), context)
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
@@ -558,6 +606,12 @@ class AbsaRun:
         self.summary_lines = reporters.summary(result, self.options)
         if self.collector.without_variant:  # before the verdict, which stays the last line
             self.summary_lines[-1:-1] = [self._without_variant_line()]
+
+    def _data_request(self) -> str:
+        """How a data folder was given, as the messages show it ("" when none was)."""
+        if self.config.getoption("--absa-data"):
+            return f"--absa-data {self.config.getoption('--absa-data')}"
+        return f"${DATA_ENV}={os.environ[DATA_ENV]}" if os.environ.get(DATA_ENV) else ""
 
     def _readiness_context(self, outcomes: list[CaseOutcome]) -> dict:
         """The group's splits and claims, and the simple baseline's answers to the run's cases."""
