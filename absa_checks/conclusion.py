@@ -188,6 +188,8 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
         verdict = verdict_module.for_shard(options.shard, metrics, context.other_failures)
     if manifest.problems:  # something requested was not measured: never PASSED
         verdict = _not_measured(verdict, manifest.problems, context.request)
+    elif manifest.not_run:  # -k / -m left no suite item: say so, and leave the exit status to pytest
+        verdict = verdict_module.Verdict(context.request.pytest_exit, False, manifest.not_run, "NOT RUN")
     if context.stopped:  # -x / --maxfail: gates on part of the cases mean nothing
         verdict = verdict_module.Verdict(1, False, f"the run stopped early ({context.stopped}); "
                                                    "gates are not decided on a partial run")
@@ -208,7 +210,7 @@ def _not_measured(verdict: verdict_module.Verdict, problems: list[str],
     also = "" if verdict.passed or verdict.label else f"; also {verdict.reason.split(':')[0]}"
     more = f"; and {len(problems) - 1} more problem(s) (the JSON report's manifest lists them)" \
         if len(problems) > 1 else ""
-    status = 5 if request.deselected_by_pytest else 1  # pytest's own "no tests ran" status is kept
+    status = 5 if request.pytest_exit == 5 else 1  # pytest's own "no tests ran" status is kept
     return verdict_module.Verdict(status, False, problems[0] + more + also)
 
 

@@ -73,7 +73,7 @@ class Request:
     sources: tuple[str, ...] | None = None
     data_dir: str = ""            # "--absa-data DIR" or "$ABSA_DATA_DIR=DIR" when one was given
     shard: bool = False           # a shard decides no gate: the gate rule waits for the merge
-    deselected_by_pytest: bool = False  # pytest's exit 5: no test ran at all
+    pytest_exit: int = 0          # pytest's own exit status (5: no test ran at all)
 
 
 @dataclass
@@ -89,6 +89,7 @@ class Manifest:
     deselected: int
     baseline: dict[str, Any] | None = None
     problems: list[str] = field(default_factory=list)
+    not_run: str = ""  # every suite item was deselected: absa-checks did not run (not a failure of the run)
     skipped: list[str] = field(default_factory=list)  # lines: not requested, skipped (e.g. data sources without data)
 
     def to_dict(self) -> dict[str, Any]:
@@ -103,6 +104,7 @@ class Manifest:
             "refused_suites": self.refused,
             "tests": self.pairs,
             "not_measured": self.problems,
+            **({"not_run": self.not_run} if self.not_run else {}),
             "skipped": self.skipped,
             **({"baseline": self.baseline} if self.baseline else {}),
         }
@@ -146,14 +148,23 @@ def build(collection: Collection, refused: list[dict[str, str]], measured: set[t
                                 "(the gates would pass on nothing)", gate_problems))
     for suite in refused:
         problems.append(f"suite file {suite['path']} was refused: {_first_line(suite['why'])}")
-    if not measured and not problems and (collection.selected or collection.deselected) and not request.shard:
-        problems.append(_nothing_measured(collection, request))
+    not_run = ""
+    if not measured and not problems and not request.shard:
+        if collection.selected:
+            problems.append(_nothing_measured(collection))
+        elif collection.deselected:
+            not_run = (f"all {collection.deselected} suite items were deselected (-k / -m), so nothing was measured; "
+                       "select some to run absa-checks")
+        elif collection.suites:
+            problems.append(f"nothing was measured: the suite file(s) {', '.join(collection.suites[:3])} gave no "
+                            "case to run (every unit was filtered out, not applicable or without a variant)")
     skipped_sources = sorted({p["source"] for p in pairs if p["status"] == NO_DATA and not p["requested"]
                               and p["source"] not in measured_sources})
     skipped = [f"{len(skipped_sources)} data sources not measured, their data is absent (not asked for: "
                f"optional here): {', '.join(skipped_sources)}; --absa-data DIR runs them"] if skipped_sources else []
     return Manifest(list(collection.suites), refused, pairs, models_requested, models_measured,
-                    collection.selected, collection.deselected, baseline, problems, skipped)
+                    collection.selected, collection.deselected, baseline, problems=problems, skipped=skipped,
+                    not_run=not_run)
 
 
 def _asked_by(planned: Planned, request: Request) -> str:
@@ -164,10 +175,7 @@ def _asked_by(planned: Planned, request: Request) -> str:
     return ""
 
 
-def _nothing_measured(collection: Collection, request: Request) -> str:
-    if not collection.selected:
-        return (f"nothing was measured: all {collection.deselected} suite items were deselected (-k / -m); "
-                "select some, or run without the filter")
+def _nothing_measured(collection: Collection) -> str:
     reasons = sorted({f"{p.source}: {_first_line(p.reason)}" for p in collection.planned
                       if p.status not in (CASES, EXTRACTION) and p.reason})
     why = f" ({reasons[0]}{f'; and {len(reasons) - 1} more' if len(reasons) > 1 else ''})" if reasons else ""

@@ -573,9 +573,9 @@ class AbsaRun:
         outcomes = self.collector.outcomes()
         collection = self.collection or (manifest.merged(self.worker_collections) if self.worker_collections
                                          else None)
-        if not outcomes and not self.collector.extraction and not self.refused and \
-                (collection is None or not collection.has_suites):
-            return  # a run without suites: absa-checks has nothing to say
+        if not outcomes and not self.collector.extraction and (exitstatus == pytest.ExitCode.INTERRUPTED or (
+                not self.refused and (collection is None or not collection.has_suites))):
+            return  # a run without suites, or stopped (Ctrl-C, collection errors) before any result: nothing to say
         state = self.state
         stopped = session.shouldstop or session.shouldfail
         if exitstatus == pytest.ExitCode.INTERRUPTED:
@@ -598,7 +598,7 @@ class AbsaRun:
             shard=self._shard_section(),
             collection=collection or manifest.Collection(), refused=list(self.refused),
             request=manifest.Request(self.options.sources, self._data_request(), self.options.shard is not None,
-                                     exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED),
+                                     int(exitstatus)),
             notes=notes, **self._readiness_context(outcomes))
         result = conclude(outcomes, self.options, self._baseline(), context)
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
