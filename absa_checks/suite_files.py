@@ -5,7 +5,7 @@ but cannot be read as one is an error, never silently left out.
 - a suite: a top-level `suite:` key (any line; after a UTF-8 or UTF-16 byte-order mark, comments, a `---`
   document start, CRLF line ends, `suite :` or a quoted `"suite":`, or inside a flow mapping `{suite: x}`);
 - suite-like (collected, so that its mistake is shown): the first key is a near miss of `suite`
-  (`Suite:`, `suit:`, `suites:`, an indented ` suite:`), or the file lies in a folder named `suites` and
+  (`Suite:`, `suit:`, `suites:`, an indented ` suite:`, `suite:x` without the space), or the file lies in a folder named `suites` and
   is not an examples file (top-level `examples:`);
 - anything else (docker-compose.yml, CI files, configs with `tests:` of their own) is not absa-checks'
   business, unless it was named on the command line.
@@ -85,6 +85,8 @@ def classify(path: Path, rootdir: Path) -> YamlKind:
         return YamlKind("suite")
     lines = _content_lines(text)
     first = _KEY.match(lines[0]) if lines else None
+    if lines and first is None and lines[0].strip().lower().startswith("suite"):
+        return YamlKind("suite-like", "its first line starts with 'suite' but is not a 'suite: NAME' key")
     if first is not None:
         name = first.group(2)
         if lines[0][:1] in (" ", "\t") and name == "suite":
