@@ -5,8 +5,8 @@ but cannot be read as one is an error, never silently left out.
 - a suite: a top-level `suite:` key (any line; after a UTF-8 or UTF-16 byte-order mark, comments, a `---`
   document start, CRLF line ends, `suite :` or a quoted `"suite":`, or inside a flow mapping `{suite: x}`);
 - suite-like (collected, so that its mistake is shown): the first key is a near miss of `suite`
-  (`Suite:`, `suit:`, `suites:`, an indented ` suite:`, `suite:x` without the space), or the file lies in a folder named `suites` and
-  is not an examples file (top-level `examples:`);
+  (`Suite:`, `suit:`, `suites:`, an indented ` suite:`, `suite:x` without the space), or the file lies in a
+  folder named `suites` and is neither an examples file (top-level `examples:`) nor a models file (`models:`);
 - anything else (docker-compose.yml, CI files, configs with `tests:` of their own) is not absa-checks'
   business, unless it was named on the command line.
 """
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SUFFIXES = (".yaml", ".yml")
+OTHER_OWN_FILES = {"examples", "models", "groups"}  # absa-checks' examples files and models files
 HEAD_BYTES = 1_000_000  # enough to find a top-level key; a suite over 10 MB is refused by spec anyway
 _KEY = re.compile(r"""^(?:---[ \t]+)?[ \t]*(["']?)([^\s"':{}\[\]#,]+)\1[ \t]*:(?:[ \t]|$)""")
 _FLOW_SUITE = re.compile(r"""[{,][ \t]*(["']?)suite\1[ \t]*:(?:[ \t]|$)""", re.MULTILINE)
@@ -92,11 +93,12 @@ def classify(path: Path, rootdir: Path) -> YamlKind:
         if lines[0][:1] in (" ", "\t") and name == "suite":
             return YamlKind("suite-like", "its 'suite:' key is indented; a suite's keys start at the beginning "
                                           "of the line")
-        if name != "suite" and difflib.get_close_matches(name.lower(), ["suite"], n=1, cutoff=0.75):
+        low = name.lower()  # `Suite`, `suites`, `suit`, `sutie`; not `site` (an Antora playbook's first key)
+        if name != "suite" and low.startswith("su") and difflib.get_close_matches(low, ["suite"], n=1, cutoff=0.75):
             return YamlKind("suite-like", f"its first key is '{name}'; did you mean 'suite'?")
-    if _in_suites_folder(path, rootdir) and "examples" not in keys:
-        return YamlKind("suite-like", "it is in a 'suites' folder; a suite file has a top-level 'suite: NAME' "
-                                      "line (an examples file, a top-level 'examples:' list)")
+    if _in_suites_folder(path, rootdir) and not set(keys) & OTHER_OWN_FILES:
+        return YamlKind("suite-like", "it is in a 'suites' folder and is neither an examples file (top-level "
+                                      "'examples:') nor a models file ('models:')")
     return YamlKind("other")
 
 

@@ -124,12 +124,13 @@ def test_a_suite_like_yaml_that_is_no_suite_is_an_error_never_skipped(tmp_path: 
                                                                      why: str):
     write(tmp_path, {name: text, "docker-compose.yml": "services:\n  web: {image: nginx}\n",
                      "config/settings.yaml": "tests:\n  - name: smoke\nsources: [db]\n",
-                     "suites/restaurant.examples.yaml": "examples:" + EXAMPLES})
+                     "suites/restaurant.examples.yaml": "examples:" + EXAMPLES,
+                     "suites/models.yaml": "models:\n  mine: {kind: lexicon}\n"})
     result = run_in(tmp_path)
     assert result.code == 2, result.out[-3000:]
     assert f"{name}: not an absa-checks suite ({why}" in result.out
     assert "docker-compose" not in result.out and "settings.yaml" not in result.out
-    assert "restaurant.examples.yaml" not in result.out
+    assert "restaurant.examples.yaml" not in result.out and "models.yaml" not in result.out
     assert "absa-checks PASSED" not in result.out
 
 
@@ -145,7 +146,8 @@ def test_a_refused_suite_fails_the_run_even_when_collection_errors_are_let_throu
     ("suite: x\n", "suite"), ("\ufeffsuite: x\n", "suite"), ("# c\r\nsuite :x y\r\n", "suite-like"),
     ("'suite': x\n", "suite"), ("{suite: x, tests: []}\n", "suite"), ("--- {suite: x}\n", "suite"),
     ("tests:\n  - name: t\n", "other"), ("services: {}\n", "other"), ("suites: [a]\n", "suite-like"),
-    ("SUITE: x\n", "suite-like"), ("name: x\n  suite: y\n", "other"),
+    ("SUITE: x\n", "suite-like"), ("name: x\n  suite: y\n", "other"), ("site: {title: Docs}\n", "other"),
+    ("models:\n  mine: {kind: lexicon}\n", "other"),
 ])
 def test_classify_reads_the_top_level_keys(tmp_path: Path, text: str, kind: str):
     path = tmp_path / "x.yaml"
