@@ -208,7 +208,7 @@ def _not_measured(verdict: verdict_module.Verdict, problems: list[str],
                   request: manifest_module.Request) -> verdict_module.Verdict:
     """FAILED, naming what was not measured first (and what else failed, if anything did)."""
     also = "" if verdict.passed or verdict.label else f"; also {verdict.reason.split(':')[0]}"
-    more = f"; and {len(problems) - 1} more problem(s) (the JSON report's manifest lists them)" \
+    more = f"; and {len(problems) - 1} more problem(s), listed above" \
         if len(problems) > 1 else ""
     status = 5 if request.pytest_exit == 5 else 1  # pytest's own "no tests ran" status is kept
     return verdict_module.Verdict(status, False, problems[0] + more + also)

@@ -70,7 +70,7 @@ def manifest_lines(manifest) -> list[str]:
     """What was not measured without being asked for, and how much of the run a baseline covers."""
     if manifest is None:
         return []
-    lines = list(manifest.skipped)
+    lines = [*manifest.skipped, *(f"also not measured: {problem}" for problem in manifest.problems[1:])]
     found = manifest.baseline
     if found and found["shared"] and found["shared"] < found["run_units"]:
         lines.append(f"vs baseline: {found['shared']} of this run's {found['run_units']} units are in the baseline "
