@@ -66,6 +66,16 @@ def merged(collections: Iterable[Collection]) -> Collection:
                       max((c.selected for c in found), default=0), max((c.deselected for c in found), default=0))
 
 
+def from_shards(records: list[dict[str, Any]]) -> tuple[Collection, list[dict[str, str]], str]:
+    """`absa-checks merge`: the shards' collections as one run's (each shard selected its own items; the
+    items -k / -m deselected are the same in every shard), their refused suites, the data folder given."""
+    collections = [Collection.from_dict(r["collection"]) for r in records]
+    union = merged(collections)
+    refused = {r["path"]: r for record in records for r in record["refused"]}
+    return (Collection(union.suites, union.planned, sum(c.selected for c in collections), union.deselected),
+            [refused[path] for path in sorted(refused)], records[0]["data"])
+
+
 @dataclass(frozen=True)
 class Request:
     """Who asks for the sources: --absa-sources names, and the data folder (shown as given)."""
@@ -115,7 +125,7 @@ def build(collection: Collection, refused: list[dict[str, str]], measured: set[t
           baseline: dict[str, Any] | None = None) -> Manifest:
     """The manifest of one run (pure). `measured`: the (test, source) pairs with a result."""
     by_test: dict[str, list[Planned]] = {}
-    for planned in collection.planned:
+    for planned in sorted(collection.planned, key=lambda p: (p.test, p.source, p.status)):  # the same in every process
         by_test.setdefault(planned.test, []).append(planned)
     pairs, problems = [], []
     unmeasured_requests: dict[str, tuple[str, str]] = {}  # source -> (asked by, reason)
@@ -162,7 +172,7 @@ def build(collection: Collection, refused: list[dict[str, str]], measured: set[t
                               and p["source"] not in measured_sources})
     skipped = [f"{len(skipped_sources)} data sources not measured, their data is absent (not asked for: "
                f"optional here): {', '.join(skipped_sources)}; --absa-data DIR runs them"] if skipped_sources else []
-    return Manifest(list(collection.suites), refused, pairs, models_requested, models_measured,
+    return Manifest(sorted(collection.suites), refused, pairs, models_requested, models_measured,
                     collection.selected, collection.deselected, baseline, problems=problems, skipped=skipped,
                     not_run=not_run)
 

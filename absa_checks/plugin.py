@@ -350,7 +350,7 @@ class AbsaRun:
         self.collection: manifest.Collection | None = None  # what this process collected (the run manifest)
         self.worker_collections: list[manifest.Collection] = []  # xdist controller: the workers' collections
         self.refused: list[dict[str, str]] = []  # suite files that could not be read as suites, with why
-        self._deselected = 0  # suite items deselected by -k / -m / --absa-shard
+        self._deselected = 0  # suite items deselected by -k / -m (not those another shard runs)
 
     @property
     def state(self) -> RunState:
@@ -447,6 +447,7 @@ class AbsaRun:
         kept, dropped = [], []
         for item in items:
             (kept if shard_of(_shard_key(item), n) == k else dropped).append(item)
+        self._deselected -= sum(isinstance(item, SuiteItemTypes) for item in dropped)  # in another shard, not deselected
         if dropped:
             config.hook.pytest_deselected(items=dropped)
             items[:] = kept
@@ -595,7 +596,7 @@ class AbsaRun:
             timing={"started": round(self.started, 3), "wall_seconds": round(time.time() - self.started, 3),
                     "predictions": self._prediction_stats()},
             extraction=[self.collector.extraction[nodeid] for nodeid in sorted(self.collector.extraction)],
-            shard=self._shard_section(),
+            shard=self._shard_section(collection),
             collection=collection or manifest.Collection(), refused=list(self.refused),
             request=manifest.Request(self.options.sources, self._data_request(), self.options.shard is not None,
                                      int(exitstatus)),
@@ -637,7 +638,7 @@ class AbsaRun:
                 f"simple baseline '{predictor.spec.name}' raised {type(err).__name__}: {err}"))
         return SimpleRun(predictor.spec.name, simpler.answered(cases, answers))
 
-    def _shard_section(self) -> dict | None:
+    def _shard_section(self, collection: manifest.Collection | None) -> dict | None:
         """A shard's report keeps what `absa-checks merge` needs to conclude as one run would have."""
         if self.options.shard is None:
             return None
@@ -650,7 +651,9 @@ class AbsaRun:
                             "baseline": str(o.baseline) if o.baseline else None,
                             "require_claims": o.require_claims},
                 "layout": self._layout_record(),
-                "records": self.collector.by_nodeid(), "other_failures": self.collector.other_failures}
+                "records": self.collector.by_nodeid(), "other_failures": self.collector.other_failures,
+                "manifest": {"collection": (collection or manifest.Collection()).to_dict(), "refused": self.refused,
+                             "data": self._data_request()}}
 
     def _layout_record(self) -> dict:
         """The group's name, splits and claims as plain data, for the merge to conclude with."""

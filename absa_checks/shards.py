@@ -77,6 +77,9 @@ def read_shard_reports(paths: list[Path]) -> list[dict[str, Any]]:
 def merge(paths: list[Path], baseline: Path | None = None):
     """The shards' reports concluded as one run: the same outcomes, records and options, so the same
     metrics, intervals, comparison and verdict as a single run (only `timing` differs)."""
+    from dataclasses import replace
+
+    from . import manifest
     from .claims import Claim
     from .conclusion import RunContext, conclude, read_baseline
     from .examples import DataIssue
@@ -118,5 +121,10 @@ def merge(paths: list[Path], baseline: Path | None = None):
         group=layout.get("group", ""),
         splits=tuple((name, tuple(members)) for name, members in layout.get("splits", [])),
         claims={subject: tuple(Claim(**c) for c in found) for subject, found in layout.get("claims", {}).items()})
+    kept = [r["shard"].get("manifest") for r in reports]
+    if all(kept):  # what the shards were asked for, as one run (absa_checks.manifest)
+        collection, refused, data = manifest.from_shards(kept)
+        context = replace(context, collection=collection, refused=refused,
+                          request=manifest.Request(options.sources, data))
     outcomes = [CaseOutcome.from_dict(cases[n]) for n in sorted(cases)]
     return conclude(outcomes, options, read_baseline(options.baseline) if options.baseline else None, context)
