@@ -6,7 +6,10 @@ rows 68-79)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +17,7 @@ from _pytest.config.argparsing import Parser
 
 from absa_checks import manifest, plugin
 from absa_checks.suite_files import classify
-from conftest import ARTS_OUTPUT, SHARED_DATA, needs_shared_data, run_pytest
+from conftest import REPO, SHARED_DATA, needs_shared_data, run_pytest
 
 NO_DATA = {"ABSA_DATA_DIR": ""}  # the run's own environment must not bring a data folder
 
@@ -304,3 +307,20 @@ def test_build_asks_gated_tests_and_named_sources_only():
     assert "gated test/source pair(s) not measured" in nothing.problems[0]
     roundtrip = manifest.Collection.from_dict(json.loads(json.dumps(collection.to_dict())))
     assert set(manifest.merged([roundtrip, collection]).planned) == set(collection.planned)
+
+
+def test_shards_of_a_gated_suite_without_data_merge_into_a_failed_run(tmp_path: Path):
+    write(tmp_path, {"s.yaml": data_suite("builtin-restaurant, arts-laptop").replace(
+        "    gates: {max_fail_rate: 1.0}\n", "") + "  - name: gated\n    strategy: adddiff\n    sources: [arts-laptop]\n"
+        "    gates: {max_fail_rate: 1.0}\n"})
+    for k in (1, 2):
+        shard = run_pytest(["s.yaml", "--absa-shard", f"{k}/2"], cwd=tmp_path, report=tmp_path / f"shard-{k}.json",
+                           env=NO_DATA)
+        assert shard.code == 0 and f"absa-checks SHARD {k}/2" in shard.out, shard.out[-3000:]
+    single = run_in(tmp_path)
+    merged = subprocess.run([sys.executable, "-m", "absa_checks.cli", "merge", "shard-1.json", "shard-2.json", "-o",
+                             "merged.json"], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert merged.returncode == single.code == 1, merged.stdout + merged.stderr
+    assert "gated test/source pair(s) not measured" in merged.stdout and "gated on arts-laptop" in merged.stdout
+    assert json.loads((tmp_path / "merged.json").read_text())["manifest"] == single.report["manifest"]
