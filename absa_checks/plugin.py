@@ -574,9 +574,11 @@ class AbsaRun:
         outcomes = self.collector.outcomes()
         collection = self.collection or (manifest.merged(self.worker_collections) if self.worker_collections
                                          else None)
-        if not outcomes and not self.collector.extraction and (exitstatus == pytest.ExitCode.INTERRUPTED or (
-                not self.refused and (collection is None or not collection.has_suites))):
-            return  # a run without suites, or stopped (Ctrl-C, collection errors) before any result: nothing to say
+        if self.config.option.collectonly or not outcomes and not self.collector.extraction and (
+                exitstatus == pytest.ExitCode.INTERRUPTED or (
+                    not self.refused and (collection is None or not collection.has_suites))):
+            # --collect-only, a run without suites, or one stopped (Ctrl-C, collection errors) before any result
+            return
         state = self.state
         stopped = session.shouldstop or session.shouldfail
         if exitstatus == pytest.ExitCode.INTERRUPTED:

@@ -260,6 +260,12 @@ def test_deselecting_every_case_never_says_passed(tmp_path: Path):
     assert "absa-checks NOT RUN" in own.out and "absa-checks PASSED" not in own.out
 
 
+def test_collect_only_is_not_a_run_that_measured_nothing(tmp_path: Path):
+    write(tmp_path, {"s.yaml": inline_suite()})
+    result = run_in(tmp_path, "--collect-only", "-q")
+    assert result.code == 0 and "absa-checks" not in result.out, result.out[-3000:]
+
+
 def test_a_suite_whose_examples_give_no_case_is_not_a_pass(tmp_path: Path):
     """REVNON on sentences with one aspect has nothing to perturb; without gates no item stands for that."""
     suite = ("suite: s\nsources:\n  mine:\n    examples:\n      - {id: a, sentence: \"The soup was lovely.\", "
