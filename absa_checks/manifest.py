@@ -21,6 +21,8 @@ from typing import Any, Iterable
 
 CASES, NO_DATA, CANNOT_GENERATE, NO_CASES, EXTRACTION, NOT_FOR_MODEL = (
     "cases", "no-data", "cannot-generate", "no-cases", "extraction", "not-for-this-model")
+NO_VARIANT, QUARANTINED = "no-variant", "quarantined"  # an example without a variant, a rejected variant
+OWN_ITEM = (NO_CASES, NO_VARIANT, QUARANTINED)  # already shown by an item of their own (a gated one fails)
 
 
 @dataclass(frozen=True)
@@ -136,10 +138,10 @@ def build(collection: Collection, refused: list[dict[str, str]], measured: set[t
         for p in found:
             is_measured = (p.test, p.source) in measured
             asked = _asked_by(p, request)
-            if gated and not test_measured and not request.shard and p.status != NO_CASES:
+            if gated and not test_measured and not request.shard and p.status not in OWN_ITEM:
                 asked = asked or "its test's gates"
             pairs.append({**asdict(p), "requested": bool(asked), "requested_by": asked, "measured": is_measured})
-            if asked and not is_measured and p.status not in (CASES, EXTRACTION, NO_CASES):
+            if asked and not is_measured and p.status not in (CASES, EXTRACTION, NO_CASES):  # (NO_CASES: its gate fails)
                 if asked == "its test's gates":
                     gate_problems.append(f"{_short(p.test)} on {p.source}: {_first_line(p.reason)}")
                 else:

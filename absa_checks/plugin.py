@@ -317,6 +317,10 @@ def _planned(items: list[pytest.Item], predictors: dict[str, Predictor]) -> list
             status, reason = item.kind, item.reason
         elif isinstance(item, NoCasesItem):
             status, reason = manifest.NO_CASES, item.reason
+        elif isinstance(item, NoVariantItem):
+            status, reason = manifest.NO_VARIANT, item.reason
+        elif isinstance(item, QuarantinedItem):
+            status, reason = manifest.QUARANTINED, f"quarantined: {item.rejected.reason}"
         elif isinstance(item, ExtractionItem):
             if item.missing:
                 status, reason = (manifest.NO_DATA if extracting else manifest.NOT_FOR_MODEL), item.missing

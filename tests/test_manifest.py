@@ -260,6 +260,18 @@ def test_deselecting_every_case_never_says_passed(tmp_path: Path):
     assert "absa-checks NOT RUN" in own.out and "absa-checks PASSED" not in own.out
 
 
+def test_a_named_source_that_gave_no_case_is_not_a_pass_beside_one_that_did(tmp_path: Path):
+    suite = ("suite: s\nsources:\n  lonely:\n    examples:\n      - {id: a, sentence: \"The soup was lovely.\", "
+             "aspect: soup, polarity: positive}\ntests:\n  - name: revnon\n    strategy: revnon\n"
+             "    sources: [lonely, builtin-restaurant]\n    sample: 5\n")
+    write(tmp_path, {"s.yaml": suite})
+    result = run_in(tmp_path, "--absa-sources", "lonely,builtin-restaurant")
+    assert result.code == 1, result.out[-3000:]
+    assert "absa-checks FAILED: 1 requested source(s) not measured (asked for by --absa-sources): lonely; " \
+           "example 'a' gave no revnon variant" in result.out
+    assert run_in(tmp_path, "--absa-sources", "builtin-restaurant").code == 0
+
+
 def test_collect_only_is_not_a_run_that_measured_nothing(tmp_path: Path):
     write(tmp_path, {"s.yaml": inline_suite()})
     result = run_in(tmp_path, "--collect-only", "-q")
