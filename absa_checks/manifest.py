@@ -105,10 +105,12 @@ class Manifest:
     skipped: list[str] = field(default_factory=list)  # lines: not requested, skipped (e.g. data sources without data)
 
     def to_dict(self) -> dict[str, Any]:
-        requested = sorted({p["source"] for p in self.pairs if p["requested"]})
+        planned = sorted({p["source"] for p in self.pairs})
+        required = sorted({p["source"] for p in self.pairs if p["requested"]})
         measured = sorted({p["source"] for p in self.pairs if p["measured"]})
         return {
-            "requested": {"suites": self.suites, "sources": requested, "models": self.models_requested,
+            "requested": {"suites": self.suites, "sources": planned, "required_sources": required,
+                          "models": self.models_requested,
                           "items": self.selected, "deselected": self.deselected,
                           **({"baseline_units": self.baseline["baseline_units"]} if self.baseline else {})},
             "measured": {"sources": measured, "models": self.models_measured,
@@ -208,7 +210,7 @@ def _first_line(text: str) -> str:
 
 
 def baseline_coverage(per_model_cases: dict[str, list[dict]], baseline_cases: list[dict]) -> dict[str, Any]:
-    """How many of the run's units the baseline shares (ARS units are what the regression gate pairs)."""
+    """How many of the run's units (source, unit id) the baseline has too."""
     now = {(c["source"], c["unit"]) for cases in per_model_cases.values() for c in cases}
     before = {(c["source"], c["unit"]) for c in baseline_cases}
     return {"run_units": len(now), "baseline_units": len(before), "shared": len(now & before)}
