@@ -10,7 +10,7 @@ from pathlib import Path
 from . import outputs
 from .errors import AbsaChecksError
 from .outputs import Named
-from .items import is_suite_file
+from .suite_files import classify, is_yaml
 from .sources.base import LoadedSource
 from .sources.catalog import known_source_names
 from .spec import parse_suite, source_defined_twice
@@ -216,8 +216,8 @@ def _validate(paths: list[str]) -> int:
     files = []
     for name in paths:
         path = Path(name)
-        if path.is_dir():
-            files += sorted(p for p in path.rglob("*") if is_suite_file(p))
+        if path.is_dir():  # suites, and files that look like one (they must read as one)
+            files += sorted(p for p in path.rglob("*") if is_yaml(p) and classify(p, Path.cwd()).kind != "other")
         elif path.is_file():
             files.append(path)
         else:
@@ -225,9 +225,11 @@ def _validate(paths: list[str]) -> int:
     problems = 0
     defined: dict[str, tuple[str, str]] = {}  # a local source name -> (what it reads, where), across the files
     for path in files:
-        if not is_suite_file(path):  # named explicitly, yet pytest would not collect it
+        found = classify(path, Path.cwd())
+        if found.kind != "suite":  # named explicitly or suite-like, yet not a suite
             problems += 1
-            print(f"error {path}: not an absa-checks suite: a suite file has a top-level 'suite: NAME' line")
+            why = f" ({found.why})" if found.why else ""
+            print(f"error {path}: not an absa-checks suite{why}: a suite file has a top-level 'suite: NAME' line")
             continue
         try:
             suite = parse_suite(path, known_source_names())

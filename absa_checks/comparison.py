@@ -121,6 +121,17 @@ def against_baseline(per_model: dict[str, list[dict]], baseline: list[dict], alp
                                     str(err), checkpoint))
             continue
         compared[model] = compare(cases, theirs)
+        shared = sum(found.units.matched + sum(p.matched for p in found.strategies.values())
+                     for found in compared[model].values())
+        if not shared and cases:  # nothing to pair: "no regression" would be decided on nothing
+            units_now = len({(c["source"], c["unit"]) for c in cases})
+            units_before = len({(c.get("source"), c.get("unit")) for c in theirs})
+            gates.append(GateResult("no_regression", "--absa-baseline", "all", min_effect, None, "paired", "fail",
+                                    f"{model + ': ' if several else ''}the baseline shares no unit or case with "
+                                    f"this run ({units_now} units now, {units_before} in the baseline); compare "
+                                    "like with like: the same suites, sources, --absa-sample and --absa-seed",
+                                    checkpoint))
+            continue
         for source, found in compared[model].items():
             verdict, reason = regression_verdict(found.units, alpha, min_effect)
             gates.append(GateResult("no_regression", "--absa-baseline", source, min_effect, None, "paired", verdict,

@@ -14,7 +14,7 @@ from typing import Any
 
 from . import checkpoints, claims as claims_module, comparison, gates as gates_module, metrics as metrics_module
 from . import readiness as readiness_module, report_json, simpler, splits as splits_module, summary_table
-from . import verdict as verdict_module
+from . import manifest as manifest_module, verdict as verdict_module
 from .examples import DataIssue
 from .extraction import scoring
 from .gates import GateResult
@@ -51,6 +51,9 @@ class RunContext:
     claims: dict[str, tuple] = field(default_factory=dict)  # subject -> its claims (absa_checks.claims)
     simple: simpler.SimpleRun | None = None  # --absa-simple-baseline: its answers to the run's cases
     fingerprint: dict | None = None     # every input that decides a case, by part (absa_checks.fingerprint)
+    collection: manifest_module.Collection = field(default_factory=manifest_module.Collection)  # what was collected
+    refused: list[dict] = field(default_factory=list)  # suite files refused at collection: {path, why}
+    request: manifest_module.Request = field(default_factory=manifest_module.Request)  # who asked for which sources
 
 
 @dataclass
@@ -71,6 +74,7 @@ class RunResult:
     simple: dict[str, dict[str, simpler.SimpleComparison]] = field(default_factory=dict)
     simple_report: dict[str, Any] | None = None  # the JSON report's `simple_baseline`
     readiness: list[readiness_module.Trait] = field(default_factory=list)
+    manifest: manifest_module.Manifest | None = None  # requested vs measured (absa_checks.manifest)
 
     @cached_property
     def tables(self) -> list[summary_table.Table]:
@@ -119,6 +123,8 @@ class RunResult:
             found["splits"] = splits_module.to_report(self.splits, {k: list(v) for k, v in self.context.splits})
         if self.simple_report is not None:
             found["simple_baseline"] = self.simple_report
+        if self.manifest is not None:
+            found["manifest"] = self.manifest.to_dict()
         return found
 
     @cached_property
@@ -162,6 +168,12 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
     cases = {model: [o.to_dict() for o in found] for model, found in by_model.items()} \
         if baseline is not None or context.simple is not None else {}
     compared, regression_gates = _compare(cases, baseline, options)
+    manifest = manifest_module.build(
+        context.collection, context.refused,
+        {(o.test, o.source) for o in outcomes} | {(r["test"], r["source"]) for r in context.extraction},
+        list(context.models), list(per_model), context.request,
+        manifest_module.baseline_coverage(cases, baseline.cases) if baseline is not None and baseline.cases is not None
+        else None)
     empty = [GateResult("has_cases", found["test"], found["source"], 0.0, None, options.gate_basis, "fail",
                         found["reason"]) for found in context.no_cases]
     claim_results = claims_module.check_all(context.claims, metrics, per_model if several else None, context.group)
@@ -175,6 +187,10 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
     verdict = verdict_module.decide(metrics, gate_results, options.strict, context.other_failures, options.inconclusive)
     if options.shard is not None:
         verdict = verdict_module.for_shard(options.shard, metrics, context.other_failures)
+    if manifest.problems:  # something requested was not measured: never PASSED
+        verdict = _not_measured(verdict, manifest.problems, context.request)
+    elif manifest.not_run:  # -k / -m left no suite item: say so, and leave the exit status to pytest
+        verdict = verdict_module.Verdict(context.request.pytest_exit, False, manifest.not_run, "NOT RUN")
     if context.stopped:  # -x / --maxfail: gates on part of the cases mean nothing
         verdict = verdict_module.Verdict(1, False, f"the run stopped early ({context.stopped}); "
                                                    "gates are not decided on a partial run")
@@ -186,7 +202,17 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
     return RunResult(outcomes, metrics, per_model if several else None, gate_results, regression_gates, compared,
                      verdict, _facts(list(per_model) or list(context.models), options, context), context,
                      baseline.path if baseline else "", extraction, claim_results, decomposed, simple_compared,
-                     simple_report, traits)
+                     simple_report, traits, manifest)
+
+
+def _not_measured(verdict: verdict_module.Verdict, problems: list[str],
+                  request: manifest_module.Request) -> verdict_module.Verdict:
+    """FAILED, naming what was not measured first (and what else failed, if anything did)."""
+    also = "" if verdict.passed or verdict.label else f"; also {verdict.reason.split(':')[0]}"
+    more = f"; and {len(problems) - 1} more problem(s), listed above" \
+        if len(problems) > 1 else ""
+    status = 5 if request.pytest_exit == 5 else 1  # pytest's own "no tests ran" status is kept
+    return verdict_module.Verdict(status, False, problems[0] + more + also)
 
 
 def _compare(cases: dict[str, list[dict]], baseline: Baseline | None, options: RunOptions):

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Iterable, TextIO
 
 from . import strategies as strategy_names

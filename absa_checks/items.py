@@ -23,13 +23,9 @@ from .predictions import Prediction
 from .sources import DataMissing
 from .sources.catalog import known_source_names
 from .spec import ExtractionTestSpec, SuiteSpec, TestSpec, parse_suite
+from .suite_files import classify, is_yaml
 
 RUN_KEY: pytest.StashKey = pytest.StashKey()  # the plugin's AbsaRun, set up in plugin.pytest_configure
-
-# A YAML file is a suite when its top level has a `suite:` key (a line that starts with it); any other
-# YAML in a project (docker-compose.yml, CI files, configs) is none of absa-checks' business.
-SUITE_KEY_LINE = re.compile(r"suite\s*:")
-
 
 class ExpectationNotMet(AssertionError):
     """A case whose variant prediction broke its expectation."""
@@ -45,17 +41,8 @@ ExpectationNotMet.__module__ = "builtins"
 
 
 def is_suite_file(path: Path) -> bool:
-    if path.suffix not in (".yaml", ".yml"):
-        return False
-    try:
-        with path.open("rb") as stream:
-            if stream.read(2) in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark
-                stream.seek(0)
-                return any(SUITE_KEY_LINE.match(line) for line in stream.read().decode("utf-16", "replace").splitlines())
-        with path.open(encoding="utf-8", errors="replace") as lines:  # only to look for the key
-            return any(SUITE_KEY_LINE.match(line) for line in lines)
-    except OSError:
-        return False
+    """Whether `path` is a suite file (absa_checks.suite_files decides, on the text as YAML reads it)."""
+    return is_yaml(path) and classify(path, path.parent).kind == "suite"
 
 
 def run_state(config: pytest.Config):
@@ -94,6 +81,7 @@ class SuiteFile(pytest.File):
         suite = parse_suite(self.path, known_source_names(), display_path=shown)
         run.sources.inputs.suites[suite.path] = suite.sha256  # every collected suite is part of the fingerprint
         self.inputs = suite_inputs(self.path, suite)  # never an output of the run (absa_checks.outputs)
+        run.suite_files.append(shown)
         for extraction in suite.extraction_tests:
             yield from self._extraction_items(run, extraction)
         for test in suite.tests:
@@ -145,7 +133,7 @@ class SuiteFile(pytest.File):
             variants = run.variants.variants(test, loaded, units)
         except AbsaChecksError as missing:  # e.g. WordNet absent: these tests cannot run here
             yield MissingDataItem.from_parent(self, name=f"{test.name}[{source}]", test=test,
-                                             source=source, reason=str(missing))
+                                             source=source, reason=str(missing), kind="cannot-generate")
             return
         cases = list(expand(test, source, units, variants.by_unit))
         if not cases and not test.gates.is_empty():  # a gate on nothing must not vanish (and so pass)
@@ -174,10 +162,16 @@ class SuiteFile(pytest.File):
 
 
 class NotASuiteFile(pytest.File):
-    """A YAML file named on the command line that has no `suite:` key: one line that says so."""
+    """A YAML file named on the command line, or one that looks like a suite (absa_checks.suite_files), that
+    has no top-level `suite:` key: an error saying why, never a file silently left out."""
+
+    why: str = ""
 
     def collect(self) -> Iterator[pytest.Item]:
-        raise AbsaChecksError(f"{self.path.name}: not an absa-checks suite: a suite file has a top-level "
+        why = f" ({self.why})" if self.why else ""
+        shown = self.path.relative_to(self.config.rootpath).as_posix() \
+            if self.path.is_relative_to(self.config.rootpath) else str(self.path)
+        raise AbsaChecksError(f"{shown}: not an absa-checks suite{why}: a suite file has a top-level "
                               "'suite: NAME' line (see docs/suites.md); other YAML files are not collected")
 
     def repr_failure(self, excinfo, style=None):
@@ -205,9 +199,10 @@ class _SuiteItem(pytest.Item):
 class MissingDataItem(_SuiteItem):
     """Stands for a test over a source whose data is absent: skipped, saying how to get it."""
 
-    def __init__(self, *, reason: str, **kwargs):
+    def __init__(self, *, reason: str, kind: str = "no-data", **kwargs):
         super().__init__(**kwargs)
         self.reason = reason
+        self.kind = kind  # "no-data", or "cannot-generate" (e.g. WordNet absent): absa_checks.manifest
 
     def runtest(self) -> None:
         if allure_support.active(self.config):

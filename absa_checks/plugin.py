@@ -28,13 +28,15 @@ from .shards import parse_shard, shard_of
 from . import gates as gates_module, simpler
 from .simpler import SimpleRun
 from .conclusion import Baseline, RunContext, conclude, read_baseline
+from . import manifest
 from .errors import AbsaChecksError
 from .items import (RUN_KEY, CaseItem, ExtractionItem, MissingDataItem, NoCasesItem, NotASuiteFile, NoVariantItem,
-                    QuarantinedItem, SuiteFile, is_suite_file, suites_read)
+                    QuarantinedItem, SuiteFile, suites_read)
 from .outcomes import EXTRACTION_KEY, NO_CASES_KEY, NO_VARIANT_KEY, PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
 from .cache import PredictionCache
 from .run_state import OutcomeCollector, Predictor, RunOptions, SourceCache, VariantCache
-from .sources import resolve_data_dir
+from .sources import DATA_ENV, resolve_data_dir
+from .suite_files import classify, is_yaml
 from .variants import DEFAULT_SEED
 
 
@@ -51,6 +53,7 @@ class RunState:
     tests_by_strategy: dict[tuple[str, str], str] = field(default_factory=dict)  # (source, strategy) -> test key
     layout: registry.Resolved | None = None  # the group --model named (splits, claims), if one
     simple: Predictor | None = None          # --absa-simple-baseline, asked at the end of the run
+    suite_files: list[str] = field(default_factory=list)  # every suite file collected (for the run manifest)
 
 
 GROUP = ("absa-checks", "behavioural tests for aspect-based sentiment models")
@@ -139,6 +142,7 @@ def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Pa
 def _read_options(config: pytest.Config, model_option_is_ours: bool) -> RunOptions:
     """The options, read and checked once; a bad value is a usage error naming the option."""
     opt = config.getoption
+    _refuse_empty_values(config)
     alias = opt("absa_model_alias", None)
     if alias and opt("absa_model") and alias != opt("absa_model"):
         raise pytest.UsageError(f"--model {alias} and --absa-model {opt('absa_model')} disagree; pass one of them")
@@ -193,6 +197,17 @@ def _read_options(config: pytest.Config, model_option_is_ours: bool) -> RunOptio
         follow_symlinks=opt("--absa-follow-symlinks"))
 
 
+def _refuse_empty_values(config: pytest.Config) -> None:
+    """`--absa-model ""`, `--model=`, `--absa-sources ,`: an empty value would quietly mean the default (or
+    nothing at all), so every absa-checks option given an empty text is a usage error naming it."""
+    for option in config._parser.getgroup(*GROUP).options:
+        value = config.getoption(option.dest, None)
+        if isinstance(value, str) and not value.replace(",", " ").strip():
+            name = next((n for n in option.names() if n.startswith("--")), option.names()[0])
+            raise pytest.UsageError(f"{name} was given an empty value ({value!r}); give it a value, or leave the "
+                                    "option out for its default")
+
+
 def _check_output_path(option: str, value: str | None) -> None:
     """A report path must be writable as a file: checked before the run, not after it."""
     if not value:
@@ -239,10 +254,15 @@ def _cache_folder(config: pytest.Config, options: RunOptions) -> tuple[Path, Pat
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
-    if is_suite_file(file_path):
+    if not is_yaml(file_path):
+        return None
+    found = classify(file_path, parent.config.rootpath)
+    if found.kind == "suite":
         return SuiteFile.from_parent(parent, path=file_path)
-    if file_path.suffix in (".yaml", ".yml") and _named_on_command_line(parent.config, file_path):
-        return NotASuiteFile.from_parent(parent, path=file_path)  # say why, not pytest's "not found"
+    if found.kind == "suite-like" or _named_on_command_line(parent.config, file_path):
+        node = NotASuiteFile.from_parent(parent, path=file_path)  # say why, not pytest's "not found"
+        node.why = found.why
+        return node
     return None
 
 
@@ -297,6 +317,36 @@ def _is_distributed(config: pytest.Config) -> bool:
 SuiteItemTypes = (CaseItem, MissingDataItem, QuarantinedItem, NoCasesItem, NoVariantItem, ExtractionItem)
 
 
+def _planned(items: list[pytest.Item], predictors: dict[str, Predictor]) -> list[manifest.Planned]:
+    """The (test, source) pairs the selected items stand for, with what collection found (run manifest)."""
+    found: dict[tuple[str, str, str], manifest.Planned] = {}
+    extracting = any(p.extracting for p in predictors.values())
+    for item in items:
+        if isinstance(item, CaseItem):
+            status, reason = manifest.CASES, ""
+        elif isinstance(item, MissingDataItem):
+            status, reason = item.kind, item.reason
+        elif isinstance(item, NoCasesItem):
+            status, reason = manifest.NO_CASES, item.reason
+        elif isinstance(item, NoVariantItem):
+            status, reason = manifest.NO_VARIANT, item.reason
+        elif isinstance(item, QuarantinedItem):
+            status, reason = manifest.QUARANTINED, f"quarantined: {item.rejected.reason}"
+        elif isinstance(item, ExtractionItem):
+            if item.missing:
+                status, reason = (manifest.NO_DATA if extracting else manifest.NOT_FOR_MODEL), item.missing
+            elif not predictors[item.model].extracting:
+                status, reason = manifest.NOT_FOR_MODEL, f"model '{item.model}' does not find aspects itself"
+            else:
+                status, reason = manifest.EXTRACTION, ""
+        else:
+            continue
+        gated = bool(item.test.gates) if isinstance(item, ExtractionItem) else not item.test.gates.is_empty()
+        found.setdefault((item.test.key, item.source, status),
+                         manifest.Planned(item.test.key, item.source, gated, status, reason))
+    return list(found.values())
+
+
 class AbsaRun:
     """Per-run hooks: plan predictions after collection, gather outcomes, aggregate once at the end."""
 
@@ -313,6 +363,10 @@ class AbsaRun:
         self._errors_seen = False
         self._progress_dir: Path | None = None  # xdist controller: the workers' progress files
         self._watcher: ProgressWatcher | None = None
+        self.collection: manifest.Collection | None = None  # what this process collected (the run manifest)
+        self.worker_collections: list[manifest.Collection] = []  # xdist controller: the workers' collections
+        self.refused: list[dict[str, str]] = []  # suite files that could not be read as suites, with why
+        self._deselected = 0  # suite items deselected by -k / -m (not those another shard runs)
 
     @property
     def state(self) -> RunState:
@@ -388,6 +442,11 @@ class AbsaRun:
     def pytest_collectreport(self, report) -> None:
         if report.failed:
             self._show_errors_in_full()
+            if report.nodeid.lower().endswith((".yaml", ".yml")):  # a suite (or suite-like) file refused
+                self.refused.append({"path": report.nodeid, "why": str(report.longrepr)})
+
+    def pytest_deselected(self, items) -> None:
+        self._deselected += sum(isinstance(item, SuiteItemTypes) for item in items)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node, ids) -> None:
@@ -404,6 +463,7 @@ class AbsaRun:
         kept, dropped = [], []
         for item in items:
             (kept if shard_of(_shard_key(item), n) == k else dropped).append(item)
+        self._deselected -= sum(isinstance(item, SuiteItemTypes) for item in dropped)  # in another shard, not deselected
         if dropped:
             config.hook.pytest_deselected(items=dropped)
             items[:] = kept
@@ -441,6 +501,9 @@ class AbsaRun:
                                         f"suites use {', '.join(sorted(seen)) or 'no source'}")
         if self._state is None:  # no suite was collected: nothing to plan
             return
+        self.collection = manifest.Collection(
+            tuple(self._state.suite_files), tuple(_planned(session.items, self._state.predictors)),
+            sum(isinstance(item, SuiteItemTypes) for item in session.items), self._deselected)
         cases: dict[str, list] = {model: [] for model in self.state.predictors}
         sentences: dict[str, list] = {model: [] for model in self.state.predictors}
         for item in session.items:  # one pass, whatever the number of checkpoints
@@ -505,6 +568,9 @@ class AbsaRun:
         inputs = getattr(node, "workeroutput", {}).get("absa_inputs")
         if inputs:
             self.worker_inputs.append(inputs)
+        collected = getattr(node, "workeroutput", {}).get("absa_collection")
+        if collected:
+            self.worker_collections.append(manifest.Collection.from_dict(collected))
 
     def _baseline(self) -> Baseline | None:
         """The released model's cases for --absa-baseline, or why they cannot be read."""
@@ -532,6 +598,8 @@ class AbsaRun:
             self.config.workeroutput["absa_prediction_stats"] = {
                 model: predictor.stats.to_dict() for model, predictor in self.state.predictors.items()}
             self.config.workeroutput["absa_inputs"] = self.state.sources.inputs.to_dict()
+            if self.collection is not None:
+                self.config.workeroutput["absa_collection"] = self.collection.to_dict()
             return
         self._stop_watching()
         try:
@@ -542,10 +610,12 @@ class AbsaRun:
 
     def _finish(self, session: pytest.Session, exitstatus: int) -> None:
         outcomes = self.collector.outcomes()
-        if not outcomes and not self.collector.extraction:
-            if self.collector.no_cases:  # only gated tests without cases: pytest's own summary shows them failed
-                first = next(iter(self.collector.no_cases.values()))
-                self.summary_lines = [f"absa-checks FAILED: {first['reason']}"]
+        collection = self.collection or (manifest.merged(self.worker_collections) if self.worker_collections
+                                         else None)
+        if self.config.option.collectonly or not outcomes and not self.collector.extraction and (
+                exitstatus == pytest.ExitCode.INTERRUPTED or (
+                    not self.refused and (collection is None or not collection.has_suites))):
+            # --collect-only, a run without suites, or one stopped (Ctrl-C, collection errors) before any result
             return
         state = self.state
         stopped = session.shouldstop or session.shouldfail
@@ -567,7 +637,10 @@ class AbsaRun:
             timing={"started": round(self.started, 3), "wall_seconds": round(time.time() - self.started, 3),
                     "predictions": self._prediction_stats()},
             extraction=[self.collector.extraction[nodeid] for nodeid in sorted(self.collector.extraction)],
-            shard=self._shard_section(), fingerprint=self._fingerprint(adapters),
+            shard=self._shard_section(collection), fingerprint=self._fingerprint(adapters),
+            collection=collection or manifest.Collection(), refused=list(self.refused),
+            request=manifest.Request(self.options.sources, self._data_request(), self.options.shard is not None,
+                                     int(exitstatus)),
             notes=notes, **self._readiness_context(outcomes))
         result = conclude(outcomes, self.options, self._baseline(), context)
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
@@ -578,6 +651,12 @@ class AbsaRun:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         if self.collector.without_variant:  # before the verdict, which stays the last line
             self.summary_lines[-1:-1] = [self._without_variant_line()]
+
+    def _data_request(self) -> str:
+        """How a data folder was given, as the messages show it ("" when none was)."""
+        if self.config.getoption("--absa-data"):
+            return f"--absa-data {self.config.getoption('--absa-data')}"
+        return f"${DATA_ENV}={os.environ[DATA_ENV]}" if os.environ.get(DATA_ENV) else ""
 
     def _readiness_context(self, outcomes: list[CaseOutcome]) -> dict:
         """The group's splits and claims, and the simple baseline's answers to the run's cases."""
@@ -614,7 +693,7 @@ class AbsaRun:
         return fingerprint(inputs, models, {"seed": o.seed, "sample": o.sample,
                                             "sources": list(o.sources) if o.sources else None})
 
-    def _shard_section(self) -> dict | None:
+    def _shard_section(self, collection: manifest.Collection | None) -> dict | None:
         """A shard's report keeps what `absa-checks merge` needs to conclude as one run would have."""
         if self.options.shard is None:
             return None
@@ -627,7 +706,9 @@ class AbsaRun:
                             "baseline": str(o.baseline) if o.baseline else None,
                             "require_claims": o.require_claims},
                 "layout": self._layout_record(),
-                "records": self.collector.by_nodeid(), "other_failures": self.collector.other_failures}
+                "records": self.collector.by_nodeid(), "other_failures": self.collector.other_failures,
+                "manifest": {"collection": (collection or manifest.Collection()).to_dict(), "refused": self.refused,
+                             "data": self._data_request()}}
 
     def _layout_record(self) -> dict:
         """The group's name, splits and claims as plain data, for the merge to conclude with."""

@@ -103,6 +103,9 @@ def _same_inputs(path: Path, report: dict[str, Any], first_path: Path, first: di
 def merge(paths: list[Path], baseline: Path | None = None):
     """The shards' reports concluded as one run: the same outcomes, records and options, so the same
     metrics, intervals, comparison and verdict as a single run (only `timing` differs)."""
+    from dataclasses import replace
+
+    from . import manifest
     from .claims import Claim
     from .conclusion import RunContext, conclude, read_baseline
     from .examples import DataIssue
@@ -145,5 +148,10 @@ def merge(paths: list[Path], baseline: Path | None = None):
         splits=tuple((name, tuple(members)) for name, members in layout.get("splits", [])),
         claims={subject: tuple(Claim(**c) for c in found) for subject, found in layout.get("claims", {}).items()},
         fingerprint=first_run["run"].get("fingerprint"))
+    kept = [r["shard"].get("manifest") for r in reports]
+    if all(kept):  # what the shards were asked for, as one run (absa_checks.manifest)
+        collection, refused, data = manifest.from_shards(kept)
+        context = replace(context, collection=collection, refused=refused,
+                          request=manifest.Request(options.sources, data))
     outcomes = [CaseOutcome.from_dict(cases[n]) for n in sorted(cases)]
     return conclude(outcomes, options, read_baseline(options.baseline) if options.baseline else None, context)

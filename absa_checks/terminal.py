@@ -58,10 +58,25 @@ def summary(result, options) -> list[str]:
     """The lines for a RunResult (absa_checks.conclusion), the run's notes first."""
     context = result.context
     failures = failure_lines(result.outcomes) if options.compact_failures else []
-    return [*context.notes, *failures, *summary_lines(result.run, result.tables, context.issues, result.compared,
-                                           result.regression_gates, context.quarantined, result.verdict,
-                                           show_slices=options.verbose, report_asked=options.report is not None,
-                                           failed_cases=_failed_cases_not_deciding(result, options))]
+    lines = [*context.notes, *failures, *summary_lines(result.run, result.tables, context.issues, result.compared,
+                                            result.regression_gates, context.quarantined, result.verdict,
+                                            show_slices=options.verbose, report_asked=options.report is not None,
+                                            failed_cases=_failed_cases_not_deciding(result, options))]
+    lines[-1:-1] = manifest_lines(result.manifest)  # the verdict stays the last line
+    return lines
+
+
+def manifest_lines(manifest) -> list[str]:
+    """What was not measured without being asked for, and how much of the run a baseline covers."""
+    if manifest is None:
+        return []
+    lines = [*manifest.skipped, *(f"also not measured: {problem}" for problem in manifest.problems[1:])]
+    found = manifest.baseline
+    if found and found["shared"] and found["shared"] < found["run_units"]:
+        lines.append(f"vs baseline: {found['shared']} of this run's {found['run_units']} units are in the baseline "
+                     f"({found['baseline_units']} units there); the other {found['run_units'] - found['shared']} "
+                     "are not compared")
+    return lines
 
 
 def _failed_cases_not_deciding(result, options) -> int:
