@@ -452,7 +452,7 @@ class OpenAIAdapter:
                 wait = _retry_after(err.headers.get("Retry-After"))
             except _Halted:
                 return QueryError(f"model '{self.name}': not answered, the run was interrupted")
-            except TimeoutError as err:  # socket.timeout is TimeoutError
+            except TimeoutError:  # socket.timeout is TimeoutError
                 problem = f"no complete reply within timeout {self.timeout:g} s from {self.url}"
             except (urllib.error.URLError, http.client.HTTPException, OSError) as err:
                 problem = f"{type(err).__name__} talking to {self.url}"
