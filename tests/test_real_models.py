@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("torch", reason="pip install -e '.[transformers]'")
-pytest.importorskip("transformers", reason="pip install -e '.[transformers]'")
+from conftest import PAIR_MODEL, SENTENCE_MODEL, SHARED_DATA, needs_extra, needs_shared_data, needs_shared_models
 
-from conftest import PAIR_MODEL, SENTENCE_MODEL, SHARED_DATA, needs_shared_data, needs_shared_models  # noqa: E402
-
-pytestmark = [needs_shared_data, needs_shared_models]
+pytestmark = [needs_extra("transformers"), needs_shared_data, needs_shared_models]
 
 ENV = {"ABSA_BERT_PT_PATH": str(PAIR_MODEL), "ABSA_BERT_SENT_PATH": str(SENTENCE_MODEL)}
 ARGS = ["suites/", "-q", "--tb=no", "--absa-data", str(SHARED_DATA), "--absa-sources", "arts-restaurant"]
