@@ -30,10 +30,11 @@ REQUIRE_EXTRAS = "ABSA_REQUIRE_EXTRAS"
 
 def needs_extra(extra: str) -> pytest.MarkDecorator:
     """Mark a test (or a module, as pytestmark) that needs the optional extra `extra`, also when it only runs
-    pytest in a subprocess with a model of that extra; select them all with `-m needs_extra`."""
+    pytest in a subprocess with a model of that extra. `-m needs_extra` selects them all,
+    `-m "needs_extra(extra='transformers')"` those of one extra."""
     if extra not in EXTRAS:
         raise ValueError(f"unknown extra {extra!r}; known: {', '.join(EXTRAS)}")
-    return pytest.mark.needs_extra(extra)
+    return pytest.mark.needs_extra(extra=extra)
 
 
 def missing_extra(extra: str) -> str:
@@ -47,14 +48,14 @@ def missing_extra(extra: str) -> str:
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "needs_extra(name): needs the optional extra NAME of pyproject.toml "
+    config.addinivalue_line("markers", "needs_extra(extra): needs that optional extra of pyproject.toml "
                                        "(skipped without it, naming it; a failure when ABSA_REQUIRE_EXTRAS=1)")
 
 
 @pytest.hookimpl(tryfirst=True)  # before skipif: a missing extra is said even where data is missing too
 def pytest_runtest_setup(item):
     for mark in item.iter_markers("needs_extra"):
-        for extra in mark.args:
+        for extra in (*mark.args, *mark.kwargs.values()):
             reason = missing_extra(extra)
             if reason and os.environ.get(REQUIRE_EXTRAS) == "1":
                 pytest.fail(f"{reason} ({REQUIRE_EXTRAS}=1: every extra must be installed here)", pytrace=False)
