@@ -99,3 +99,21 @@ def test_every_test_that_runs_a_transformers_model_is_marked():
         if path.name in reading_names_only or not any(n in text for n in needs):
             continue
         assert 'needs_extra("transformers")' in text, f"{path.name} runs a transformers model: mark it"
+
+
+def check_extra_skips(extra: str, output: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(REPO / ".ci" / "check_extra_skips.py"), extra], input=output,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_the_ci_check_accepts_the_transformers_tests_skipped_without_the_extra_and_nothing_else():
+    """.ci/run's acceptance step, on the real output of the selection it runs in a venv without torch."""
+    done = pytest_without(EXTRAS["transformers"], ["-q", "-rs", "-m", "needs_extra(extra='transformers')", "tests/"])
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert check_extra_skips("transformers", done.stdout).returncode == 0
+    assert check_extra_skips("report", done.stdout).returncode == 1  # not skipped naming *that* extra
+    ran = pytest_without((), ["-q", "-rs", TEST_OF_THE_REPORT_EXTRA])  # a selected test that ran: not accepted
+    assert "1 passed" in ran.stdout and check_extra_skips("report", ran.stdout).returncode == 1
+    other = done.stdout.replace("needs the transformers extra", "needs the checkpoint", 1)
+    refused = check_extra_skips("transformers", other)
+    assert refused.returncode == 1 and "does not name the transformers extra" in refused.stderr
