@@ -21,6 +21,7 @@ Several checkpoints in one run: `--model a,b,c`, or a group from the models file
 from __future__ import annotations
 
 import difflib
+import importlib.util
 import os
 import re
 from dataclasses import dataclass, field
@@ -52,6 +53,8 @@ class AdapterKind:
     required: tuple[str, ...] = ()
     inline: Callable[[str], dict[str, Any]] | None = None  # `kind:rest` on the command line -> settings
     inline_form: str = ""                       # how that form is written, for error messages
+    needs: tuple[str, ...] = ()                 # modules it imports that an optional extra installs
+    extra: str = ""                             # that extra of absa-checks, named in the error when one is missing
 
 
 @dataclass(frozen=True)
@@ -294,6 +297,32 @@ def _expand_env(value: Any, model: str, key: str, origin: str) -> Any:
 def build(spec: ModelSpec) -> Adapter:
     """Construct the adapter (cheap: heavy models load lazily on first prediction)."""
     try:
-        return get_kind(spec.kind, f"model '{spec.name}'").build(spec)
+        kind = get_kind(spec.kind, f"model '{spec.name}'")
+        check_installed(spec.name, kind)
+        return kind.build(spec)
     except AbsaChecksError as err:
         raise AbsaChecksError(spec.redact(str(err))) from None
+
+
+def missing_modules(modules: tuple[str, ...]) -> list[str]:
+    """Those of `modules` that cannot be imported here (found without importing them: torch takes seconds)."""
+    missing = []
+    for module in modules:
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):  # a broken or half-removed installation
+            found = False
+        if not found:
+            missing.append(module)
+    return missing
+
+
+def check_installed(name: str, kind: AdapterKind) -> None:
+    """Before the run, one line naming the extra to install when a module the kind needs is missing
+    (not an import error in every case)."""
+    missing = missing_modules(kind.needs)
+    if missing:
+        what = ", ".join(missing)
+        fix = (f"pip install -e '.[{kind.extra}]' in a checkout, or pip install 'absa-checks[{kind.extra}]' "
+               "(the README's Transformer models)") if kind.extra else f"install {what}"
+        raise AbsaChecksError(f"model '{name}' (kind {kind.name}) needs {what}, not installed here: {fix}")

@@ -290,4 +290,5 @@ def _build(spec) -> TransformersAdapter:
 # Registered in pyproject.toml under the entry-point group absa_checks.adapters
 KIND = AdapterKind("transformers", keys=("path", "input", "labels", "device", "dtype", "max_length", "revision"),
                    required=("path",), build=_build, inline=lambda rest: {"path": rest},
+                   needs=("torch", "transformers", "safetensors"), extra="transformers",
                    inline_form="transformers:<checkpoint folder or hub id>")

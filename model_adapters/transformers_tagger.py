@@ -122,4 +122,5 @@ def _build(spec) -> TransformersTagger:
 # Registered in pyproject.toml under the entry-point group absa_checks.adapters
 KIND = AdapterKind("transformers-tagger", keys=("path", "device", "dtype", "max_length", "revision"),
                    required=("path",), build=_build, inline=lambda rest: {"path": rest},
+                   needs=("torch", "transformers", "safetensors"), extra="transformers",
                    inline_form="transformers-tagger:<checkpoint folder or hub id>")

@@ -17,6 +17,52 @@ SHARED = Path(os.environ.get("ABSA_SHARED_DIR", REPO.parent / "shared"))
 SHARED_DATA = SHARED / "data"
 ARTS_OUTPUT = SHARED_DATA / "arts" / "output"
 
+# The optional extras of pyproject.toml a test may need, and the modules that show one is installed.
+# `pip install -e ".[test]"` (the README's install) has no torch: those tests are skipped, naming the extra.
+# CI installs every extra and sets ABSA_REQUIRE_EXTRAS=1, which makes a missing extra a failure instead.
+EXTRAS = {
+    "transformers": ("torch", "transformers", "safetensors"),
+    "report": ("matplotlib",),
+    "allure": ("allure_pytest",),
+}
+REQUIRE_EXTRAS = "ABSA_REQUIRE_EXTRAS"
+
+
+def needs_extra(extra: str) -> pytest.MarkDecorator:
+    """Mark a test (or a module, as pytestmark) that needs the optional extra `extra`, also when it only runs
+    pytest in a subprocess with a model of that extra. `-m needs_extra` selects them all,
+    `-m "needs_extra(extra='transformers')"` those of one extra."""
+    if extra not in EXTRAS:
+        raise ValueError(f"unknown extra {extra!r}; known: {', '.join(EXTRAS)}")
+    return pytest.mark.needs_extra(extra=extra)
+
+
+def missing_extra(extra: str) -> str:
+    """Why a test of `extra` cannot run here ('' when it can): the missing modules and the install command."""
+    from absa_checks.adapters import missing_modules
+
+    missing = missing_modules(EXTRAS[extra])
+    if not missing:
+        return ""
+    return f"needs the {extra} extra ({', '.join(missing)} not installed): pip install -e '.[{extra}]'"
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "needs_extra(extra): needs that optional extra of pyproject.toml "
+                                       "(skipped without it, naming it; a failure when ABSA_REQUIRE_EXTRAS=1)")
+
+
+@pytest.hookimpl(tryfirst=True)  # before skipif: a missing extra is said even where data is missing too
+def pytest_runtest_setup(item):
+    for mark in item.iter_markers("needs_extra"):
+        for extra in (*mark.args, *mark.kwargs.values()):
+            reason = missing_extra(extra)
+            if reason and os.environ.get(REQUIRE_EXTRAS) == "1":
+                pytest.fail(f"{reason} ({REQUIRE_EXTRAS}=1: every extra must be installed here)", pytrace=False)
+            if reason:
+                pytest.skip(reason)
+
+
 needs_shared_data = pytest.mark.skipif(
     not (SHARED_DATA / "arts" / "arts_testset" / "laptop_test_enriched.json").is_file(),
     reason=f"the public ABSA data is not at {SHARED_DATA}; put the project's shared/ folder beside the "

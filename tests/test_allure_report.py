@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from absa_checks.allure_support import diff_html
+from conftest import REPO, needs_extra
 from test_exit_status import setup_project
 
-pytest.importorskip("allure_pytest", reason="pip install -e '.[test]' (allure-pytest)")
-from absa_checks.allure_support import diff_html  # noqa: E402
+pytestmark = needs_extra("allure")
 
 ALLURE = REPO / "node_modules" / ".bin" / "allure"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")

@@ -9,7 +9,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from conftest import PAIR_MODEL, REPO, SHARED_DATA, needs_shared_data, needs_shared_models
+from conftest import PAIR_MODEL, REPO, SHARED_DATA, needs_extra, needs_shared_data, needs_shared_models
 
 SEMEVAL = SHARED_DATA / "semeval2014"
 
@@ -77,6 +77,7 @@ def test_the_leakage_guard_refuses_test_sentences_and_their_variants(tmp_path):
     assert leaked.findtext("text") not in sentences and variant_text not in sentences
 
 
+@needs_extra("transformers")
 @needs_shared_data
 @needs_shared_models
 def test_the_training_recipe_is_wired_end_to_end(tmp_path, run):
@@ -101,6 +102,7 @@ def test_the_training_recipe_is_wired_end_to_end(tmp_path, run):
     assert "comparison" in candidate.report and any(g["gate"] == "no_regression" for g in candidate.report["gates"])
 
 
+@needs_extra("report")  # the PNG of the curves
 def test_the_adddiff_k_curve_reads_each_models_report(tmp_path):
     def report(rates):
         return {"tests": [{"test": f"suites/invariance/adddiff_k.yaml::adddiff_k{k}", "source": "s",

@@ -12,7 +12,7 @@ import pytest
 
 from absa_checks.comparison import Paired, compare, regression_verdict
 from absa_checks.stats import Rate, mcnemar_exact, mcnemar_worse, wilson
-from conftest import ARTS_OUTPUT, SHARED_DATA, needs_shared_data
+from conftest import ARTS_OUTPUT, SHARED_DATA, needs_extra, needs_shared_data
 
 
 def test_mcnemar_exact_by_hand():
@@ -160,9 +160,9 @@ def test_replaying_bert_sent_against_a_bert_pt_baseline_fails_with_the_broken_un
     assert f"Newly broken on {source}: `{paired['broken'][0]}`" in text
 
 
+@needs_extra("allure")
 @needs_shared_data
 def test_the_regression_gate_is_an_allure_result_listing_the_units(run, tmp_path):
-    pytest.importorskip("allure_pytest")
     import json
 
     args = ["suites/", "-q", "--tb=no", "--absa-data", str(SHARED_DATA), "--absa-sources", "arts-laptop"]

@@ -4,7 +4,6 @@ for the project, 18 near misses of the shared tagger, 40 drawn from its real out
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from absa_checks.extraction.matching import (aspect_match, assign, content_words
 from absa_checks.extraction.scoring import Counts, sentence_counts
 from absa_checks.extraction.tuples import AnnotatedSentence, AspectTuple
 
-from conftest import MODELS, REPO, SHARED_DATA
+from conftest import MODELS, REPO, SHARED_DATA, needs_extra
 
 PAIRS = yaml.safe_load((Path(__file__).parent / "data" / "matching_pairs.yaml").read_text(encoding="utf-8"))["pairs"]
 
@@ -239,8 +238,6 @@ def test_levels_need_polarity_opinion_and_category():
 
 def _missing_for_the_draw() -> str:
     """Why the draw cannot be repeated here ('' when it can)."""
-    if not all(importlib.util.find_spec(m) for m in ("torch", "transformers")):
-        return "needs torch and transformers: pip install -e '.[transformers]'"
     if not (MODELS / "minilm-absa-e2e-rest" / "config.json").is_file():
         return f"needs the shared end-to-end checkpoint at {MODELS / 'minilm-absa-e2e-rest'} (set ABSA_SHARED_DIR)"
     if not (SHARED_DATA / "semeval2014" / "Laptops_Test_Gold.xml").is_file():
@@ -249,6 +246,7 @@ def _missing_for_the_draw() -> str:
 
 
 @pytest.mark.slow
+@needs_extra("transformers")
 @pytest.mark.skipif(bool(_missing_for_the_draw()), reason=_missing_for_the_draw() or "-")
 def test_the_drawn_pairs_are_the_ones_the_recorded_seed_draws_from_the_taggers_real_outputs(tmp_path):
     """The 40 pairs with `seed: 24` are what benchmarks/matching_pairs.py draws from the shared tagger's answers

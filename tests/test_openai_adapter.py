@@ -16,6 +16,7 @@ from absa_checks.protocol import Query, QueryError
 from model_adapters.lexicon import LexiconAdapter
 from model_adapters.openai_adapter import OpenAIAdapter
 
+from conftest import needs_extra
 from openai_server import FakeOpenAI
 
 SENTENCES = [("The fries were soggy but the burgers were great.", "fries"),
@@ -125,6 +126,7 @@ tests:
 """
 
 
+@needs_extra("allure")  # --alluredir: the Allure results are searched for the key too
 def test_a_run_through_pytest_is_cached_and_never_shows_the_key(tmp_path, run):
     key = "sk-test-5ecret-9f8e7d6c5b4a"
     (tmp_path / "pytest.ini").write_text("[pytest]\n")

@@ -18,7 +18,7 @@ import pytest
 from absa_checks.progress import (PLAIN_INTERVAL, FileProgress, Progress, ProgressDisplay, ProgressWatcher, combine,
                                   duration, progress_line)
 
-from conftest import PAIR_MODEL, REPO, needs_shared_models, run_pytest
+from conftest import PAIR_MODEL, REPO, needs_extra, needs_shared_models, run_pytest
 
 
 class Recorder:
@@ -233,6 +233,7 @@ def test_a_project_without_suites_gets_no_progress_folder(tmp_path, workers):
     assert list(temporary.glob("absa-*")) == []  # nothing of absa-checks (pytest keeps its own there)
 
 
+@needs_extra("transformers")
 @needs_shared_models
 def test_loading_a_checkpoint_is_one_line_and_transformers_bars_stay_out_of_the_tests_output(tmp_path):
     result = run_pytest(["suites/invariance/adddiff.yaml", "--absa-model", f"transformers:{PAIR_MODEL}",

@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("torch", reason="pip install -e '.[transformers]'")
-pytest.importorskip("transformers", reason="pip install -e '.[transformers]'")
+from conftest import PAIR_MODEL, SENTENCE_MODEL, SHARED_DATA, needs_extra, needs_shared_data, needs_shared_models
 
-from conftest import PAIR_MODEL, SENTENCE_MODEL, SHARED_DATA, needs_shared_data, needs_shared_models  # noqa: E402
-
-pytestmark = [needs_shared_data, needs_shared_models]
+pytestmark = [needs_extra("transformers"), needs_shared_data, needs_shared_models]
 
 ENV = {"ABSA_BERT_PT_PATH": str(PAIR_MODEL), "ABSA_BERT_SENT_PATH": str(SENTENCE_MODEL)}
 ARGS = ["suites/", "-q", "--tb=no", "--absa-data", str(SHARED_DATA), "--absa-sources", "arts-restaurant"]
@@ -60,7 +57,7 @@ def test_cold_run_predicts_each_unique_query_once_and_warm_run_loads_no_model(pa
     assert first["model_calls"] == -(-first["predicted"] // 64) and first["model_loaded"]
     assert second["predicted"] == 0 and second["cache_hits"] == first["unique_queries"] and not second["model_loaded"]
     assert warm.report["sources"] == cold.report["sources"]  # the same answers, from the cache
-    assert warm.report["timing"]["wall_seconds"] * 5 < cold.report["timing"]["wall_seconds"]
+    # how much faster the warm run is: benchmarks/inference_overhead.py (docs/performance.md), not a test
 
 
 def test_xdist_workers_predict_each_query_once_between_them(run):

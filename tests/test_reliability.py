@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import install_adapter_package
+from conftest import install_adapter_package, needs_extra
 
 SUITE = """suite: s
 tests:
@@ -206,10 +206,11 @@ def test_environment_values_never_reach_a_report_or_an_error(project: Path):
     assert "hidden-dir-7f3" not in everything and "${MY_PATH}" in everything
 
 
+@needs_extra("report")
 def test_pictures_survive_a_zero_width_interval_side():
     """A rate equal to its interval's end (a mean across checkpoints that all agree) made matplotlib raise
     after the whole run ('xerr must not contain negative values'), losing the Markdown summary."""
-    from absa_checks import pictures  # matplotlib is a test dependency
+    from absa_checks import pictures
 
     # the bound one ulp above the value, as `mean - hypot(mean - low, 0)` can give
     rate = {"value": 0.1, "k": None, "n": 30, "ci95": [0.10000000000000002, 0.2], "ci_method": "checkpoints"}

@@ -12,7 +12,7 @@ import pytest
 
 from absa_checks.shards import parse_shard, shard_of
 
-from conftest import REPO
+from conftest import REPO, needs_extra
 
 ARGS = ["suites/", "--absa-sources", "builtin-restaurant,builtin-laptop", "--absa-sample", "40", "-q", "--tb=no"]
 
@@ -75,8 +75,8 @@ def test_a_bad_shard_option_is_a_usage_error(run):
     assert result.code == 4 and "--absa-shard 5/4: K must be from 1 to N" in result.out
 
 
+@needs_extra("allure")
 def test_allure_results_of_shards_gathered_in_one_folder_get_one_summary_from_the_merge(tmp_path, run):
-    pytest.importorskip("allure_pytest")
     results = tmp_path / "allure-results"
     for k in (1, 2):
         report = run([*ARGS, "--absa-sources", "builtin-restaurant", "--absa-shard", f"{k}/2", "--alluredir",

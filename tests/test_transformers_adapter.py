@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("torch", reason="the transformers adapter needs torch: pip install -e '.[transformers]'")
-transformers = pytest.importorskip("transformers", reason="pip install -e '.[transformers]'")
+from absa_checks.errors import AbsaChecksError, AdapterError
+from absa_checks import adapters as registry
+from model_adapters.protocol import Query, QueryError
+from model_adapters.transformers_adapter import TransformersAdapter
 
-from absa_checks.errors import AbsaChecksError, AdapterError  # noqa: E402
-from absa_checks import adapters as registry  # noqa: E402
-from model_adapters.protocol import Query, QueryError  # noqa: E402
-from model_adapters.transformers_adapter import TransformersAdapter  # noqa: E402
+from conftest import needs_extra
+
+pytestmark = needs_extra("transformers")
 
 WORDS = "the food was great but service slow screen battery life is good bad".split()
 
