@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 
 from . import checkpoints, claims as claims_module, comparison, gates as gates_module, metrics as metrics_module
 from . import readiness as readiness_module, report_json, simpler, splits as splits_module, summary_table
-from . import manifest as manifest_module, verdict as verdict_module
+from . import manifest as manifest_module, slices as slices_module, verdict as verdict_module
 from .examples import DataIssue
 from .extraction import scoring
 from .gates import GateResult
@@ -160,10 +161,12 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
     metrics = checkpoints.mean_metrics(per_model) if several else next(iter(per_model.values()),
                                                                        metrics_module.aggregate([]))
     extraction = scoring.results(context.extraction, options.seed)
+    cross = frozenset(manifest_module.report_only_pairs(context.collection))
     if several:
-        gate_results = gates_module.evaluate_checkpoints(per_model, metrics, options.gate_basis, options.gate_on)
+        gate_results = gates_module.evaluate_checkpoints(per_model, metrics, options.gate_basis, options.gate_on, cross)
     else:
         gate_results = gates_module.evaluate(metrics, options.gate_basis)
+    gate_results = gates_module.mark_duplicates(gate_results, slice_contents(outcomes))
     # the cases as plain data, once, for the paired comparisons (with the released model, with a simple one)
     cases = {model: [o.to_dict() for o in found] for model, found in by_model.items()} \
         if baseline is not None or context.simple is not None else {}
@@ -184,6 +187,7 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
         if several and context.splits else None
     gate_results = gate_results + gates_module.evaluate_extraction(extraction, options.gate_basis) + empty \
         + claim_gates + simple_gates + regression_gates
+    gate_results = _report_only(gate_results, cross, list(context.models))
     verdict = verdict_module.decide(metrics, gate_results, options.strict, context.other_failures, options.inconclusive)
     if options.shard is not None:
         verdict = verdict_module.for_shard(options.shard, metrics, context.other_failures)
@@ -203,6 +207,41 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
                      verdict, _facts(list(per_model) or list(context.models), options, context), context,
                      baseline.path if baseline else "", extraction, claim_results, decomposed, simple_compared,
                      simple_report, traits, manifest)
+
+
+def slice_contents(outcomes: list[CaseOutcome]) -> dict[tuple[str, str, str], frozenset]:
+    """(source, slice selector a gate names, test) -> the normalised sentence and target of the units the
+    gate is decided on: every case of the source in the slice (test "": min_accuracy, min_ars), or the
+    test's cases (max_fail_rate, min_variant_accuracy). Sources built from the same sentences (ARTS,
+    SemEval and GCAE's hard laptop sentences) hold the same set."""
+    selectors = {selector for o in outcomes for selector in (o.gates.get("slices") or {})}
+    found: dict[tuple[str, str, str], set] = {}
+    for o in outcomes:
+        key = (_normalised(o.original["sentence"]), _normalised(o.original["term"]))
+        for selector in selectors:
+            if slices_module.matches(selector, o.slices):
+                found.setdefault((o.source, selector, ""), set()).add(key)
+                found.setdefault((o.source, selector, o.test), set()).add(key)
+    return {key: frozenset(value) for key, value in found.items()}
+
+
+def _normalised(text: str) -> str:
+    """Letters and digits only, lower case: "it 's" (tokenised) and "it's" are one sentence."""
+    return re.sub(r"[\W_]+", "", text.lower())
+
+
+def _report_only(results: list[GateResult], pairs: frozenset, models: list[str]) -> list[GateResult]:
+    """Gates on a source some checkpoint ran only report-only (--absa-cross-domain): reported, never counted.
+    A gate on the mean of several checkpoints mixes them, so it is report-only when any of them is."""
+    if not pairs:
+        return results
+    found = []
+    for gate in results:
+        concerned = [gate.checkpoint] if gate.checkpoint in models else models
+        outside = [m for m in concerned if (m, gate.source) in pairs]
+        found.append(gates_module.report_only(gate, f"{gate.source} is of another domain than {', '.join(outside)}")
+                     if outside else gate)
+    return found
 
 
 def _not_measured(verdict: verdict_module.Verdict, problems: list[str],

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .gates import GateResult
+from .gates import UNDECIDED, GateResult
 from .metrics import RunMetrics
 
 
@@ -45,7 +45,7 @@ def decide(metrics: RunMetrics, gates: list[GateResult], strict: bool, other_fai
     failing = ("fail", "inconclusive") if inconclusive == "fail" else ("fail",)
     failed_gates = [g for g in gates if g.verdict in failing]
     undecided = [g for g in gates if g.verdict == "inconclusive"]
-    decided = [g for g in gates if g.verdict != "no-data"]
+    decided = [g for g in gates if g.verdict not in UNDECIDED]
     case_note = f"{metrics.failed} of {metrics.cases} cases failed their expectation" if metrics.cases else \
         "no behavioural case ran"
     missed = metrics.not_found + metrics.ambiguous  # an extraction model: no single polarity for the target
@@ -60,7 +60,7 @@ def decide(metrics: RunMetrics, gates: list[GateResult], strict: bool, other_fai
     if strict and (metrics.failed or missed):
         return Verdict(1, False, f"{case_note} and --absa-strict counts every case")
     if failed_gates:
-        names = "; ".join(f"{g.name} {g.source} ({g.test.split('::')[-1]}): {g.reason}" for g in failed_gates[:3])
+        names = "; ".join(f"{g.label}: {g.reason}" for g in failed_gates[:3])
         more = f" and {len(failed_gates) - 3} more" if len(failed_gates) > 3 else ""
         return Verdict(1, False, f"{len(failed_gates)} of {len(decided)} gates failed: {names}{more}")
     if decided:
