@@ -188,7 +188,8 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
     gate_results = gate_results + gates_module.evaluate_extraction(extraction, options.gate_basis) + empty \
         + claim_gates + simple_gates + regression_gates
     gate_results = _report_only(gate_results, cross, list(context.models))
-    verdict = verdict_module.decide(metrics, gate_results, options.strict, context.other_failures, options.inconclusive)
+    verdict = verdict_module.decide(metrics, gate_results, options.strict, context.other_failures, options.inconclusive,
+                                    sum(o.status == "failed" and (o.model, o.source) in cross for o in outcomes))
     if options.shard is not None:
         verdict = verdict_module.for_shard(options.shard, metrics, context.other_failures)
     if manifest.problems:  # something requested was not measured: never PASSED

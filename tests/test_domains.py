@@ -250,3 +250,30 @@ def test_sources_built_from_the_same_sentences_fail_one_gate_labelled_as_origina
     assert "second aspects=single" not in verdict and "(revtgt)" not in verdict
     text = markdown.read_text()
     assert "| duplicate | min_accuracy 90.00% | second [aspects=single] | accuracy (originals) |" in text
+
+
+REPORT_ONLY_SUITE = """\
+    suite: lap
+    sources:
+      own-laptop:
+        domain: laptop
+        examples:  # a variant that does not reverse anything: the case fails
+          - {sentence: "The screen is great.", aspect: screen, polarity: positive, variants: {revtgt: "The screen is great!"}}
+    tests:
+      - {name: revtgt, strategy: revtgt, expect: flip, sources: [own-laptop]}
+    """
+
+
+def test_report_only_cases_fail_neither_a_run_without_gates_nor_a_strict_one(run, tmp_path):
+    path = models_file(tmp_path, "models:\n  rest: {kind: lexicon, scope: target, domains: [restaurant]}\n")
+    suite = tmp_path / "lap.yaml"
+    suite.write_text(textwrap.dedent(REPORT_ONLY_SUITE), encoding="utf-8")
+    common = [str(suite), "-q", "--tb=no", "--model", "rest", "--absa-models", str(path), "--absa-cross-domain"]
+    for extra in ([], ["--absa-strict"]):
+        result = run(common + extra)
+        assert result.report is not None, result.out[-3000:]
+        assert [c["status"] for c in result.report["cases"]] == ["failed"]  # measured and reported
+        assert result.code == 0 and result.report["verdict"]["passed"], result.out[-2000:]
+    unknown = models_file(tmp_path, "models:\n  any: {kind: lexicon, scope: target}\n")  # no domains: as before
+    result = run([str(suite), "-q", "--tb=no", "--model", "any", "--absa-models", str(unknown), "--absa-strict"])
+    assert result.code == 1 and "--absa-strict counts every case" in result.report["verdict"]["reason"]
