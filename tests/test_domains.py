@@ -3,6 +3,8 @@ labelled by what they measure; a slice of the same sentences in several sources 
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import textwrap
 from pathlib import Path
 
@@ -236,7 +238,8 @@ def test_sources_built_from_the_same_sentences_fail_one_gate_labelled_as_origina
     suite = tmp_path / "dup.yaml"
     suite.write_text(textwrap.dedent(DUPLICATE_SUITE), encoding="utf-8")
     markdown = tmp_path / "dup.md"
-    result = run([str(suite), "-q", "--tb=no", "--absa-markdown", str(markdown)])
+    allure = ["--alluredir", str(tmp_path / "allure")] if importlib.util.find_spec("allure_pytest") else []
+    result = run([str(suite), "-q", "--tb=no", "--absa-markdown", str(markdown), *allure])
     report = result.report
     assert report is not None, result.out[-3000:]
     sliced = {g["source"]: g for g in report["gates"] if g.get("slice")}
@@ -250,6 +253,14 @@ def test_sources_built_from_the_same_sentences_fail_one_gate_labelled_as_origina
     assert "second aspects=single" not in verdict and "(revtgt)" not in verdict
     text = markdown.read_text()
     assert "| duplicate | min_accuracy 90.00% | second [aspects=single] | accuracy (originals) |" in text
+    if allure:  # the gate results are named by what they measure; a duplicate decides nothing (skipped)
+        found = [json.loads(p.read_text()) for p in (tmp_path / "allure").glob("*-result.json")]
+        gates = {r["name"]: r["status"] for r in found if r["name"].startswith("gate min_accuracy")}
+        assert gates == {"gate min_accuracy 90% on first aspects=single accuracy (originals)": "failed",
+                         "gate min_accuracy 90% on second aspects=single accuracy (originals) "
+                         "(duplicate of first aspects=single)": "skipped",
+                         "gate min_accuracy 90% on third aspects=single accuracy (originals) (inconclusive, counted "
+                         "as passed)": "passed"}, gates
 
 
 REPORT_ONLY_SUITE = """\
