@@ -59,8 +59,10 @@ def left_out_line(left_out: dict[str, tuple[tuple[str, ...], list[str]]], cross_
     `left_out`: checkpoint -> (its domains, the sources of other domains)."""
     if not left_out:
         return ""
-    parts = [f"{model} ({'/'.join(domains)}): {', '.join(sorted(sources))}"
-             for model, (domains, sources) in left_out.items()]
+    parts = []
+    for model, (domains, sources) in left_out.items():
+        declared = f" ({'/'.join(domains)})" if domains else ""  # a merge of shards knows only the names
+        parts.append(f"{model}{declared}: {', '.join(sorted(sources))}")
     if cross_domain:
         return (f"domains: run report-only ({CROSS_DOMAIN_OPTION}: reported, never gated), sources of another "
                 f"domain than the checkpoint's: {'; '.join(parts)}")

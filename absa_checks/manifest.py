@@ -201,7 +201,8 @@ def domain_decisions(collection: Collection, request: Request) -> dict[str, Any]
     found: dict[str, Any] = {model: {"domains": list(domains), "left_out": [], "report_only": []}
                              for model, domains in request.domains}
     for p in collection.planned:
-        if p.status in (OTHER_DOMAIN, CROSS_DOMAIN) and p.model in found:
+        if p.status in (OTHER_DOMAIN, CROSS_DOMAIN):  # (a merge of shards knows the checkpoints from these)
+            found.setdefault(p.model, {"domains": [], "left_out": [], "report_only": []})
             mine = found[p.model]["left_out" if p.status == OTHER_DOMAIN else "report_only"]
             if p.source not in mine:
                 mine.append(p.source)
