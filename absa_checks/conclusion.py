@@ -163,9 +163,9 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
     extraction = scoring.results(context.extraction, options.seed)
     cross = frozenset(manifest_module.report_only_pairs(context.collection))
     if several:
-        gate_results = gates_module.evaluate_checkpoints(per_model, metrics, options.gate_basis, options.gate_on, cross)
+        gate_results = _checkpoint_gates(by_model, per_model, metrics, options, cross)
     else:
-        gate_results = gates_module.evaluate(metrics, options.gate_basis)
+        gate_results = _report_only(gates_module.evaluate(metrics, options.gate_basis), cross, list(context.models))
     gate_results = gates_module.mark_duplicates(gate_results, slice_contents(outcomes))
     # the cases as plain data, once, for the paired comparisons (with the released model, with a simple one)
     cases = {model: [o.to_dict() for o in found] for model, found in by_model.items()} \
@@ -185,9 +185,9 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
         cases, context.simple, options.simple_alpha)
     decomposed = splits_module.by_metric(per_model, metrics, {name: list(members) for name, members in context.splits}) \
         if several and context.splits else None
-    gate_results = gate_results + gates_module.evaluate_extraction(extraction, options.gate_basis) + empty \
-        + claim_gates + simple_gates + regression_gates
-    gate_results = _report_only(gate_results, cross, list(context.models))
+    gate_results = gate_results + _report_only(gates_module.evaluate_extraction(extraction, options.gate_basis) + empty
+                                               + claim_gates + simple_gates + regression_gates, cross,
+                                               list(context.models))
     verdict = verdict_module.decide(metrics, gate_results, options.strict, context.other_failures, options.inconclusive,
                                     sum(o.status == "failed" and (o.model, o.source) in cross for o in outcomes))
     if options.shard is not None:
@@ -231,9 +231,26 @@ def _normalised(text: str) -> str:
     return re.sub(r"[\W_]+", "", text.lower())
 
 
+def _checkpoint_gates(by_model: dict[str, list[CaseOutcome]], per_model: dict[str, RunMetrics], mean: RunMetrics,
+                      options: RunOptions, cross: frozenset) -> list[GateResult]:
+    """Gates over several checkpoints. With sources run report-only for some of them (--absa-cross-domain),
+    a gate on the mean is decided on the mean of the checkpoints of the source's domain alone; a source no
+    checkpoint is for is reported, its gates report-only. (`worst` marks each checkpoint's own.)"""
+    basis, models = options.gate_basis, list(per_model)
+    if options.gate_on != "mean" or not cross:
+        return gates_module.evaluate_checkpoints(per_model, mean, basis, options.gate_on, cross)
+    gating = {model: metrics_module.aggregate([o for o in found if (model, o.source) not in cross])
+              for model, found in by_model.items()}
+    in_domain = checkpoints.mean_metrics(gating)
+    decided = gates_module.evaluate_checkpoints(gating, in_domain, basis, "mean")
+    reported = [g for g in gates_module.evaluate_checkpoints(per_model, mean, basis, "mean")
+                if g.source not in in_domain.sources]
+    return decided + _report_only(reported, cross, models)
+
+
 def _report_only(results: list[GateResult], pairs: frozenset, models: list[str]) -> list[GateResult]:
-    """Gates on a source some checkpoint ran only report-only (--absa-cross-domain): reported, never counted.
-    A gate on the mean of several checkpoints mixes them, so it is report-only when any of them is."""
+    """Gates on a source a checkpoint ran report-only (--absa-cross-domain): reported, never counted. A gate
+    on several checkpoints (not one of them by name) is report-only when any of them ran it report-only."""
     if not pairs:
         return results
     found = []

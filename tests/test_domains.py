@@ -137,6 +137,17 @@ def test_several_checkpoints_are_each_tested_on_their_own_domains(run, tmp_path)
                     "--absa-cross-domain runs them report-only"]
     assert result.report["manifest"]["not_measured"] == []
 
+    cross = run([str(suite), "-q", "--model", "rest,lap", "--absa-models", str(path), "--absa-cross-domain"])
+    report = cross.report
+    assert report is not None, cross.out[-3000:]
+    assert {("rest", "builtin-laptop"), ("lap", "builtin-restaurant")} <= {(c["model"], c["source"])
+                                                                           for c in report["cases"]}
+    gates = {g["source"]: g for g in report["gates"]}
+    assert not any(g["verdict"] == "report-only" for g in gates.values()), gates  # each source has its checkpoint
+    for model, source in (("lap", "builtin-laptop"), ("rest", "builtin-restaurant")):  # decided on it alone
+        mine = [c for c in report["cases"] if (c["model"], c["source"]) == (model, source)]
+        assert gates[source]["metric"]["value"] == pytest.approx(sum(c["status"] == "failed" for c in mine) / len(mine))
+
 
 @needs_shared_data
 def test_a_restaurant_model_leaves_laptop_sources_out_and_cross_domain_reports_them(run, tmp_path):
