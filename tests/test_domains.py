@@ -132,9 +132,9 @@ def test_several_checkpoints_are_each_tested_on_their_own_domains(run, tmp_path)
                                 "report_only": []},
                        "lap": {"domains": ["laptop"], "left_out": ["builtin-restaurant"], "report_only": []}}
     line = [x for x in result.out.splitlines() if x.startswith("domains: ")]
-    assert line == ["domains: left out, sources of another domain than the checkpoint's (models.yaml 'domains'): "
-                    "rest (restaurant): builtin-laptop, own-laptop; lap (laptop): builtin-restaurant; "
-                    "--absa-cross-domain runs them report-only"]
+    assert line == [("domains: left out, sources of another domain than the checkpoint's (models.yaml 'domains'): "
+                     "rest (restaurant): builtin-laptop, own-laptop; lap (laptop): builtin-restaurant; "
+                     "--absa-cross-domain runs them report-only")]
     assert result.report["manifest"]["not_measured"] == []
 
     cross = run([str(suite), "-q", "--model", "rest,lap", "--absa-models", str(path), "--absa-cross-domain"])
