@@ -24,13 +24,13 @@ import difflib
 import importlib.util
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable
 
-from . import claims as claims_module
+from . import claims as claims_module, domains as domains_module
 from .errors import AbsaChecksError
 from .protocol import Adapter
 from .yaml_lines import decode, load_located
@@ -66,6 +66,7 @@ class ModelSpec:
     origin: str = "built-in"
     from_env: tuple[tuple[str, str], ...] = ()  # (variable, value) taken from the environment: never shown
     claims: tuple[claims_module.Claim, ...] = ()  # published or promised numbers (absa_checks.claims)
+    domains: tuple[str, ...] = ()  # `domains: [restaurant]`: tested and gated only there (absa_checks.domains)
 
     def redact(self, found: Any) -> Any:
         """`found` (a message, or a report's dict) with every environment value replaced by `${NAME}`."""
@@ -132,6 +133,7 @@ class Group:
     members: tuple[str, ...]
     splits: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (split, its checkpoints); () when not nested
     claims: tuple[claims_module.Claim, ...] = ()          # numbers claimed for the mean of the group
+    domains: tuple[str, ...] = ()                          # its members' domains (absa_checks.domains)
 
 
 @dataclass(frozen=True)
@@ -169,7 +171,21 @@ def resolve_run(option: str, models_file: Path | None) -> Resolved:
         raise AbsaChecksError(f"--model {option!r}: {', '.join(repeated)} named more than once; "
                               "name each checkpoint once")
     group = groups[names[0]] if len(names) == 1 and names[0] in groups else None
-    return Resolved([resolve(name, models_file) for name in expanded], group)
+    return Resolved([_with_group_domains(resolve(name, models_file), groups, models_file) for name in expanded],
+                    group)
+
+
+def _with_group_domains(spec: ModelSpec, groups: dict[str, Group], models_file: Path | None) -> ModelSpec:
+    """A member inherits its group's `domains`; a member that declares others contradicts the group."""
+    for group in groups.values():
+        if not group.domains or spec.name not in group.members:
+            continue
+        if spec.domains and set(spec.domains) != set(group.domains):
+            raise AbsaChecksError(f"{models_file}: model '{spec.name}' declares domains [{', '.join(spec.domains)}] "
+                                  f"but its group '{group.name}' declares [{', '.join(group.domains)}]; a member may "
+                                  "not contradict its group: give it the group's domains, or drop its own")
+        spec = replace(spec, domains=group.domains)
+    return spec
 
 
 def read_groups(models_file: Path | None) -> dict[str, Group]:
@@ -204,21 +220,31 @@ def _group(name: str, raw: Any, models_file: Path | None) -> Group:
     if not isinstance(raw, dict) or ("members" in raw) == ("splits" in raw):
         raise AbsaChecksError(f"{where} must be a non-empty list of model names, e.g. [bert-pt-s1, bert-pt-s2], "
                               "or a mapping with members: [...] or splits: {split-1: [...], split-2: [...]}")
-    unknown = sorted(set(map(str, raw)) - {"members", "splits", "claims"})
+    unknown = sorted(set(map(str, raw)) - {"members", "splits", "claims", "domains"})
     if unknown:
-        raise AbsaChecksError(f"{where}: unknown key(s) {', '.join(unknown)}; a group takes members or splits, "
-                              "and claims")
+        hint = difflib.get_close_matches(unknown[0], ["members", "splits", "claims", "domains"], n=1)
+        fix = f" (did you mean '{hint[0]}'?)" if hint else ""
+        raise AbsaChecksError(f"{where}: unknown key(s) {', '.join(unknown)}{fix}; a group takes members or splits, "
+                              "and claims and domains")
     group_claims = claims_module.parse(raw["claims"], name, str(models_file)) if "claims" in raw else ()
+    group_domains = _domains(raw["domains"], where) if "domains" in raw else ()
     if "members" in raw:
         if not _names(raw["members"]):
             raise AbsaChecksError(f"{where}: members must be a non-empty list of model names")
-        return Group(name, tuple(raw["members"]), (), group_claims)
+        return Group(name, tuple(raw["members"]), (), group_claims, group_domains)
     splits = raw["splits"]
     if not isinstance(splits, dict) or not splits or not all(_names(m) for m in splits.values()):
         raise AbsaChecksError(f"{where}: splits must map split names to non-empty lists of model names, "
                               "e.g. {split-1: [s1-seed1, s1-seed2], split-2: [s2-seed1, s2-seed2]}")
     layout = tuple((str(split), tuple(members)) for split, members in splits.items())
-    return Group(name, tuple(m for _, members in layout for m in members), layout, group_claims)
+    return Group(name, tuple(m for _, members in layout for m in members), layout, group_claims, group_domains)
+
+
+def _domains(raw: Any, where: str) -> tuple[str, ...]:
+    try:
+        return domains_module.parse(raw, where)
+    except ValueError as err:
+        raise AbsaChecksError(str(err)) from None
 
 
 def _inline_spec(name: str, kind: AdapterKind, rest: str) -> ModelSpec:
@@ -261,10 +287,13 @@ def _entry_spec(name: str, entry: Any, base_dir: Path, origin: str) -> ModelSpec
     kind = get_kind(str(entry["kind"]), f"{origin}: model '{name}'")
     entry = dict(entry)
     claimed = claims_module.parse(entry.pop("claims"), name, origin) if "claims" in entry else ()
+    declared = _domains(entry.pop("domains"), f"{origin}: model '{name}'") if "domains" in entry else ()
     unknown = sorted(set(entry) - set(kind.keys) - {"kind"})
     if unknown:
+        hint = difflib.get_close_matches(str(unknown[0]), [*kind.keys, "claims", "domains"], n=1)
+        fix = f" (did you mean '{hint[0]}'?)" if hint else ""
         raise AbsaChecksError(f"{origin}: model '{name}': unknown setting(s) {', '.join(map(str, unknown))}; "
-                              f"{kind.name} models take {', '.join(kind.keys)}")
+                              f"{kind.name} models take {', '.join(kind.keys)}, claims and domains{fix}")
     missing = [key for key in kind.required if key not in entry]
     if missing:
         raise AbsaChecksError(f"{origin}: model '{name}' needs '{missing[0]}' ({kind.name} models need "
@@ -272,7 +301,7 @@ def _entry_spec(name: str, entry: Any, base_dir: Path, origin: str) -> ModelSpec
     settings = {key: _expand_env(value, name, key, origin) for key, value in entry.items()}
     used = sorted({(var, os.environ[var]) for value in entry.values() if isinstance(value, str)
                    for var in _ENV.findall(value)})
-    return ModelSpec(name, kind.name, settings, base_dir, origin, tuple(used), claimed)
+    return ModelSpec(name, kind.name, settings, base_dir, origin, tuple(used), claimed, declared)
 
 
 _ENV = re.compile(r"\$\{(\w+)\}")

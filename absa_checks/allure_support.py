@@ -171,7 +171,7 @@ def _write_run_results(directory: Path, report: dict[str, Any], tables: list, pi
         result.attachments.append(Attachment(name=name, source=file_name, type=mime))
 
     statuses = {"pass": Status.PASSED, "fail": Status.FAILED, "inconclusive": Status.PASSED if inconclusive == "pass"
-                else Status.FAILED}
+                else Status.FAILED, "report-only": Status.SKIPPED, "duplicate": Status.SKIPPED}  # decide nothing
 
     def result(name: str, verdict: str, message: str, history: str, when: int) -> TestResult:
         return TestResult(uuid=str(uuid.uuid4()), historyId=history, testCaseId=history, name=name,
@@ -204,14 +204,17 @@ def _write_run_results(directory: Path, report: dict[str, Any], tables: list, pi
         if gate["verdict"] == "no-data":
             continue
         checkpoint = gate.get("checkpoint", "")
-        where = gate["source"] + (f" [{gate['slice']}]" if gate.get("slice") else "")
-        name = (f"gate {gate['gate']} {gate['threshold']:.0%} on {where} ({gate['test'].split('::')[-1]})"
+        what = gate.get("label") if gate.get("slice") else \
+            f"{gate['source']} ({gate['test'].split('::')[-1]})"  # a slice gate: what it measures, not the test
+        name = (f"gate {gate['gate']} {gate['threshold']:.0%} on {what}"
                 + (f" [{checkpoint}]" if checkpoint else ""))
         message = f"gate: {gate['reason']}"
         if gate["verdict"] == "inconclusive":
             counted = "passed" if inconclusive == "pass" else "failed"
             name += f" (inconclusive, counted as {counted})"
             message = f"gate inconclusive, counted as {counted} (--absa-inconclusive {inconclusive}): {gate['reason']}"
+        elif gate["verdict"] in ("report-only", "duplicate"):
+            name += f" ({gate['verdict']}{' of ' + gate['duplicate_of'] if gate.get('duplicate_of') else ''})"
         item = result(name, gate["verdict"], message,
                       f"gate::{gate['gate']}::{gate['source']}::{gate['test']}" + (f"::{checkpoint}" if checkpoint else "")
                       + (f"::slice::{gate['slice']}" if gate.get("slice") else ""),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 
 from . import checkpoints, claims as claims_module, comparison, gates as gates_module, metrics as metrics_module
 from . import readiness as readiness_module, report_json, simpler, splits as splits_module, summary_table
-from . import manifest as manifest_module, verdict as verdict_module
+from . import manifest as manifest_module, slices as slices_module, verdict as verdict_module
 from .examples import DataIssue
 from .extraction import scoring
 from .gates import GateResult
@@ -160,10 +161,12 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
     metrics = checkpoints.mean_metrics(per_model) if several else next(iter(per_model.values()),
                                                                        metrics_module.aggregate([]))
     extraction = scoring.results(context.extraction, options.seed)
+    cross = frozenset(manifest_module.report_only_pairs(context.collection))
     if several:
-        gate_results = gates_module.evaluate_checkpoints(per_model, metrics, options.gate_basis, options.gate_on)
+        gate_results = _checkpoint_gates(by_model, per_model, metrics, options, cross)
     else:
-        gate_results = gates_module.evaluate(metrics, options.gate_basis)
+        gate_results = _report_only(gates_module.evaluate(metrics, options.gate_basis), cross, list(context.models))
+    gate_results = gates_module.mark_duplicates(gate_results, slice_contents(outcomes))
     # the cases as plain data, once, for the paired comparisons (with the released model, with a simple one)
     cases = {model: [o.to_dict() for o in found] for model, found in by_model.items()} \
         if baseline is not None or context.simple is not None else {}
@@ -182,9 +185,11 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
         cases, context.simple, options.simple_alpha)
     decomposed = splits_module.by_metric(per_model, metrics, {name: list(members) for name, members in context.splits}) \
         if several and context.splits else None
-    gate_results = gate_results + gates_module.evaluate_extraction(extraction, options.gate_basis) + empty \
-        + claim_gates + simple_gates + regression_gates
-    verdict = verdict_module.decide(metrics, gate_results, options.strict, context.other_failures, options.inconclusive)
+    gate_results = gate_results + _report_only(gates_module.evaluate_extraction(extraction, options.gate_basis) + empty
+                                               + claim_gates + simple_gates + regression_gates, cross,
+                                               list(context.models))
+    verdict = verdict_module.decide(metrics, gate_results, options.strict, context.other_failures, options.inconclusive,
+                                    sum(o.status == "failed" and (o.model, o.source) in cross for o in outcomes))
     if options.shard is not None:
         verdict = verdict_module.for_shard(options.shard, metrics, context.other_failures)
     if manifest.problems:  # something requested was not measured: never PASSED
@@ -203,6 +208,58 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
                      verdict, _facts(list(per_model) or list(context.models), options, context), context,
                      baseline.path if baseline else "", extraction, claim_results, decomposed, simple_compared,
                      simple_report, traits, manifest)
+
+
+def slice_contents(outcomes: list[CaseOutcome]) -> dict[tuple[str, str, str], frozenset]:
+    """(source, slice selector a gate names, test) -> the normalised sentence and target of the units the
+    gate is decided on: every case of the source in the slice (test "": min_accuracy, min_ars), or the
+    test's cases (max_fail_rate, min_variant_accuracy). Sources built from the same sentences (ARTS,
+    SemEval and GCAE's hard laptop sentences) hold the same set."""
+    selectors = {selector for o in outcomes for selector in (o.gates.get("slices") or {})}
+    found: dict[tuple[str, str, str], set] = {}
+    for o in outcomes:
+        key = (_normalised(o.original["sentence"]), _normalised(o.original["term"]))
+        for selector in selectors:
+            if slices_module.matches(selector, o.slices):
+                found.setdefault((o.source, selector, ""), set()).add(key)
+                found.setdefault((o.source, selector, o.test), set()).add(key)
+    return {key: frozenset(value) for key, value in found.items()}
+
+
+def _normalised(text: str) -> str:
+    """Letters and digits only, lower case: "it 's" (tokenised) and "it's" are one sentence."""
+    return re.sub(r"[\W_]+", "", text.lower())
+
+
+def _checkpoint_gates(by_model: dict[str, list[CaseOutcome]], per_model: dict[str, RunMetrics], mean: RunMetrics,
+                      options: RunOptions, cross: frozenset) -> list[GateResult]:
+    """Gates over several checkpoints. With sources run report-only for some of them (--absa-cross-domain),
+    a gate on the mean is decided on the mean of the checkpoints of the source's domain alone; a source no
+    checkpoint is for is reported, its gates report-only. (`worst` marks each checkpoint's own.)"""
+    basis, models = options.gate_basis, list(per_model)
+    if options.gate_on != "mean" or not cross:
+        return gates_module.evaluate_checkpoints(per_model, mean, basis, options.gate_on, cross)
+    gating = {model: metrics_module.aggregate([o for o in found if (model, o.source) not in cross])
+              for model, found in by_model.items()}
+    in_domain = checkpoints.mean_metrics(gating)
+    decided = gates_module.evaluate_checkpoints(gating, in_domain, basis, "mean")
+    reported = [g for g in gates_module.evaluate_checkpoints(per_model, mean, basis, "mean")
+                if g.source not in in_domain.sources]
+    return decided + _report_only(reported, cross, models)
+
+
+def _report_only(results: list[GateResult], pairs: frozenset, models: list[str]) -> list[GateResult]:
+    """Gates on a source a checkpoint ran report-only (--absa-cross-domain): reported, never counted. A gate
+    on several checkpoints (not one of them by name) is report-only when any of them ran it report-only."""
+    if not pairs:
+        return results
+    found = []
+    for gate in results:
+        concerned = [gate.checkpoint] if gate.checkpoint in models else models
+        outside = [m for m in concerned if (m, gate.source) in pairs]
+        found.append(gates_module.report_only(gate, f"{gate.source} is of another domain than {', '.join(outside)}")
+                     if outside else gate)
+    return found
 
 
 def _not_measured(verdict: verdict_module.Verdict, problems: list[str],

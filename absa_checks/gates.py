@@ -15,7 +15,14 @@ from .stats import Rate
 
 BASES = ("interval", "point")
 CHECKPOINT_RULES = ("mean", "worst")  # several checkpoints: gate the mean across them, or every one
-SEVERITY = {"fail": 0, "inconclusive": 1, "pass": 2, "no-data": 3}  # worst first
+SEVERITY = {"fail": 0, "inconclusive": 1, "pass": 2, "no-data": 3, "report-only": 4, "duplicate": 5}  # worst first
+# verdicts that decide nothing: no data; a source of another domain run with --absa-cross-domain; a slice of
+# the same sentences as one decided on another source (absa_checks.domains, mark_duplicates)
+UNDECIDED = ("no-data", "report-only", "duplicate")
+# what a slice gate measures, for its label: min_accuracy is on the originals, whatever the test's strategy
+SLICE_METRICS = {"min_accuracy": "accuracy (originals)", "min_ars": "ARS (all strategies)",
+                 "max_fail_rate": "fail rate", "min_variant_accuracy": "variant accuracy"}
+CASE_SLICE_GATES = ("max_fail_rate", "min_variant_accuracy")  # on the test's cases; the others on the units
 _LABELS = {"max_fail_rate": "fail rate", "min_variant_accuracy": "variant accuracy", "min_ars": "ARS",
            "max_not_found_rate": "not-found rate", "min_accuracy": "accuracy on the originals"}
 
@@ -32,14 +39,68 @@ class GateResult:
     reason: str
     checkpoint: str = ""  # several checkpoints: "mean of N", or the checkpoint decided on
     slice: str = ""       # a per-slice gate: its selector ("hard=true")
+    measured: str = ""    # "report-only" / "duplicate": the verdict the measurement alone would give
+    duplicate_of: str = ""  # "duplicate": the gate that decides these sentences ("arts-laptop hard=true")
+
+    @property
+    def label(self) -> str:
+        """What the gate measures: "arts-laptop hard=true accuracy (originals)" for a slice gate (not the
+        test's strategy: min_accuracy is on the originals), "max_fail_rate arts-laptop (revtgt)" otherwise."""
+        short = self.test.split("::")[-1]
+        if not self.slice:
+            return f"{self.name} {self.source} ({short})"
+        what = SLICE_METRICS.get(self.name, self.name)
+        return f"{self.source} {self.slice} {what}" + (f" ({short})" if self.name in CASE_SLICE_GATES else "")
 
     def to_dict(self) -> dict:
         found = {"gate": self.name, "test": self.test, "source": self.source, "threshold": self.threshold,
                  "basis": self.basis, "verdict": self.verdict, "reason": self.reason,
-                 "checkpoint": self.checkpoint, "metric": self.rate.to_dict() if self.rate else None}
+                 "checkpoint": self.checkpoint, "metric": self.rate.to_dict() if self.rate else None,
+                 "label": self.label}
         if self.slice:
             found["slice"] = self.slice
+        if self.measured:
+            found["measured_verdict"] = self.measured
+        if self.duplicate_of:
+            found["duplicate_of"] = self.duplicate_of
         return found
+
+
+def report_only(gate: GateResult, why: str) -> GateResult:
+    """A gate on a source run report-only (--absa-cross-domain): reported, never counted."""
+    if gate.verdict in UNDECIDED:
+        return gate
+    return replace(gate, verdict="report-only", measured=gate.verdict, reason=f"report-only ({why}): {gate.reason}")
+
+
+def mark_duplicates(results: list[GateResult], contents: dict[tuple[str, str, str], frozenset]) -> list[GateResult]:
+    """A slice gate whose slice holds the same sentences (`contents`: (source, selector, test or "" for the
+    gates on all the source's units) -> normalised sentence + target of its units, conclusion.slice_contents)
+    as the same gate on a source earlier in name order is decided there once; it is marked "duplicate" with
+    `duplicate_of`, so one weakness does not fail three gates."""
+
+    def content_of(gate: GateResult) -> frozenset | None:
+        return contents.get((gate.source, gate.slice, gate.test if gate.name in CASE_SLICE_GATES else ""))
+
+    deciders: dict[tuple, list[GateResult]] = {}
+    marked: dict[int, GateResult] = {}
+    order = sorted(range(len(results)), key=lambda i: (results[i].source, results[i].test))
+    for i in order:
+        gate = results[i]
+        content = content_of(gate)
+        if not gate.slice or gate.verdict in UNDECIDED or not content:
+            continue
+        key = (gate.name, gate.slice, gate.threshold, gate.basis,
+               gate.test if gate.name in CASE_SLICE_GATES else "")
+        first = next((g for g in deciders.get(key, []) if content_of(g) == content), None)
+        if first is None:
+            deciders.setdefault(key, []).append(gate)
+            continue
+        shown = f"{first.source} {first.slice}"
+        marked[i] = replace(gate, verdict="duplicate", measured=gate.verdict, duplicate_of=shown,
+                            reason=f"duplicate of {shown} (the same {len(content)} sentences and targets), decided "
+                                   f"there: {gate.reason}")
+    return [marked.get(i, gate) for i, gate in enumerate(results)]
 
 
 def evaluate(metrics: RunMetrics, default_basis: str) -> list[GateResult]:
@@ -107,7 +168,7 @@ def evaluate_extraction(results, default_basis: str) -> list[GateResult]:
 
 
 def evaluate_checkpoints(per_model: dict[str, RunMetrics], mean: RunMetrics, default_basis: str,
-                         rule: str) -> list[GateResult]:
+                         rule: str, report_only_pairs: frozenset = frozenset()) -> list[GateResult]:
     """Gates over several checkpoints: on the mean across them (its interval covers seed and test-set
     noise), or on the worst checkpoint (each decided on its own interval; the worst verdict counts)."""
     count = len(per_model)
@@ -119,6 +180,8 @@ def evaluate_checkpoints(per_model: dict[str, RunMetrics], mean: RunMetrics, def
     by_gate: dict[tuple[str, str, str, str], list[tuple[str, GateResult]]] = {}
     for model, metrics in per_model.items():
         for gate in evaluate(metrics, default_basis):
+            if (model, gate.source) in report_only_pairs:  # its own domains decide: the others are reported
+                gate = report_only(gate, f"{gate.source} is of another domain than {model}")
             by_gate.setdefault((gate.name, gate.test, gate.source, gate.slice), []).append((model, gate))
     results = []
     for found in by_gate.values():

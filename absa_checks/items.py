@@ -9,7 +9,7 @@ from typing import Iterator
 
 import pytest
 
-from . import allure_support, strategies
+from . import allure_support, domains as domains_module, manifest, strategies
 from .cases import Case, expand, sample_units, strategy_label
 from .errors import AbsaChecksError, AdapterError
 from .outputs import Named
@@ -97,6 +97,9 @@ class SuiteFile(pytest.File):
             if run.options.sources is not None and source not in run.options.sources:
                 continue
             run.suite_sources.add(source)
+            models = _domain_models(run, test.key, bool(test.gates), source, {})
+            if not models:
+                continue
             try:
                 sentences = run.sources.gold(source)
                 expanded = dict(test.expanded).get(source)
@@ -109,6 +112,8 @@ class SuiteFile(pytest.File):
                                                  model="", sentences=(), missing=str(missing))
                 continue
             for model in run.predictors:
+                if model not in models:
+                    continue
                 yield ExtractionItem.from_parent(self, name=f"{test.name}[{source}@{model}]" if several else
                                                  f"{test.name}[{source}]", test=test, source=source, model=model,
                                                  sentences=tuple(sentences))
@@ -121,6 +126,10 @@ class SuiteFile(pytest.File):
             raise AbsaChecksError(f"{test.suite_path}:{test.line}: tests '{other}' and '{test.key}' both run {label} on "
                                   f"{source}; their cases would be counted twice in the reports (n doubled, "
                                   "intervals too narrow): keep one, or give them different sources or settings (k)")
+        models = _domain_models(run, test.key, not test.gates.is_empty(), source,
+                                {name: own.domain for name, own in suite.inline_sources.items()})
+        if not models:  # every checkpoint is of another domain: left out, nothing loaded (absa_checks.domains)
+            return
         try:
             loaded = run.sources.load(source, suite)
         except DataMissing as missing:
@@ -143,7 +152,7 @@ class SuiteFile(pytest.File):
                                           reason=f"test '{test.name}' has gates but no cases on {source} "
                                                  f"({len(units)} units: {why}); its gates cannot pass on nothing")
         several = len(run.predictors) > 1
-        for model in run.predictors:  # one item per case and checkpoint; one checkpoint keeps plain names
+        for model in models:  # one item per case and checkpoint; one checkpoint keeps plain names
             for case in cases:
                 name = f"{test.name}[{case.name}@{model}]" if several else f"{test.name}[{case.name}]"
                 yield CaseItem.from_parent(self, name=name, case=case, suite_sha256=suite.sha256, model=model)
@@ -159,6 +168,27 @@ class SuiteFile(pytest.File):
         if isinstance(excinfo.value, AbsaChecksError):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
+
+
+def _domain_models(run, test: str, gated: bool, source: str, own: dict[str, str | None]) -> list[str]:
+    """The checkpoints that run `test` on `source`: those of its domain, and with --absa-cross-domain the
+    others too (report-only). Each decision for another domain is written down for the run manifest."""
+    domain = domains_module.source_domain(source, own)
+    cross = run.options.cross_domain
+    found = []
+    for model, predictor in run.predictors.items():
+        declared = predictor.spec.domains
+        if domains_module.in_domain(declared, domain):
+            found.append(model)
+            continue
+        why = f"checkpoint '{model}' is for {'/'.join(declared)} and source '{source}' is {domain}"
+        run.domain_planned.append(manifest.Planned(
+            test, source, gated, manifest.CROSS_DOMAIN if cross else manifest.OTHER_DOMAIN,
+            f"{why}: run report-only ({domains_module.CROSS_DOMAIN_OPTION})" if cross else
+            f"{why}: left out for domain; {domains_module.CROSS_DOMAIN_OPTION} runs it report-only", model))
+        if cross:
+            found.append(model)
+    return found
 
 
 class NotASuiteFile(pytest.File):

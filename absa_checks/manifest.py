@@ -19,10 +19,15 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable
 
+from . import domains as domains_module
+
 CASES, NO_DATA, CANNOT_GENERATE, NO_CASES, EXTRACTION, NOT_FOR_MODEL = (
     "cases", "no-data", "cannot-generate", "no-cases", "extraction", "not-for-this-model")
 NO_VARIANT, QUARANTINED = "no-variant", "quarantined"  # an example without a variant, a rejected variant
 OWN_ITEM = (NO_CASES, NO_VARIANT, QUARANTINED)  # already shown by an item of their own (a gated one fails)
+# a checkpoint declares other domains than the source's (absa_checks.domains): left out, never a failure of
+# the run unless --absa-sources names the source; or run report-only with --absa-cross-domain (measured)
+OTHER_DOMAIN, CROSS_DOMAIN = "other-domain", "cross-domain"
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,7 @@ class Planned:
     gated: bool
     status: str
     reason: str = ""
+    model: str = ""  # OTHER_DOMAIN / CROSS_DOMAIN: the checkpoint the decision is for
 
 
 @dataclass(frozen=True)
@@ -62,7 +68,7 @@ class Collection:
 def merged(collections: Iterable[Collection]) -> Collection:
     """xdist workers each collect the whole run: their collections are one (a union, to be safe)."""
     found = list(collections)
-    planned = {(p.test, p.source, p.status): p for c in found for p in c.planned}
+    planned = {(p.test, p.source, p.status, p.model): p for c in found for p in c.planned}
     return Collection(tuple(sorted({s for c in found for s in c.suites})),
                       tuple(planned[key] for key in sorted(planned)),
                       max((c.selected for c in found), default=0), max((c.deselected for c in found), default=0))
@@ -86,6 +92,7 @@ class Request:
     data_dir: str = ""            # "--absa-data DIR" or "$ABSA_DATA_DIR=DIR" when one was given
     shard: bool = False           # a shard decides no gate: the gate rule waits for the merge
     pytest_exit: int = 0          # pytest's own exit status (5: no test ran at all)
+    domains: tuple[tuple[str, tuple[str, ...]], ...] = ()  # checkpoints that declare domains: (name, domains)
 
 
 @dataclass
@@ -103,6 +110,7 @@ class Manifest:
     problems: list[str] = field(default_factory=list)
     not_run: str = ""  # every suite item was deselected: absa-checks did not run (not a failure of the run)
     skipped: list[str] = field(default_factory=list)  # lines: not requested, skipped (e.g. data sources without data)
+    domains: dict[str, Any] = field(default_factory=dict)  # each checkpoint's domains, sources left out / report-only
 
     def to_dict(self) -> dict[str, Any]:
         planned = sorted({p["source"] for p in self.pairs})
@@ -120,6 +128,7 @@ class Manifest:
             "not_measured": self.problems,
             **({"not_run": self.not_run} if self.not_run else {}),
             "skipped": self.skipped,
+            **({"domains": self.domains} if self.domains else {}),
             **({"baseline": self.baseline} if self.baseline else {}),
         }
 
@@ -129,7 +138,7 @@ def build(collection: Collection, refused: list[dict[str, str]], measured: set[t
           baseline: dict[str, Any] | None = None) -> Manifest:
     """The manifest of one run (pure). `measured`: the (test, source) pairs with a result."""
     by_test: dict[str, list[Planned]] = {}
-    for planned in sorted(collection.planned, key=lambda p: (p.test, p.source, p.status)):  # the same in every process
+    for planned in sorted(collection.planned, key=lambda p: (p.test, p.source, p.status, p.model)):  # the same in every process
         by_test.setdefault(planned.test, []).append(planned)
     pairs, problems = [], []
     unmeasured_requests: dict[str, tuple[str, str]] = {}  # source -> (asked by, reason)
@@ -140,10 +149,10 @@ def build(collection: Collection, refused: list[dict[str, str]], measured: set[t
         for p in found:
             is_measured = (p.test, p.source) in measured
             asked = _asked_by(p, request)
-            if gated and not test_measured and not request.shard and p.status not in OWN_ITEM:
+            if gated and not test_measured and not request.shard and p.status not in (*OWN_ITEM, OTHER_DOMAIN):
                 asked = asked or "its test's gates"
             pairs.append({**asdict(p), "requested": bool(asked), "requested_by": asked, "measured": is_measured})
-            if asked and not is_measured and p.status not in (CASES, EXTRACTION, NO_CASES):  # (NO_CASES: its gate fails)
+            if asked and not is_measured and p.status not in (CASES, EXTRACTION, NO_CASES, CROSS_DOMAIN):  # (NO_CASES: its gate fails)
                 if asked == "its test's gates":
                     gate_problems.append(f"{_short(p.test)} on {p.source}: {_first_line(p.reason)}")
                 else:
@@ -176,9 +185,36 @@ def build(collection: Collection, refused: list[dict[str, str]], measured: set[t
                               and p["source"] not in measured_sources})
     skipped = [f"{len(skipped_sources)} data sources not measured, their data is absent (not asked for: "
                f"optional here): {', '.join(skipped_sources)}; --absa-data DIR runs them"] if skipped_sources else []
+    decided = domain_decisions(collection, request)
+    line = domains_module.left_out_line(
+        {model: (found["domains"], found["left_out"] or found["report_only"])
+         for model, found in decided.items() if found["left_out"] or found["report_only"]},
+        any(found["report_only"] for found in decided.values()))
     return Manifest(sorted(collection.suites), refused, pairs, models_requested, models_measured,
-                    collection.selected, collection.deselected, baseline, problems=problems, skipped=skipped,
-                    not_run=not_run)
+                    collection.selected, collection.deselected, baseline, problems=problems,
+                    skipped=skipped + ([line] if line else []), not_run=not_run, domains=decided)
+
+
+def domain_decisions(collection: Collection, request: Request) -> dict[str, Any]:
+    """Per checkpoint that declares domains: its domains, the sources left out for domain, and those run
+    report-only (--absa-cross-domain); decided per checkpoint at collection."""
+    found: dict[str, Any] = {model: {"domains": list(domains), "left_out": [], "report_only": []}
+                             for model, domains in request.domains}
+    for p in collection.planned:
+        if p.status in (OTHER_DOMAIN, CROSS_DOMAIN):  # (a merge of shards knows the checkpoints from these)
+            found.setdefault(p.model, {"domains": [], "left_out": [], "report_only": []})
+            mine = found[p.model]["left_out" if p.status == OTHER_DOMAIN else "report_only"]
+            if p.source not in mine:
+                mine.append(p.source)
+    for mine in found.values():
+        mine["left_out"].sort()
+        mine["report_only"].sort()
+    return found
+
+
+def report_only_pairs(collection: Collection) -> set[tuple[str, str]]:
+    """(checkpoint, source) pairs run report-only for domain (--absa-cross-domain): never gated."""
+    return {(p.model, p.source) for p in collection.planned if p.status == CROSS_DOMAIN}
 
 
 def _asked_by(planned: Planned, request: Request) -> str:

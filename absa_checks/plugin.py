@@ -54,6 +54,7 @@ class RunState:
     layout: registry.Resolved | None = None  # the group --model named (splits, claims), if one
     simple: Predictor | None = None          # --absa-simple-baseline, asked at the end of the run
     suite_files: list[str] = field(default_factory=list)  # every suite file collected (for the run manifest)
+    domain_planned: list[manifest.Planned] = field(default_factory=list)  # pairs left out / report-only for domain
 
 
 GROUP = ("absa-checks", "behavioural tests for aspect-based sentiment models")
@@ -111,6 +112,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="one-sided significance level of the simple-baseline gate (default 0.01)")
     group.addoption("--absa-require-claims", action="store_true",
                     help="the claims in models.yaml are gates: each must be reproduced (inside the 95%% interval)")
+    group.addoption("--absa-cross-domain", action="store_true",
+                    help="also test checkpoints with `domains:` in models.yaml on sources of other domains, "
+                         "report-only (reported, never gated)")
     group.addoption("--absa-shard", default=None, metavar="K/N",
                     help="run shard K of N (split by unit, the same on every machine); merge the shards' "
                          "--absa-report files with `absa-checks merge`")
@@ -194,7 +198,7 @@ def _read_options(config: pytest.Config, model_option_is_ours: bool) -> RunOptio
         cache_dir=Path(opt("--absa-cache") or config.rootpath / ".absa-cache"), no_cache=opt("--absa-no-cache"),
         clear_cache=opt("--absa-clear-cache"), shard=shard, simple_baseline=opt("--absa-simple-baseline"),
         simple_alpha=opt("--absa-simple-alpha"), require_claims=opt("--absa-require-claims"),
-        follow_symlinks=opt("--absa-follow-symlinks"))
+        follow_symlinks=opt("--absa-follow-symlinks"), cross_domain=opt("--absa-cross-domain"))
 
 
 def _refuse_empty_values(config: pytest.Config) -> None:
@@ -492,6 +496,7 @@ class AbsaRun:
         wanted = self.options.sources
         if wanted and not _is_worker(self.config):
             seen = {item.source for item in session.items if isinstance(item, SuiteItemTypes)}
+            seen |= {p.source for p in (self._state.domain_planned if self._state is not None else ())}
             unknown = [s for s in wanted if s not in seen]
             seen = self._state.suite_sources if self._state is not None else set()
             if unknown:
@@ -502,7 +507,8 @@ class AbsaRun:
         if self._state is None:  # no suite was collected: nothing to plan
             return
         self.collection = manifest.Collection(
-            tuple(self._state.suite_files), tuple(_planned(session.items, self._state.predictors)),
+            tuple(self._state.suite_files),
+            tuple(_planned(session.items, self._state.predictors)) + tuple(self._state.domain_planned),
             sum(isinstance(item, SuiteItemTypes) for item in session.items), self._deselected)
         cases: dict[str, list] = {model: [] for model in self.state.predictors}
         sentences: dict[str, list] = {model: [] for model in self.state.predictors}
@@ -640,7 +646,8 @@ class AbsaRun:
             shard=self._shard_section(collection), fingerprint=self._fingerprint(adapters),
             collection=collection or manifest.Collection(), refused=list(self.refused),
             request=manifest.Request(self.options.sources, self._data_request(), self.options.shard is not None,
-                                     int(exitstatus)),
+                                     int(exitstatus), tuple((name, p.spec.domains)
+                                                            for name, p in state.predictors.items() if p.spec.domains)),
             notes=notes, **self._readiness_context(outcomes))
         result = conclude(outcomes, self.options, self._baseline(), context)
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
@@ -690,8 +697,10 @@ class AbsaRun:
         o = self.options
         models = {name: model_sha256(p.spec.kind, p.spec.settings, adapters[name])
                   for name, p in self.state.predictors.items()}
+        domains = {name: list(p.spec.domains) for name, p in self.state.predictors.items() if p.spec.domains}
+        chosen = {**({"domains": domains} if domains else {}), **({"cross_domain": True} if o.cross_domain else {})}
         return fingerprint(inputs, models, {"seed": o.seed, "sample": o.sample,
-                                            "sources": list(o.sources) if o.sources else None})
+                                            "sources": list(o.sources) if o.sources else None, **chosen})
 
     def _shard_section(self, collection: manifest.Collection | None) -> dict | None:
         """A shard's report keeps what `absa-checks merge` needs to conclude as one run would have."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .claims import ClaimResult
-from .gates import SEVERITY, GateResult
+from .gates import SEVERITY, UNDECIDED, GateResult
 from .metrics import RunMetrics
 from .splits import Decomposition
 
@@ -37,7 +37,7 @@ class Trait:
 
 
 def _worst(gates: list[GateResult]) -> str:
-    decided = [g.verdict for g in gates if g.verdict != "no-data"]
+    decided = [g.verdict for g in gates if g.verdict not in UNDECIDED]
     return min(decided, key=SEVERITY.__getitem__) if decided else NOT_ASSESSED
 
 
@@ -46,7 +46,7 @@ def _pct(rate) -> str:
 
 
 def _count(gates: list[GateResult]) -> str:
-    decided = [g for g in gates if g.verdict != "no-data"]
+    decided = [g for g in gates if g.verdict not in UNDECIDED]
     parts = [f"{sum(g.verdict == v for g in decided)} {v}" for v in ("pass", "fail", "inconclusive")
              if any(g.verdict == v for g in decided)]
     return f"{len(decided)} gates: " + ", ".join(parts)
@@ -113,8 +113,8 @@ def slices_trait(gates: list[GateResult]) -> Trait:
     if not mine:
         return Trait("slices", NOT_ASSESSED, "no gate on a slice: set gates: {slices: {hard=true: {min_accuracy: ...}}} "
                                              "in a suite")
-    shown = "; ".join(f"{g.source} {g.slice} {g.name}: {_pct(g.rate)} vs {100 * g.threshold:.2f}: {g.verdict}"
-                      for g in mine)
+    shown = "; ".join(f"{g.label}: {_pct(g.rate)} vs {100 * g.threshold:.2f}: {g.verdict}"
+                      + (f" of {g.duplicate_of}" if g.duplicate_of else "") for g in mine)
     return Trait("slices", _worst(mine), f"{_count(mine)}; {shown}", {"gates": [g.to_dict() for g in mine]})
 
 

@@ -46,9 +46,9 @@ def render(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outco
     if gates:
         lines += ["", "### Gates", "", "| verdict | gate | source | test | detail |", "|---|---|---|---|---|"]
         for gate in sorted(gates, key=lambda g: (g.verdict != "fail", g.source, g.test, g.name)):
+            measures = gate.test.split('::')[-1] if not gate.slice else gate.label.split(f"{gate.slice} ", 1)[-1]
             lines.append(f"| {gate.verdict} | {gate.name} {gate.threshold:.2%} | {gate.source}"
-                         f"{f' [{gate.slice}]' if gate.slice else ''} | "
-                         f"{gate.test.split('::')[-1]} | {gate.reason} |")
+                         f"{f' [{gate.slice}]' if gate.slice else ''} | {measures} | {gate.reason} |")
     if comparison:
         lines += _comparison(comparison)
     failing = [o for o in outcomes if o.status != "passed"]

@@ -69,6 +69,7 @@ class RunOptions:
     simple_alpha: float = 0.01            # its one-sided significance level
     require_claims: bool = False          # --absa-require-claims: claims are gates (absa_checks.claims)
     follow_symlinks: bool = False         # --absa-follow-symlinks: outputs write through links (absa_checks.outputs)
+    cross_domain: bool = False            # --absa-cross-domain: other domains' sources too, report-only
 
 
 class SourceCache:

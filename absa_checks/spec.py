@@ -18,6 +18,7 @@ from . import strategies
 from .errors import SpecError
 from .expectations import EXPECTATIONS, Expectation
 from . import slices as slices_module
+from .domains import DOMAINS
 from .labels import POLARITIES
 from .examples import term_starts
 from .yaml_lines import LocatedYaml, decode, load_located
@@ -88,6 +89,7 @@ class InlineSourceSpec:
     identity: str = ""
     file_sha256: str = ""  # an examples file (`file:`): the sha256 of its bytes, as shown (part of the run's fingerprint)
     file_shown: str = ""
+    domain: str | None = None  # `domain: restaurant`: checkpoints of other domains leave it out (absa_checks.domains)
 
 
 @dataclass(frozen=True)
@@ -173,7 +175,7 @@ def allowed_test_keys() -> tuple[str, ...]:
 
 
 GATE_KEYS = ("max_fail_rate", "min_ars", "min_variant_accuracy", "max_not_found_rate", "basis", "slices")
-SOURCE_KEYS = ("examples", "file")
+SOURCE_KEYS = ("examples", "file", "domain")
 EXAMPLE_KEYS = ("id", "sentence", "aspect", "span", "polarity", "opinions", "aspects", "variants")
 OTHER_ASPECT_KEYS = ("term", "polarity", "span", "opinions")
 OPINION_KEYS = ("text", "span")
@@ -464,14 +466,15 @@ def _parse_inline_sources(check: _Checker, raw: Any, suite: Path, shown: str) ->
             raise check.fail(at, f"source '{name}' needs exactly one of 'examples' (a list written here) "
                                  "or 'file' (a path to an examples file)")
         defined_at = f"{shown}:{check.located.line(at)}"
+        domain = check.choice(body["domain"], at + ("domain",), DOMAINS) if "domain" in body else None
         if "file" in body:
             file = check.string(body["file"], at + ("file",))
             found = parse_examples_file(base_dir / file, name, shown, check.located.line(at + ("file",)),
                                         display_path=os.path.normpath(os.path.join(os.path.dirname(shown), file)))
-            result[name] = replace(found, defined_at=defined_at)
+            result[name] = replace(found, defined_at=defined_at, domain=domain)
         else:
             result[name] = InlineSourceSpec(name, shown, _parse_examples(check, body["examples"], at + ("examples",)),
-                                            defined_at, str(suite.resolve()))
+                                            defined_at, str(suite.resolve()), domain=domain)
     return result
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .gates import GateResult
+from .gates import CASE_SLICE_GATES, UNDECIDED, GateResult
 from .metrics import RunMetrics
 
 HEADER = ("source", "strategy", "n", "accuracy ori -> new", "fail rate [95% CI]", "ARS [95% CI]", "gate")
@@ -36,9 +36,11 @@ def with_ci(rate) -> str:
 
 
 def _gate_cell(gates: list[GateResult]) -> str:
-    decided = [g for g in gates if g.verdict != "no-data"]
+    decided = [g for g in gates if g.verdict not in UNDECIDED]
     if not decided:
-        return "-"
+        shown = sorted({f"duplicate of {g.duplicate_of}" if g.duplicate_of else g.verdict for g in gates
+                        if g.verdict in ("report-only", "duplicate")})
+        return "; ".join(shown) or "-"
     failed = sum(g.verdict == "fail" for g in decided)
     undecided = sum(g.verdict == "inconclusive" for g in decided)
     if failed:
@@ -108,8 +110,10 @@ SLICE_GATE_HEADER = ("source", "slice", "test", "gate", "threshold", "measured [
 
 
 def slice_gate_rows(gates: list[GateResult]) -> list[tuple[str, ...]]:
-    return [(g.source, g.slice, g.test.split("::")[-1], g.name, f"{100 * g.threshold:.2f}",
-             with_ci(g.rate) if g.rate is not None else "-", g.verdict) for g in gates if g.slice]
+    return [(g.source, g.slice, g.test.split("::")[-1] if g.name in CASE_SLICE_GATES else "(originals)"
+             if g.name == "min_accuracy" else "(all strategies)", g.name, f"{100 * g.threshold:.2f}",
+             with_ci(g.rate) if g.rate is not None else "-",
+             f"duplicate of {g.duplicate_of}" if g.duplicate_of else g.verdict) for g in gates if g.slice]
 
 
 EXTRACTION_HEADER = ("source", "level", "sentences", "strict F1 [95% CI]", "flexible F1 [95% CI]",

@@ -8,7 +8,7 @@ from typing import Any
 from . import summary_table
 from .comparison import SourceComparison
 from .examples import DataIssue
-from .gates import GateResult
+from .gates import UNDECIDED, GateResult
 from .verdict import Verdict
 
 
@@ -81,7 +81,7 @@ def manifest_lines(manifest) -> list[str]:
 
 def _failed_cases_not_deciding(result, options) -> int:
     """Failed cases, when the run has decided gates and no --absa-strict: they show red but decide nothing."""
-    decided = [g for g in result.gates if g.verdict != "no-data"]
+    decided = [g for g in result.gates if g.verdict not in UNDECIDED]
     found = result.metrics.failed + result.metrics.not_found + result.metrics.ambiguous
     return found if decided and not options.strict else 0
 

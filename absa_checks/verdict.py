@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .gates import GateResult
+from .gates import UNDECIDED, GateResult
 from .metrics import RunMetrics
 
 
@@ -40,12 +40,14 @@ def for_shard(shard: tuple[int, int], metrics: RunMetrics, other_failures: int) 
 
 
 def decide(metrics: RunMetrics, gates: list[GateResult], strict: bool, other_failures: int,
-           inconclusive: str = "pass") -> Verdict:
-    """`inconclusive`: what an inconclusive gate counts as, "pass" (default) or "fail"."""
+           inconclusive: str = "pass", report_only_failed: int = 0) -> Verdict:
+    """`inconclusive`: what an inconclusive gate counts as, "pass" (default) or "fail".
+    `report_only_failed`: failed cases on sources run report-only (--absa-cross-domain): --absa-strict
+    does not count them."""
     failing = ("fail", "inconclusive") if inconclusive == "fail" else ("fail",)
     failed_gates = [g for g in gates if g.verdict in failing]
     undecided = [g for g in gates if g.verdict == "inconclusive"]
-    decided = [g for g in gates if g.verdict != "no-data"]
+    decided = [g for g in gates if g.verdict not in UNDECIDED]
     case_note = f"{metrics.failed} of {metrics.cases} cases failed their expectation" if metrics.cases else \
         "no behavioural case ran"
     missed = metrics.not_found + metrics.ambiguous  # an extraction model: no single polarity for the target
@@ -57,10 +59,11 @@ def decide(metrics: RunMetrics, gates: list[GateResult], strict: bool, other_fai
                                  "fix the model and run again")
     if other_failures:
         return Verdict(1, False, f"{other_failures} other tests failed")
-    if strict and (metrics.failed or missed):
+    findings = max(0, metrics.failed - report_only_failed)  # report-only cases are reported, never counted
+    if strict and (findings or missed):
         return Verdict(1, False, f"{case_note} and --absa-strict counts every case")
     if failed_gates:
-        names = "; ".join(f"{g.name} {g.source} ({g.test.split('::')[-1]}): {g.reason}" for g in failed_gates[:3])
+        names = "; ".join(f"{g.label}: {g.reason}" for g in failed_gates[:3])
         more = f" and {len(failed_gates) - 3} more" if len(failed_gates) > 3 else ""
         return Verdict(1, False, f"{len(failed_gates)} of {len(decided)} gates failed: {names}{more}")
     if decided:
@@ -71,7 +74,7 @@ def decide(metrics: RunMetrics, gates: list[GateResult], strict: bool, other_fai
             note = f", {len(undecided)} of them inconclusive, counted as passed" if undecided else ""
         counted = "; cases are not counted without --absa-strict" if metrics.cases else ""
         return Verdict(0, True, f"{gates} passed{note} ({case_note}{counted})")
-    if metrics.failed or missed:
+    if findings or missed:
         return Verdict(1, False, f"{case_note} and the run has no gates")
     if not metrics.cases:
         return Verdict(0, True, "no behavioural case ran; extraction quality is reported (no gates)")
