@@ -4,10 +4,7 @@ unknown label), the stop after consecutive failures, the cache, and the API key 
 
 from __future__ import annotations
 
-import json
-import os
 import time
-from pathlib import Path
 
 import pytest
 
