@@ -36,12 +36,7 @@ def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues
     if issues:
         lines.append(f"{len(issues)} data issues repaired or reported while loading"
                      + (" (listed in the JSON report)" if report_asked else " (--absa-report PATH lists them)"))
-    for gate in regression_gates:
-        found = compared.get(gate.checkpoint or next(iter(compared), ""), {}).get(gate.source)
-        units = found.units.broken if found else ()
-        broken = ", ".join(units[:5]) + (" ..." if len(units) > 5 else "")
-        lines.append(f"vs baseline, {gate.source}: {gate.verdict}: {gate.reason}"
-                     + (f"; newly broken units: {broken}" if broken else ""))
+    lines += baseline_lines(regression_gates, compared)
     if quarantined:
         reasons = sorted({q["reason"] for q in quarantined})
         lines.append(f"{len(quarantined)} generated variants quarantined by our checks "
@@ -50,6 +45,28 @@ def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues
         lines.append(f"the {failed_cases} failed cases are findings about the model, not errors of the run: "
                      "the gates decide the exit status (--absa-strict: every case)")
     lines.append(f"absa-checks {verdict.heading}: {verdict.reason}")
+    return lines
+
+
+def baseline_lines(regression_gates: list[GateResult], compared: dict[str, dict[str, SourceComparison]]
+                   ) -> list[str]:
+    """A line per source compared with the baseline; sources with the same verdict and reason and no newly
+    broken unit share one line (a partial run against a full baseline: "no units shared" once, not 9 times)."""
+    broken: list[str] = []
+    alike: dict[tuple[str, str], list[str]] = {}
+    for gate in regression_gates:
+        found = compared.get(gate.checkpoint or next(iter(compared), ""), {}).get(gate.source)
+        units = found.units.broken if found else ()
+        if units:
+            broken.append(f"vs baseline, {gate.source}: {gate.verdict}: {gate.reason}; newly broken units: "
+                          + ", ".join(units[:5]) + (" ..." if len(units) > 5 else ""))
+        else:
+            alike.setdefault((gate.verdict, gate.reason), []).append(gate.source)
+    lines = broken
+    for (verdict, reason), sources in alike.items():
+        named = sources[0] if len(sources) == 1 else \
+            f"{len(sources)} sources ({', '.join(sources[:3])}{', ...' if len(sources) > 3 else ''})"
+        lines.append(f"vs baseline, {named}: {verdict}: {reason}")
     return lines
 
 

@@ -3,35 +3,21 @@ fold, skips point at the suite, and the full-data run with the default model fit
 
 from __future__ import annotations
 
-import textwrap
 from types import SimpleNamespace
 
 from absa_checks import terminal
 from absa_checks.adapters import ModelSpec, resolve
 from absa_checks.errors import AbsaChecksError
+from absa_checks.gates import GateResult
 from absa_checks.verdict import Verdict
 from conftest import REPO, SHARED_DATA, needs_shared_data, run_pytest
+from test_exit_status import MODEL, SUITE
 
-SUITE = textwrap.dedent("""\
-    suite: tiny
-    examples:
-      tiny:
-        - sentence: "The room is quiet and the wine is lovely."
-          aspects:
-            - {term: room, polarity: positive, opinions: [quiet]}
-            - {term: wine, polarity: positive, opinions: [lovely]}
-    tests:
-      - name: revtgt
-        strategy: revtgt
-        source: tiny
-      - name: adddiff
-        strategy: adddiff
-        source: tiny
-        gates: {max_fail_rate: 0.9}
-      - name: revtgt_arts
-        strategy: revtgt
-        source: arts-laptop
-    """)
+ARTS_TEST = """
+  - name: revtgt_arts
+    strategy: revtgt
+    sources: [arts-laptop]
+"""
 
 
 def test_long_summary_lines_are_cut_and_repeated_ones_folded():
@@ -79,8 +65,9 @@ def test_an_unknown_model_lists_the_kind_spec_forms():
 
 
 def test_a_failed_case_shows_once_and_skips_point_at_the_suite(tmp_path):
-    (tmp_path / "suite.yaml").write_text(SUITE)
-    args = ["suite.yaml", "--model", "lexicon-sentence"]
+    (tmp_path / "suite.yaml").write_text(SUITE.format(gates="    gates: {max_fail_rate: 0.5}") + ARTS_TEST)
+    (tmp_path / "mymodel.py").write_text(MODEL)
+    args = ["suite.yaml", "--model", "python:mymodel:by_first_clause"]
     default = run_pytest(args, cwd=tmp_path)
     quiet = run_pytest([*args, "-q", "--tb=no"], cwd=tmp_path)
     for out in (default.out, quiet.out):
@@ -110,3 +97,14 @@ def test_the_full_data_run_fits_one_screen():
         section = done.summary.splitlines()[1:]
         assert all(len(line) <= 160 for line in section), [line for line in section if len(line) > 160]
         assert f"{failed} failed cases" in done.summary and f"{failed} of " in lines[-2]
+
+
+def test_sources_the_baseline_does_not_share_are_one_line():
+    sources = [f"source-{i}" for i in range(9)]
+    gates = [GateResult("no_significant_regression", "ars", s, 0.0, None, "mcnemar", "no-data",
+                        "no units shared with the baseline") for s in sources]
+    gates.append(GateResult("no_significant_regression", "ars", "arts-laptop", 0.0, None, "mcnemar", "pass",
+                            "ARS 50.0 -> 51.0"))
+    lines = terminal.baseline_lines(gates, {})
+    assert lines == ["vs baseline, 9 sources (source-0, source-1, source-2, ...): no-data: no units shared with the "
+                     "baseline", "vs baseline, arts-laptop: pass: ARS 50.0 -> 51.0"]
