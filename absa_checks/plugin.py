@@ -669,7 +669,8 @@ class AbsaRun:
         if unwritten and session.exitstatus == pytest.ExitCode.OK:  # a requested output is missing
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         if self.collector.without_variant:  # before the verdict, which stays the last line
-            self.summary_lines[-1:-1] = [self._without_variant_line()]
+            line = self._without_variant_line()
+            self.summary_lines[-1:-1] = [line if self.options.verbose else terminal.cut(line)]
 
     def _data_request(self) -> str:
         """How a data folder was given, as the messages show it ("" when none was)."""
@@ -755,6 +756,6 @@ class AbsaRun:
         if not self.summary_lines:
             return result
         terminalreporter.section("absa-checks")
-        for line in self.summary_lines:  # without -v, one screen: long lines are cut (the reports have them)
-            terminalreporter.write_line(line if self.config.option.verbose > 0 else terminal.cut(line))
+        for line in self.summary_lines:
+            terminalreporter.write_line(line)
         return result

@@ -76,8 +76,8 @@ SHOWN_FAILURES = 10  # failed cases listed one line each (without -v): -v and th
 
 def summary(result, options) -> list[str]:
     """The lines for a RunResult (absa_checks.conclusion), the run's notes first. Without -v it fits one screen:
-    repeated lines folded, the first failed cases, the gates that failed and a short verdict, each line cut
-    at LINE_LIMIT characters."""
+    repeated lines folded, the first failed cases, the gates that failed and a short verdict, the lines cut
+    at LINE_LIMIT characters (not the notes, nor what was not measured: they say what to do)."""
     context = result.context
     failures = failure_lines(result.outcomes) if options.compact_failures else []
     lines = [*context.notes, *failures, *summary_lines(result.run, result.tables, context.issues, result.compared,
@@ -89,8 +89,10 @@ def summary(result, options) -> list[str]:
     if options.verbose:
         return lines
     failed = failed_gate_lines(result.gates, options.inconclusive)
-    lines[-1:] = failed + [verdict_line(result.verdict, len(failed), result.metrics)]
-    return [cut(line) for line in lines]
+    whole = set(context.notes) | {line for line in lines if line.startswith("also not measured: ")}
+    verdict = verdict_line(result.verdict, len(failed), result.metrics)
+    # the run's notes and what it failed to measure keep their fix; the rest is in the reports
+    return [line if line in whole else cut(line) for line in lines[:-1] + failed] + [verdict]
 
 
 def cut(line: str, limit: int = LINE_LIMIT) -> str:
@@ -122,7 +124,8 @@ def failed_gate_lines(gates, inconclusive: str = "pass") -> list[str]:
 
 def verdict_line(verdict: Verdict, failed_gates: int, metrics) -> str:
     """`absa-checks PASSED|FAILED: why` within LINE_LIMIT: a reason too long for it gives way to the counts
-    (the failed gates are the lines above; the reports have the whole reason)."""
+    (the failed gates are the lines above; the reports have the whole reason). A run that failed for another
+    reason than its gates (nothing measured, a refused suite, errors) keeps the whole reason: it says the fix."""
     line = f"absa-checks {verdict.heading}: {verdict.reason}"
     if len(line) <= LINE_LIMIT:
         return line
@@ -130,6 +133,8 @@ def verdict_line(verdict: Verdict, failed_gates: int, metrics) -> str:
     if failed_gates and verdict.reason.startswith(f"{failed_gates} of "):
         counted = verdict.reason.split(":")[0]  # "2 of 54 gates failed"
         return cut(f"absa-checks {verdict.heading}: {counted} (listed above)" + (f"; {cases}" if cases else ""))
+    if not verdict.passed:  # not measured, refused, errors: the whole reason, for it says what to fix
+        return line
     return cut(line.split(" (")[0] + (f" ({cases})" if cases and cases not in line.split(" (")[0] else ""))
 
 
