@@ -373,8 +373,8 @@ class CaseItem(_SuiteItem):
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ExpectationNotMet):
-            if self.config.option.tbstyle == "no":  # compact: only the message (a full traceback costs ms a case)
-                return excinfo.getrepr(style="value")
+            if self.config.option.tbstyle == "no" or self.config.option.verbose <= 0:
+                return str(excinfo.value)  # one line without -v (a full traceback costs ms a case); -v explains
             return self._explain(str(excinfo.value).split(": ", 1)[1].split("; ")[0])
         if isinstance(excinfo.value, (AbsaChecksError, TargetNotFound)):
             return str(excinfo.value)
