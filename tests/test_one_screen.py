@@ -77,6 +77,8 @@ def test_a_failed_case_shows_once_and_skips_point_at_the_suite(tmp_path):
     skips = run_pytest([*args, "-rs"], cwd=tmp_path).out
     skipped = [line for line in skips.splitlines() if line.startswith("SKIPPED")]
     assert skipped and all("items.py" not in line and "suite.yaml:" in line for line in skipped), skips
+    short = run_pytest([*args, "--tb=short"], cwd=tmp_path).out  # asked for: the section, one line a case
+    assert "= FAILURES =" in short and "original: " not in short and "adddiff: " in short, short
     full = run_pytest([*args, "-v"], cwd=tmp_path).out
     assert "= FAILURES =" in full and "original: " in full
 
