@@ -58,8 +58,8 @@ def baseline_lines(regression_gates: list[GateResult], compared: dict[str, dict[
         found = compared.get(gate.checkpoint or next(iter(compared), ""), {}).get(gate.source)
         units = found.units.broken if found else ()
         if units:
-            broken.append(f"vs baseline, {gate.source}: {gate.verdict}: {gate.reason}; newly broken units: "
-                          + ", ".join(units[:5]) + (" ..." if len(units) > 5 else ""))
+            broken += [f"vs baseline, {gate.source}: {gate.verdict}: {gate.reason}",  # a line each: both stay in view
+                       f"  {gate.source}: newly broken units: " + ", ".join(units[:5]) + (" ..." if len(units) > 5 else "")]
         else:
             alike.setdefault((gate.verdict, gate.reason), []).append(gate.source)
     lines = broken
