@@ -75,10 +75,23 @@ class ModelSpec:
         if isinstance(found, (list, tuple)):
             return type(found)(self.redact(value) for value in found)
         if isinstance(found, str):
-            for variable, value in sorted(self.from_env, key=lambda pair: -len(pair[1])):
-                if value:
-                    found = found.replace(value, "${" + variable + "}")
+            for variable, value in sorted(self._env_forms(), key=lambda pair: -len(pair[1])):
+                found = found.replace(value, "${" + variable + "}")
         return found
+
+    def _env_forms(self) -> list[tuple[str, str]]:
+        """Each environment value as given and, for a relative path, as joined to the models file's folder
+        (so a path shows as `${NAME}`, not as `/the/checkout/${NAME}`)."""
+        forms = []
+        for variable, value in self.from_env:
+            if not value:
+                continue
+            forms.append((variable, value))
+            if not os.path.isabs(value):
+                joined = self.base_dir / value
+                forms += [(variable, str(joined)), (variable, os.path.normpath(joined)),
+                          (variable, str(joined.resolve()))]
+        return forms
 
 
 def kind_names() -> tuple[str, ...]:
@@ -120,9 +133,28 @@ def resolve(name: str, models_file: Path | None) -> ModelSpec:
     hint = difflib.get_close_matches(name, known, n=1)
     suggestion = f"did you mean '{hint[0]}'? " if hint else ""
     where = f"in {models_file}" if models_file and models_file.is_file() else "(no models file found)"
+    inline, entry_only = inline_forms()
+    only = f"; kind {', '.join(entry_only)} only as a models.yaml entry" if entry_only else ""
     raise AbsaChecksError(f"--absa-model: unknown model '{name}' {where}. {suggestion}Known models: "
-                          f"{', '.join(known)}; or give one as replay:<path>#<column>, python:<module>:<function>, "
-                          "or add it to models.yaml")
+                          f"{', '.join(known)}; or give one as kind:spec ({', '.join(inline)}), "
+                          f"or add it to models.yaml{only}")
+
+
+def inline_forms() -> tuple[list[str], list[str]]:
+    """How each registered kind is written on the command line (`kind:spec`), and the kinds that have no such
+    form (a models.yaml entry only). A kind that cannot be loaded is listed as `name:...`."""
+    forms, entry_only = [], []
+    for name in kind_names():
+        try:
+            declared = get_kind(name)
+        except AbsaChecksError:
+            forms.append(f"{name}:...")
+            continue
+        if declared.inline is not None:
+            forms.append(declared.inline_form.split(",")[0] or f"{name}:...")
+        else:
+            entry_only.append(name)
+    return forms, entry_only
 
 
 @dataclass(frozen=True)

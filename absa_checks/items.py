@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, NoReturn
 
 import pytest
 
@@ -208,6 +208,12 @@ class NotASuiteFile(pytest.File):
         return str(excinfo.value)
 
 
+def skip_here(reason: str) -> NoReturn:
+    """Skip the running item, the skip located at its suite file and test line (as pytest's own `skip`
+    marker does), not at this module: `-rs` then points at the case's test."""
+    raise pytest.skip.Exception(reason, _use_item_location=True)
+
+
 class _SuiteItem(pytest.Item):
     """An item of one test over one source, marked by strategy, source and tags (`-m` selects on them)."""
 
@@ -237,7 +243,7 @@ class MissingDataItem(_SuiteItem):
     def runtest(self) -> None:
         if allure_support.active(self.config):
             allure_support.identify(self, f"{self.test.name} on {self.source}: no data")
-        pytest.skip(self.reason)
+        skip_here(self.reason)
 
 
 class NoCasesError(AssertionError):
@@ -273,7 +279,7 @@ class QuarantinedItem(_SuiteItem):
         self.user_properties.append((QUARANTINE_KEY, json.dumps({**self.rejected.to_dict(), "test": self.test.key})))
         if allure_support.active(self.config):
             allure_support.identify(self, f"quarantined {self.rejected.strategy} variant: {self.rejected.reason}")
-        pytest.skip(f"quarantined: {self.rejected.reason}")
+        skip_here(f"quarantined: {self.rejected.reason}")
 
 
 class NoVariantItem(_SuiteItem):
@@ -291,7 +297,7 @@ class NoVariantItem(_SuiteItem):
                                                                  "example": self.unit_id, "why": self.why})))
         if allure_support.active(self.config):
             allure_support.identify(self, f"no {self.test.strategy} variant: {self.reason}")
-        pytest.skip(self.reason)
+        skip_here(self.reason)
 
 
 class ExtractionItem(pytest.Item):
@@ -314,10 +320,10 @@ class ExtractionItem(pytest.Item):
 
     def runtest(self) -> None:
         if self.missing:
-            pytest.skip(self.missing)
+            skip_here(self.missing)
         predictor = run_state(self.config).predictors[self.model]
         if not predictor.extracting:
-            pytest.skip(f"model '{self.model}' answers the polarity of a given aspect; an extraction test needs a "
+            skip_here(f"model '{self.model}' answers the polarity of a given aspect; an extraction test needs a "
                         "model that finds the aspects itself (kind transformers-tagger or extraction-replay; "
                         "docs/extraction.md)")
         found, errors = [], []
@@ -397,8 +403,8 @@ class CaseItem(_SuiteItem):
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ExpectationNotMet):
-            if self.config.option.tbstyle == "no":  # compact: only the message (a full traceback costs ms a case)
-                return excinfo.getrepr(style="value")
+            if self.config.option.tbstyle == "no" or self.config.option.verbose <= 0:
+                return str(excinfo.value)  # one line without -v (a full traceback costs ms a case); -v explains
             return self._explain(str(excinfo.value).split(": ", 1)[1].split("; ")[0])
         if isinstance(excinfo.value, (AbsaChecksError, TargetNotFound)):
             return str(excinfo.value)

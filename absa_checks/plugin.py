@@ -21,7 +21,7 @@ import pytest
 
 from . import adapters as registry
 
-from . import allure_support, cache, reporters
+from . import allure_support, cache, reporters, terminal
 from .progress import FileProgress, ProgressWatcher, TerminalProgress, display_for
 from .fingerprint import fingerprint, model_sha256
 from .shards import parse_shard, shard_of
@@ -426,16 +426,35 @@ class AbsaRun:
             shutil.rmtree(self._progress_dir, ignore_errors=True)
 
     def _compact_failures(self, only_suites: bool) -> None:
-        """A run of suites only, without -v or --tb: expected case failures are one line each (pytest's
-        short summary), not a section each; -v or --tb=... brings the full explanation back."""
+        """A run of suites only, without -v: a failed case shows once, as its `F` and (the first few) in our
+        section, not also as a traceback section (unless --tb=... is given) and a "FAILED" line each (unless
+        -r... is given); -v brings the full explanation back."""
+        if not only_suites or self.config.option.verbose > 0 or self._errors_seen:
+            return
         given = (*self.config.invocation_params.args, *self.config.getini("addopts"))
-        chosen = any(arg.startswith(("--tb", "-r")) for arg in given)
-        if only_suites and not chosen and self.config.option.verbose <= 0 and not self._errors_seen:
+        if not any(arg.startswith("--tb") for arg in given) and self._tbstyle is None:
             self._tbstyle = self.config.option.tbstyle
             self.config.option.tbstyle = "no"
-            # our section lists them, one untruncated line each, instead of pytest's "FAILED <node id>" lines
+        if not any(arg.startswith("-r") for arg in given):
             self.config.option.reportchars = self.config.option.reportchars.replace("f", "")
+            reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+            if reporter is not None:  # it read the option when it started
+                reporter.reportchars = reporter.reportchars.replace("f", "")
             self.options = replace(self.options, compact_failures=True)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_report_teststatus(self, report, config):
+        """Without -v, a case that met its expectation and a variant our checks quarantined add no progress
+        letter (the terminal shows the failures, `F`, among tens of thousands of cases); they are counted
+        as passed and skipped as ever, and -v lists each."""
+        if config.option.verbose > 0 or report.when != "call" or not (report.passed or report.skipped):
+            return None
+        keys = {key for key, _ in report.user_properties}
+        if report.passed and PROPERTY_KEY in keys:
+            return "passed", "", "PASSED"
+        if report.skipped and keys & {QUARANTINE_KEY, NO_VARIANT_KEY}:
+            return "skipped", "", "SKIPPED"
+        return None
 
     def _show_errors_in_full(self) -> None:
         """A collection or setup error (a broken suite or model) is never compacted away."""
@@ -657,7 +676,8 @@ class AbsaRun:
         if unwritten and session.exitstatus == pytest.ExitCode.OK:  # a requested output is missing
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         if self.collector.without_variant:  # before the verdict, which stays the last line
-            self.summary_lines[-1:-1] = [self._without_variant_line()]
+            line = self._without_variant_line()
+            self.summary_lines[-1:-1] = [line if self.options.verbose else terminal.cut(line)]
 
     def _data_request(self) -> str:
         """How a data folder was given, as the messages show it ("" when none was)."""

@@ -2,8 +2,8 @@
 // absa-checks summary (verdict, tables, pictures) instead of the tree of every case, and the command says
 // where the report is. Allure 3 has no landing-page option; its reports route on the URL's hash, so a
 // report opened without one is sent to the summary's page (a link with a hash still opens where it points).
-import { readdir, readFile, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const SUMMARY = "absa-checks::absa-checks summary"; // the fullName absa_checks/allure_support.py gives it
@@ -35,7 +35,18 @@ export default class AbsaChecksLanding {
       const redirect = `<script>if(!location.hash||location.hash==="#"||location.hash==="#/")` +
         `location.replace(${JSON.stringify(target)});</script>`;
       await writeFile(page, (await readFile(page, "utf8")).replace("<head>", `<head>${redirect}`), "utf8");
-      console.log(`absa-checks: report at ${shown}; it opens on the absa-checks summary (${pathToFileURL(shown)}${target})`);
+      // A folder report (allure/multi-file.mjs) loads its data/ files, which a browser refuses to fetch from a
+      // file:// page ("Failed to fetch"): it must be served, so the command that serves it is what we print.
+      const folder = join(page, "..");
+      const served = await stat(join(folder, "data")).then((found) => found.isDirectory(), () => false);
+      if (served) {
+        const named = relative(process.cwd(), output) || ".";
+        const openable = named.startsWith("..") ? output : named;
+        console.log(`absa-checks: report at ${shown}; serve it to read it (it opens on the absa-checks summary): ` +
+          `npx allure open ${openable.includes(" ") ? JSON.stringify(openable) : openable}`);
+      } else {
+        console.log(`absa-checks: report at ${shown}; it opens on the absa-checks summary (${pathToFileURL(shown)}${target})`);
+      }
     }
   }
 }

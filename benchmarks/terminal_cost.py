@@ -1,5 +1,5 @@
 """What printing failed cases costs: a warm run with thousands of failing cases, default output (compact:
-one line per failed case) against the same run with `--tb=no` (pytest's cheapest), whole processes,
+each failed case's `F`, the first 10 one line each) against the same run with `--tb=no` (pytest's cheapest), whole processes,
 interleaved, best of N.
 
     python benchmarks/terminal_cost.py [--data ../shared/data] [--repeat 3]

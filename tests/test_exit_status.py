@@ -237,7 +237,7 @@ def test_expected_failures_are_one_line_each_on_a_real_terminal(tmp_path):
 
     compact = on_terminal()
     assert "= FAILURES =" not in compact and "Traceback" not in compact
-    assert "1 failed cases, one line each (-v or --tb=short for the full explanation):" in compact
+    assert "1 failed cases, one line each (-v explains every case in full):" in compact
     line = [x for x in compact.splitlines() if x.strip().startswith("suite.yaml::adddiff[tiny:c]:")]
     assert len(line) == 1 and "wine is awful" in line[0]
     assert line[0].endswith("gold positive->positive, predicted positive->negative")

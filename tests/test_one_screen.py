@@ -1,0 +1,112 @@
+"""One screen (issue 25): without -v a failed case shows once, the summary's lines are short, repeated lines
+fold, skips point at the suite, and the full-data run with the default model fits the line budgets."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from absa_checks import terminal
+from absa_checks.adapters import ModelSpec, resolve
+from absa_checks.errors import AbsaChecksError
+from absa_checks.gates import GateResult
+from absa_checks.verdict import Verdict
+from conftest import REPO, SHARED_DATA, needs_shared_data, run_pytest
+from test_exit_status import MODEL, SUITE
+
+ARTS_TEST = """
+  - name: revtgt_arts
+    strategy: revtgt
+    sources: [arts-laptop]
+"""
+
+
+def test_long_summary_lines_are_cut_and_repeated_ones_folded():
+    assert terminal.cut("x" * 200) == "x" * 156 + " ..." and len(terminal.cut("x" * 200)) == terminal.LINE_LIMIT
+    assert terminal.cut("short") == "short"
+    lines = ["vs baseline: no units shared"] * 9 + ["", "", "other"]
+    assert terminal.fold_repeated(lines) == ["vs baseline: no units shared (9 times)", "", "", "other"]
+
+
+def test_the_verdict_line_keeps_its_counts_within_the_limit():
+    metrics = SimpleNamespace(failed=991, cases=21122)
+    failed = Verdict(1, False, "2 of 54 gates failed: min_accuracy mams-restaurant (revtgt): slice hard=true: "
+                               + "accuracy on the originals 51.80% [95% CI 49.12%, 54.47%] is below the limit; " * 4)
+    line = terminal.verdict_line(failed, 2, metrics)
+    assert line == ("absa-checks FAILED: 2 of 54 gates failed (listed above); 991 of 21122 cases failed their "
+                    "expectation")
+    passed = Verdict(0, True, "all 54 gates passed, 6 of them inconclusive, counted as passed (991 of 21122 cases "
+                              "failed their expectation; cases are not counted without --absa-strict)")
+    line = terminal.verdict_line(passed, 0, metrics)
+    assert len(line) <= terminal.LINE_LIMIT and line.startswith("absa-checks PASSED: all 54 gates passed")
+    assert "991 of 21122 cases failed their expectation" in line
+    short = Verdict(1, False, "1 of 1 gates failed: max_fail_rate tiny (adddiff): 50% > 5%")
+    assert terminal.verdict_line(short, 1, metrics) == f"absa-checks FAILED: {short.reason}"
+
+
+def test_an_environment_path_shows_as_its_variable_without_the_checkout_before_it(tmp_path):
+    spec = ModelSpec("bert-pt", "transformers", base_dir=tmp_path, from_env=(("ABSA_BERT_PT_PATH", "../m/ckpt"),))
+    joined = tmp_path / "../m/ckpt"
+    for shown in (str(joined), str(joined.resolve()), "../m/ckpt"):
+        assert spec.redact(f"transformers, {shown}") == "transformers, ${ABSA_BERT_PT_PATH}"
+    assert spec.redact(f"{joined.resolve()}/config.json") == "${ABSA_BERT_PT_PATH}/config.json"
+
+
+def test_an_unknown_model_lists_the_kind_spec_forms():
+    try:
+        resolve("bert-xx", REPO / "models.yaml")
+    except AbsaChecksError as err:
+        message = str(err)
+    else:
+        raise AssertionError("an unknown model was accepted")
+    for form in ("lexicon:<target|sentence>", "replay:<path>#<column>", "transformers:<checkpoint folder or hub id>",
+                 "python:<module>:<function>", "extraction-replay:<outputs.jsonl>"):
+        assert form in message, message
+    assert "kind openai only as a models.yaml entry" in message and "did you mean 'bert-pt'?" in message
+
+
+def test_a_failed_case_shows_once_and_skips_point_at_the_suite(tmp_path):
+    (tmp_path / "suite.yaml").write_text(SUITE.format(gates="    gates: {max_fail_rate: 0.5}") + ARTS_TEST)
+    (tmp_path / "mymodel.py").write_text(MODEL)
+    args = ["suite.yaml", "--model", "python:mymodel:by_first_clause"]
+    default = run_pytest(args, cwd=tmp_path)
+    quiet = run_pytest([*args, "-q", "--tb=no"], cwd=tmp_path)
+    for out in (default.out, quiet.out):
+        failed = [line for line in out.splitlines() if "suite.yaml::" in line]
+        assert failed and "FAILED suite.yaml" not in out and "= FAILURES =" not in out, out
+        assert len(failed) == len(set(failed))  # each case once: our one line
+    skips = run_pytest([*args, "-rs"], cwd=tmp_path).out
+    skipped = [line for line in skips.splitlines() if line.startswith("SKIPPED")]
+    assert skipped and all("items.py" not in line and "suite.yaml:" in line for line in skipped), skips
+    short = run_pytest([*args, "--tb=short"], cwd=tmp_path).out  # asked for: the section, one line a case
+    assert "= FAILURES =" in short and "original: " not in short and "adddiff: " in short, short
+    full = run_pytest([*args, "-v"], cwd=tmp_path).out
+    assert "= FAILURES =" in full and "original: " in full
+
+
+@needs_shared_data
+def test_the_full_data_run_fits_one_screen():
+    """The default model on every source of the shared data (991 failed cases, 4,000 quarantined variants):
+    `-q --tb=no` in at most 150 lines, the default in at most 250; no summary line over 160 characters."""
+    args = ["suites/", "--absa-data", str(SHARED_DATA)]
+    for extra, budget in ((["-q", "--tb=no"], 150), ([], 250)):
+        done = run_pytest([*args, *extra], timeout=1200)
+        lines = done.out.splitlines()
+        assert lines[-2].startswith(("absa-checks FAILED: ", "absa-checks PASSED: ")), done.out[-3000:]
+        assert len(lines) <= budget, (extra, len(lines), done.out[-3000:])
+        failed = int(lines[-1].split(" failed")[0].split()[-1])
+        assert failed > 100  # the real problem: hundreds of failed cases, none of them sampled away
+        assert not any(line.startswith("FAILED suites/") for line in lines)
+        section = done.summary.splitlines()[1:]
+        assert all(len(line) <= 160 for line in section), [line for line in section if len(line) > 160]
+        assert f"{failed} failed cases" in done.summary and f"{failed} of " in lines[-2]
+
+
+def test_sources_the_baseline_does_not_share_are_one_line():
+    sources = [f"source-{i}" for i in range(9)]
+    gates = [GateResult("no_significant_regression", "ars", s, 0.0, None, "mcnemar", "no-data",
+                        "no units shared with the baseline") for s in sources]
+    gates.append(GateResult("no_significant_regression", "ars", "arts-laptop", 0.0, None, "mcnemar", "pass",
+                            "ARS 50.0 -> 51.0"))
+    lines = terminal.baseline_lines(gates, {})
+    assert lines == ["vs baseline, 9 sources (source-0, source-1, source-2, ...): no-data: no units shared with the "
+                     "baseline", "vs baseline, arts-laptop: pass: ARS 50.0 -> 51.0"]
