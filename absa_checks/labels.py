@@ -47,8 +47,9 @@ def label_map(raw: object, where: str) -> dict[str, str]:
     """An entry's `labels:` ({model label: polarity}) checked when the entry is read; raises ValueError with the fix.
 
     - every value a polarity word;
-    - the keys all of one kind: whole numbers (`0` and `"0"` are one key, normalised to "0") or names
-      (compared case-folded); no key given twice after that normalisation (`0` and `"0"`, `Pos` and `pos`);
+    - each key a whole number (`0` and `"0"` are one key, normalised to "0") or a name (compared case-folded);
+      no key given twice after that normalisation (`0` and `"0"`, `Pos` and `pos`). Numbers and names may be
+      mixed: a transformers checkpoint's output is named by its index or by its label name (`LABEL_0`);
     - several labels may mean one polarity (star ratings: {1: negative, 2: negative, 3: neutral, 4: positive,
       5: positive}) only when every polarity is named: {0: negative, 1: negative, 2: positive} (no neutral,
       two outputs for negative) is a mislabelled three-class head, not a choice, and is refused.
@@ -74,11 +75,6 @@ def label_map(raw: object, where: str) -> dict[str, str]:
             raise ValueError(f"{where}: labels gives the label {normal} twice ({given[normal]!r} and {key!r}: "
                              "a number and the same number as text, or one name in two cases); keep one")
         found[normal], given[normal] = polarity, key
-    numeric = {bool(re.fullmatch(r"[-+]?\d+", normal)) for normal in found}
-    if len(numeric) > 1:
-        raise ValueError(f"{where}: labels mixes numbers and names as keys ({', '.join(map(repr, raw))}); a model "
-                         "answers with one kind: map its numbers (labels: {0: negative, 1: neutral, 2: positive}) "
-                         "or its names (labels: {bad: negative, ok: neutral, good: positive})")
     values = list(found.values())
     shared = sorted({p for p in values if values.count(p) > 1})
     missing = [p for p in POLARITIES if p not in values]

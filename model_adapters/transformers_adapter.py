@@ -95,7 +95,11 @@ class TransformersAdapter:
     def _labels(self, id2label: Mapping) -> dict[int, str]:
         mapping = {}
         for index, raw in sorted((int(i), str(name)) for i, name in id2label.items()):
-            override = self.label_overrides.get(label_key(index)) or self.label_overrides.get(label_key(raw))
+            by_index, by_name = self.label_overrides.get(label_key(index)), self.label_overrides.get(label_key(raw))
+            if by_index and by_name and by_index != by_name:
+                raise AdapterError(f"model '{self.name}': labels maps output {index} to {by_index} and its name "
+                                   f"'{raw}' to {by_name}; keep one of the two keys")
+            override = by_index or by_name
             named = polarity_word(raw)  # a name, never a position: '1' is the entry's labels: to say
             if override is not None:
                 polarity = polarity_word(override)

@@ -109,7 +109,6 @@ def test_a_labels_mapping_that_names_no_polarity_is_exit_4(tmp_path: Path, run):
     ({0: "negative", 1: "negative", 2: "positive"}, "labels maps 0 and 1 all to negative and nothing to neutral"),
     ({0: "positive", 1: "positive"}, "labels maps 0 and 1 all to positive and nothing to negative or neutral"),
     ({"bad": "negative", "awful": "negative", "good": "positive"}, "all to negative and nothing to neutral"),
-    ({0: "negative", 1: "neutral", "good": "positive"}, "labels mixes numbers and names as keys"),
     ({True: "positive", 0: "negative"}, "labels has the key True, which is neither a whole number nor a label name"),
     ({1.5: "positive"}, "labels has the key 1.5"),
     ({"": "positive"}, "labels has the key ''"),
