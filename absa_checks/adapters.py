@@ -32,6 +32,7 @@ from typing import Any, Callable
 from . import claims as claims_module
 from .errors import AbsaChecksError
 from .protocol import Adapter
+from .redaction import redact_text
 from .yaml_lines import decode, load_located
 
 ENTRY_POINT_GROUP = "absa_checks.adapters"
@@ -65,7 +66,8 @@ class ModelSpec:
     claims: tuple[claims_module.Claim, ...] = ()  # published or promised numbers (absa_checks.claims)
 
     def redact(self, found: Any) -> Any:
-        """`found` (a message, or a report's dict) with every environment value replaced by `${NAME}`."""
+        """`found` (a message, or a report's dict) with every environment value replaced by `${NAME}`, and URL
+        credentials, query values and key-shaped tokens hidden (absa_checks.redaction.redact_text)."""
         if isinstance(found, dict):
             return {key: self.redact(value) for key, value in found.items()}
         if isinstance(found, (list, tuple)):
@@ -74,6 +76,7 @@ class ModelSpec:
             for variable, value in sorted(self.from_env, key=lambda pair: -len(pair[1])):
                 if value:
                     found = found.replace(value, "${" + variable + "}")
+            return redact_text(found)
         return found
 
 

@@ -147,3 +147,14 @@ def test_redact_text_hides_urls_and_key_shaped_tokens_and_keeps_the_rest():
 def test_looks_secret(value, secret):
     assert looks_secret(value) is secret
     assert (str(value) in shown(value)) is (not secret)
+
+
+def test_every_message_and_report_path_of_a_model_spec_is_redacted():
+    from absa_checks.adapters import ModelSpec
+    spec = ModelSpec("m", "openai", from_env=(("MY_KEY", "envvalue123456"),))
+    message = ("model 'm': URLError talking to http://u:Passw0rdHere@host/v1/chat/completions?key=QueryS3cret; "
+               "key envvalue123456 or sk-live-Abcdefgh12345678")
+    found = spec.redact({"error": message, "list": [message]})
+    for text in (found["error"], found["list"][0]):
+        assert not any(s in text for s in ("Passw0rdHere", "QueryS3cret", "envvalue123456", "Abcdefgh12345678"))
+        assert "${MY_KEY}" in text and "http://***@host/v1/chat/completions?key=***" in text
