@@ -263,7 +263,7 @@ def _entry_spec(name: str, entry: Any, base_dir: Path, origin: str) -> ModelSpec
     claimed = claims_module.parse(entry.pop("claims"), name, origin) if "claims" in entry else ()
     unknown = sorted(set(entry) - set(kind.keys) - {"kind"})
     if unknown:
-        raise AbsaChecksError(f"{origin}: model '{name}': unknown setting(s) {', '.join(map(str, unknown))}; "
+        raise AbsaChecksError(f"{origin}: model '{name}': unknown setting(s) {redact_text(', '.join(map(str, unknown)))}; "
                               f"{kind.name} models take {', '.join(kind.keys)}")
     missing = [key for key in kind.required if key not in entry]
     if missing:

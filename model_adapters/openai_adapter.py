@@ -252,9 +252,9 @@ class OpenAIAdapter:
             raise AdapterError(f"model '{name}': model looks like an API key (not shown); model: is the name the "
                                f"server knows the model by (e.g. model: gpt-4o-mini). {PASTED_KEY.split('; ', 1)[1]}")
         if mode not in MODES:
-            raise AdapterError(f"model '{name}': mode {mode!r} is not one of {', '.join(MODES)}")
+            raise AdapterError(f"model '{name}': mode {shown(mode)} is not one of {', '.join(MODES)}")
         if guided not in GUIDED:
-            raise AdapterError(f"model '{name}': guided {guided!r} is not one of {', '.join(GUIDED)}")
+            raise AdapterError(f"model '{name}': guided {shown(guided)} is not one of {', '.join(GUIDED)}")
         if prompt is not None and not isinstance(prompt, str):
             raise AdapterError(f"model '{name}': prompt must be text holding {{sentence}} (and {{aspect}})")
         max_concurrency = _whole(name, "max_concurrency", max_concurrency, 1)
@@ -375,7 +375,7 @@ class OpenAIAdapter:
 
     def _label(self, reply: dict) -> Answer:
         content = reply["content"].strip()
-        shown = content[:60] + ("..." if len(content) > 60 else "")
+        shown = self._hide(content[:60] + ("..." if len(content) > 60 else ""))
         if self.guided == "json_schema":
             try:
                 content = str(json.loads(content).get("polarity", ""))
@@ -390,6 +390,11 @@ class OpenAIAdapter:
             return QueryError(f"model '{self.name}': the log probabilities in its reply cannot be read ({err}); "
                               "set logprobs: false for this server, or fix what it sends")
         return probs if probs and max(probs, key=probs.get) == reading.polarity else reading.polarity
+
+    def _hide(self, text: str) -> str:
+        """A server's text for a message: the key (a server may echo the Authorization header) and anything
+        key-shaped hidden (absa_checks.redaction)."""
+        return redact_text(text.replace(self.key, "***") if self.key else text)
 
     @staticmethod
     def _probabilities(logprobs: Any) -> dict[str, float] | None:

@@ -158,3 +158,15 @@ def test_every_message_and_report_path_of_a_model_spec_is_redacted():
     for text in (found["error"], found["list"][0]):
         assert not any(s in text for s in ("Passw0rdHere", "QueryS3cret", "envvalue123456", "Abcdefgh12345678"))
         assert "${MY_KEY}" in text and "http://***@host/v1/chat/completions?key=***" in text
+
+
+def test_a_server_echoing_the_key_in_its_answer_does_not_put_it_in_an_output(tmp_path: Path, run):
+    key = "plainlowercasekeyvalue"  # not key-shaped: only the adapter knows it is the key
+    with FakeOpenAI() as server:
+        server.always = f"answer:Authorization {key} received"
+        project(tmp_path, f"    base_url: '{server.base_url}'\n    model: lexicon\n    api_key_env: MY_KEY\n"
+                          "    retries: 0\n")
+        result = run(ARGS, cwd=tmp_path, env={"MY_KEY": key})
+    assert result.report is not None and result.report["summary"]["errors"] >= 1, result.out[-2000:]
+    assert "answered 'Authorization *** received'" in result.out
+    assert not any(key in text for text in outputs(tmp_path, result.out))
