@@ -33,6 +33,7 @@ from typing import Any, Callable
 from . import claims as claims_module, domains as domains_module
 from .errors import AbsaChecksError
 from .protocol import Adapter
+from .redaction import redact_text
 from .yaml_lines import decode, load_located
 
 ENTRY_POINT_GROUP = "absa_checks.adapters"
@@ -69,7 +70,8 @@ class ModelSpec:
     domains: tuple[str, ...] = ()  # `domains: [restaurant]`: tested and gated only there (absa_checks.domains)
 
     def redact(self, found: Any) -> Any:
-        """`found` (a message, or a report's dict) with every environment value replaced by `${NAME}`."""
+        """`found` (a message, or a report's dict) with every environment value replaced by `${NAME}`, and URL
+        credentials, query values and key-shaped tokens hidden (absa_checks.redaction.redact_text)."""
         if isinstance(found, dict):
             return {key: self.redact(value) for key, value in found.items()}
         if isinstance(found, (list, tuple)):
@@ -77,6 +79,7 @@ class ModelSpec:
         if isinstance(found, str):
             for variable, value in sorted(self._env_forms(), key=lambda pair: -len(pair[1])):
                 found = found.replace(value, "${" + variable + "}")
+            return redact_text(found)
         return found
 
     def _env_forms(self) -> list[tuple[str, str]]:
@@ -324,7 +327,8 @@ def _entry_spec(name: str, entry: Any, base_dir: Path, origin: str) -> ModelSpec
     if unknown:
         hint = difflib.get_close_matches(str(unknown[0]), [*kind.keys, "claims", "domains"], n=1)
         fix = f" (did you mean '{hint[0]}'?)" if hint else ""
-        raise AbsaChecksError(f"{origin}: model '{name}': unknown setting(s) {', '.join(map(str, unknown))}; "
+        raise AbsaChecksError(f"{origin}: model '{name}': unknown setting(s) "
+                              f"{redact_text(', '.join(map(str, unknown)))}; "
                               f"{kind.name} models take {', '.join(kind.keys)}, claims and domains{fix}")
     missing = [key for key in kind.required if key not in entry]
     if missing:

@@ -11,8 +11,9 @@ refused, never guessed:
   or only offered as alternatives ("positive or neutral", "could be positive, might be negative").
 
 How a mention of a polarity word is classed (pure, word by word):
-- negated: a negator (not, n't, never, no, neither, nor, non, hardly, without, than, nothing, cannot,
-  instead of) before it in its own clause, with no other polarity word in between; a polarity joined to a negated
+- negated: a negator (not, n't, never, no, neither, nor, non, hardly, barely, scarcely, without, than,
+  nothing, cannot, instead of, less, nowhere, lack(s)) or a negating phrase (far from, anything but, all but,
+  short of, other than, except; "by no means", "not at all", "no longer" hold a negator) before it in its own clause, with no other polarity word in between; a polarity joined to a negated
   one by "or"/"nor" is negated too ("not positive or negative");
 - hedged: a modal of possibility (could, might, may, possibly, perhaps, maybe) before it in its clause,
   or joined to another polarity by "or" ("positive or neutral");
@@ -23,6 +24,9 @@ three choices as the question wrote it ("positive, negative or neutral") is not 
 An answer that reasons first and then concludes ("... so the fries are negative, the burgers positive.
 Final answer: negative") is read from its last "final answer" / "answer:" / "answer is" on, when that
 part asserts a polarity.
+
+"less X than Y" is read as "Y rather than X". A clause that is a bare denial ("Not at all.", "No.") after a
+polarity was named ("Positive? Not at all.") may deny it: refused.
 
 The reading: one asserted polarity -> it (other mentions only negated or hedged); none asserted, one
 hedged polarity and nothing else -> it; positive and negative both negated, nothing asserted -> neutral;
@@ -37,8 +41,14 @@ from dataclasses import dataclass
 WORDS = {"positive": "positive", "positively": "positive", "pos": "positive",
          "negative": "negative", "negatively": "negative", "neg": "negative",
          "neutral": "neutral", "neutrally": "neutral", "neu": "neutral"}
-NEGATORS = frozenset({"not", "never", "no", "neither", "nor", "non", "hardly", "without", "than", "nothing",
-                      "cannot", "instead"})
+NEGATORS = frozenset({"not", "never", "no", "neither", "nor", "non", "hardly", "barely", "scarcely", "without",
+                      "than", "nothing", "cannot", "instead", "less", "nowhere", "lack", "lacks", "lacking"})
+# Negating phrases whose words alone are not negators ("but" ends a clause, "from" is a preposition), read as "not"
+NEGATING_PHRASES = re.compile(r"\b(?:far from|anything but|all but|short of|other than|except)\b")
+# "less negative than positive" says positive: read as "positive rather than negative"
+_LESS_THAN = re.compile(r"\bless (positive|negative|neutral)(?:ly)? than (positive|negative|neutral)\b")
+# a clause of these words alone ("No doubt.") denies nothing
+NOT_A_DENIAL = frozenset({"doubt", "question", "questions", "wonder", "surprise", "surprisingly"})
 HEDGES = frozenset({"could", "might", "may", "possibly", "perhaps", "maybe", "conceivably"})
 CLAUSE_WORDS = frozenset({"but", "though", "although", "however", "whereas", "yet"})
 CLAUSE_MARKS = frozenset(".,;:!?")
@@ -57,6 +67,8 @@ def _tokens(text: str) -> list[str]:
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
     text = re.sub(r"[*_`#>\"]", " ", text)  # Markdown emphasis, headings, quotes
     text = re.sub(r"\bnon-", "non ", text)
+    text = _LESS_THAN.sub(r"\2 rather than \1", text)
+    text = NEGATING_PHRASES.sub(" not ", text)
     text = _CHOICES.sub(lambda m: " " if len({m[1], m[2], m[3]}) == 3 else m[0], text)  # the question's menu
     return _TOKEN.findall(text)
 
@@ -110,8 +122,30 @@ def read_polarity(text: str) -> Reading:
     return _read(text)
 
 
+def _denial_after(tokens: list[str]) -> bool:
+    """Whether a clause made of a negation alone ("Not at all.", "No.", "By no means.") follows a clause that
+    names a polarity: "Positive? Not at all." may deny what came before, so it is not read for sure."""
+    clauses: list[list[str]] = [[]]
+    for token in tokens:
+        if token in CLAUSE_MARKS or token in CLAUSE_WORDS:
+            clauses.append([])
+        else:
+            clauses[-1].append(token)
+    named = False
+    for clause in clauses:
+        if any(word in WORDS for word in clause):
+            named = True
+        elif named and any(_is_negator(word) for word in clause) and not NOT_A_DENIAL & set(clause):
+            return True
+    return False
+
+
 def _read(text: str) -> Reading:
-    mentions = _mentions(_tokens(text))
+    tokens = _tokens(text)
+    mentions = _mentions(tokens)
+    if mentions and _denial_after(tokens):
+        return Reading(None, "names a polarity and then a bare denial (\"... ? Not at all.\"); it is not guessed "
+                             "which one is denied")
     asserted = sorted({p for p, how in mentions if how == "asserted"})
     hedged = sorted({p for p, how in mentions if how == "hedged"})
     negated = sorted({p for p, how in mentions if how == "negated"})

@@ -10,7 +10,7 @@ from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 from .errors import AbsaChecksError, AdapterError
 from .examples import Example
 from .expectations import label_of
-from .labels import POLARITIES, looks_numeric, polarity_word
+from .labels import POLARITIES, label_key, looks_numeric, polarity_word
 from .protocol import Adapter, Query, QueryError
 
 
@@ -40,8 +40,8 @@ def plan(queries: Iterable[Query]) -> list[Query]:
 def label_polarity(name: object, adapter_name: str, labels: Mapping[str, str] | None = None) -> str:
     """The polarity a model's label means: the entry's `labels:` mapping first, then the label's name
     (never a number: is a model's 1 positive or neutral?). AdapterError with the fix otherwise."""
-    if labels and str(name).strip() in labels:
-        return labels[str(name).strip()]
+    if labels and label_key(name) in labels:
+        return labels[label_key(name)]
     polarity = polarity_word(name)
     if polarity is not None:
         return polarity
@@ -52,6 +52,20 @@ def label_polarity(name: object, adapter_name: str, labels: Mapping[str, str] | 
     raise AdapterError(f"model '{adapter_name}' answered the label {name!r}, which is not a polarity "
                        "(negative, neutral, positive); map its labels by name in models.yaml "
                        "(labels: {<its label>: <polarity>, ...})")
+
+
+def _clashing_keys(answer: Mapping, labels: Mapping[str, str] | None) -> list[object]:
+    """Two keys of one answer that are one label (`positive` and `Positive`, `0` and `"0"`), or two names read
+    as one polarity without the entry's `labels:` saying so (`positive` and `pos`); [] when there are none."""
+    seen: dict[str, object] = {}
+    for name in answer:
+        mapped = bool(labels) and label_key(name) in labels  # type: ignore[operator]
+        polarity = None if mapped else polarity_word(name)
+        for key in (f"key:{label_key(name)}", *((f"name:{polarity}",) if polarity else ())):
+            if key in seen:
+                return [seen[key], name]
+            seen[key] = name
+    return []
 
 
 def normalise(answer: object, adapter_name: str, labels: Mapping[str, str] | None = None) -> Prediction | QueryError:
@@ -65,6 +79,11 @@ def normalise(answer: object, adapter_name: str, labels: Mapping[str, str] | Non
     if not isinstance(answer, Mapping):
         raise AdapterError(f"model '{adapter_name}' answered {answer!r}; expected a mapping of label names "
                            "to probabilities, a label name, or a QueryError")
+    clash = _clashing_keys(answer, labels)
+    if clash:
+        return QueryError(f"model '{adapter_name}' answered {' and '.join(map(repr, clash))} as two labels of one "
+                          "polarity; it is not guessed whether to add them or which one is meant: answer each "
+                          "label once")
     probs = dict.fromkeys(POLARITIES, 0.0)
     for name, value in answer.items():
         label = label_polarity(name, adapter_name, labels)

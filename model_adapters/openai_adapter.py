@@ -42,11 +42,13 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from numbers import Real
 from typing import Any, Sequence
+from urllib.parse import urlsplit
 
 from absa_checks.adapters import AdapterKind
 from absa_checks.answer_reading import read_polarity
 from absa_checks.errors import AdapterError
 from absa_checks.labels import POLARITIES, polarity_word
+from absa_checks.redaction import looks_secret, redact_text, redact_url, shown
 
 from .protocol import Answer, Query, QueryError
 
@@ -78,28 +80,41 @@ def looks_like_a_key(value: str) -> bool:
     return value.lower().startswith("sk_") or (len(value) >= 20 and random_looking)
 
 
+# The upper bounds of the numeric settings: beyond them a value is a typo (or overflows a timer), not a choice.
+MAX_TIMEOUT = 3600.0             # seconds for one request: an hour
+MIN_REQUESTS_PER_MINUTE = 1 / 60  # one request an hour
+MAX_REQUESTS_PER_MINUTE = 1e6
+MAX_BACKOFF_SETTING = 600.0      # seconds before the first retry (later waits are capped at MAX_BACKOFF anyway)
+MAX_TEMPERATURE = 2.0            # the OpenAI API's own bound
+UPPER = {"max_concurrency": 256, "retries": 100, "max_consecutive_failures": 1_000_000, "seed": 2 ** 63 - 1,
+         "max_tokens": 1_000_000}
+
+
 def _whole(name: str, key: str, value: object, low: int) -> int:
-    """A whole number of at least `low` (a `${VAR}` gives it as text: "8" is 8)."""
+    """A whole number from `low` to UPPER[key] (a `${VAR}` gives it as text: "8" is 8)."""
     if isinstance(value, str) and re.fullmatch(r"\s*[-+]?\d+\s*", value):
         value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise AdapterError(f"model '{name}': {key} {value!r} must be a whole number of at least {low}, "
+    high = UPPER[key]
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise AdapterError(f"model '{name}': {key} {shown(value)} must be a whole number of at least {low} and at most "
+                           f"{high}, "
                            f"e.g. {key}: {max(low, 1) if key != 'retries' else 4}")
     return value
 
 
-def _number(name: str, key: str, value: object, low: float, above: bool, example: str) -> float:
-    """A finite number at least (or, with `above`, greater than) `low`."""
+def _number(name: str, key: str, value: object, low: float, above: bool, example: str, high: float) -> float:
+    """A finite number at least (or, with `above`, greater than) `low`, and at most `high`."""
     if isinstance(value, str):
         try:
             value = float(value)
         except ValueError:
             pass
     ok = isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(float(value)) and \
-        (float(value) > low if above else float(value) >= low)
+        (float(value) > low if above else float(value) >= low) and float(value) <= high
     if not ok:
         bound = f"above {low:g}" if above else f"at least {low:g}"
-        raise AdapterError(f"model '{name}': {key} {value!r} must be a number {bound}, e.g. {key}: {example}")
+        raise AdapterError(f"model '{name}': {key} {shown(value)} must be a number {bound} and at most {high:g}, "
+                           f"e.g. {key}: {example}")
     return float(value)
 
 
@@ -107,8 +122,36 @@ def _flag(name: str, key: str, value: object) -> bool:
     if isinstance(value, str) and value.strip().lower() in ("true", "false"):
         return value.strip().lower() == "true"
     if not isinstance(value, bool):
-        raise AdapterError(f"model '{name}': {key} {value!r} must be true or false")
+        raise AdapterError(f"model '{name}': {key} {shown(value)} must be true or false")
     return value
+
+
+def _base_url(name: str, value: str) -> str:
+    """http(s)://host[:port][/path], with a host, without credentials, a query or a fragment (the adapter
+    appends /chat/completions to it). The value is never repeated when it holds credentials."""
+    example = "e.g. base_url: http://127.0.0.1:8000/v1"
+    text = value.strip()
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:
+        raise AdapterError(f"model '{name}': base_url {shown(redact_url(text))} is not a URL "
+                           f"(http(s)://host[:port][/path]), {example}") from None
+    if parts.scheme not in ("http", "https") or not text.lower().startswith(parts.scheme + "://"):
+        raise AdapterError(f"model '{name}': base_url must start with http:// or https://, {example}")
+    if "@" in parts.netloc:
+        raise AdapterError(f"model '{name}': base_url holds credentials (user:password@); they are not shown and "
+                           "not sent. Put the key in an environment variable and name it with api_key_env (e.g. "
+                           "api_key_env: OPENAI_API_KEY); base_url keeps only http(s)://host[:port][/path]")
+    if parts.query or parts.fragment or text.rstrip("/").endswith(("?", "#")):
+        raise AdapterError(f"model '{name}': base_url {redact_url(text)} has a query string or a fragment, which "
+                           "cannot take /chat/completions after it; a key there (?api-key=...) belongs in an "
+                           "environment variable named by api_key_env; base_url keeps only "
+                           "http(s)://host[:port][/path]")
+    if not parts.hostname or port == 0 or any(c.isspace() for c in text):
+        raise AdapterError(f"model '{name}': base_url {shown(text)} names no host (or has a space or port 0), "
+                           f"{example}")
+    return text
 
 
 def _text(name: str, key: str, value: object) -> str:
@@ -204,14 +247,14 @@ class OpenAIAdapter:
                  max_concurrency: int = 4, timeout: float = 30.0, retries: int = 4,
                  requests_per_minute: float | None = None, max_consecutive_failures: int = 8,
                  temperature: float = 0.0, seed: int = 0, max_tokens: int | None = None, backoff: float = 0.5):
-        base_url, model = _text(name, "base_url", base_url), _text(name, "model", model)
-        if not re.match(r"https?://", base_url):
-            raise AdapterError(f"model '{name}': base_url must start with http:// or https://, e.g. "
-                               "base_url: http://127.0.0.1:8000/v1")
+        base_url, model = _base_url(name, _text(name, "base_url", base_url)), _text(name, "model", model)
+        if looks_secret(model):
+            raise AdapterError(f"model '{name}': model looks like an API key (not shown); model: is the name the "
+                               f"server knows the model by (e.g. model: gpt-4o-mini). {PASTED_KEY.split('; ', 1)[1]}")
         if mode not in MODES:
-            raise AdapterError(f"model '{name}': mode {mode!r} is not one of {', '.join(MODES)}")
+            raise AdapterError(f"model '{name}': mode {shown(mode)} is not one of {', '.join(MODES)}")
         if guided not in GUIDED:
-            raise AdapterError(f"model '{name}': guided {guided!r} is not one of {', '.join(GUIDED)}")
+            raise AdapterError(f"model '{name}': guided {shown(guided)} is not one of {', '.join(GUIDED)}")
         if prompt is not None and not isinstance(prompt, str):
             raise AdapterError(f"model '{name}': prompt must be text holding {{sentence}} (and {{aspect}})")
         max_concurrency = _whole(name, "max_concurrency", max_concurrency, 1)
@@ -220,11 +263,17 @@ class OpenAIAdapter:
         seed = _whole(name, "seed", seed, 0)
         if max_tokens is not None:
             max_tokens = _whole(name, "max_tokens", max_tokens, 1)
-        timeout = _number(name, "timeout", timeout, 0.0, True, "30 (seconds for the whole request)")
+        timeout = _number(name, "timeout", timeout, 0.0, True, "30 (seconds for the whole request)", MAX_TIMEOUT)
         if requests_per_minute is not None:
-            requests_per_minute = _number(name, "requests_per_minute", requests_per_minute, 0.0, True, "60")
-        temperature = _number(name, "temperature", temperature, 0.0, False, "0")
-        backoff = _number(name, "backoff", backoff, 0.0, False, "0.5 (seconds before the first retry)")
+            requests_per_minute = _number(name, "requests_per_minute", requests_per_minute, 0.0, True, "60",
+                                          MAX_REQUESTS_PER_MINUTE)
+            if requests_per_minute < MIN_REQUESTS_PER_MINUTE:
+                raise AdapterError(f"model '{name}': requests_per_minute {requests_per_minute:g} is less than one "
+                                   "request an hour (at least 0.0167); leave it out for no limit, e.g. "
+                                   "requests_per_minute: 60")
+        temperature = _number(name, "temperature", temperature, 0.0, False, "0", MAX_TEMPERATURE)
+        backoff = _number(name, "backoff", backoff, 0.0, False, "0.5 (seconds before the first retry)",
+                          MAX_BACKOFF_SETTING)
         logprobs = _flag(name, "logprobs", logprobs)
         template = prompt or (DEFAULT_EXTRACT_PROMPT if mode == "extract" else DEFAULT_PROMPT)
         needed = ("{sentence}",) if mode == "extract" else ("{sentence}", "{aspect}")
@@ -243,9 +292,17 @@ class OpenAIAdapter:
             if not self.key:
                 raise AdapterError(f"model '{name}': the environment variable {api_key_env} (api_key_env) is not set; "
                                    "export the API key there")
+            if not re.fullmatch(r"[\x21-\x7e]+", self.key):
+                what = "a line break" if re.search(r"[\r\n]", self.key) else \
+                    "a space or tab" if re.search(r"[ \t]", self.key) else "a character an HTTP header cannot carry"
+                raise AdapterError(f"model '{name}': the key in the environment variable {api_key_env} (api_key_env) "
+                                   f"contains {what} (the key is not shown); export it again without it, e.g. "
+                                   f"export {api_key_env}=\"$(tr -d '[:space:]' < keyfile)\"")
         self.name = name
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.base_url = base_url
+        self.shown_url = redact_url(self.url)  # what every message and report shows (absa_checks.redaction)
+        self.shown_base_url = redact_url(base_url)
         self.model = model
         self.mode = mode
         self.task = "extract" if mode == "extract" else "classify"
@@ -273,7 +330,7 @@ class OpenAIAdapter:
     # ------------------------------------------------------------------ what it is
 
     def describe(self) -> dict[str, object]:
-        return {"kind": "openai", "base_url": self.base_url, "model": self.model, "mode": self.mode,
+        return {"kind": "openai", "base_url": self.shown_base_url, "model": redact_text(self.model), "mode": self.mode,
                 "prompt_sha256": hashlib.sha256(self.prompt.encode()).hexdigest()[:12], "guided": self.guided,
                 "logprobs": self.logprobs, "temperature": self.temperature, "seed": self.seed,
                 "max_concurrency": self.max_concurrency}
@@ -318,7 +375,7 @@ class OpenAIAdapter:
 
     def _label(self, reply: dict) -> Answer:
         content = reply["content"].strip()
-        shown = content[:60] + ("..." if len(content) > 60 else "")
+        shown = self._hide(content[:60] + ("..." if len(content) > 60 else ""))
         if self.guided == "json_schema":
             try:
                 content = str(json.loads(content).get("polarity", ""))
@@ -333,6 +390,11 @@ class OpenAIAdapter:
             return QueryError(f"model '{self.name}': the log probabilities in its reply cannot be read ({err}); "
                               "set logprobs: false for this server, or fix what it sends")
         return probs if probs and max(probs, key=probs.get) == reading.polarity else reading.polarity
+
+    def _hide(self, text: str) -> str:
+        """A server's text for a message: the key (a server may echo the Authorization header) and anything
+        key-shaped hidden (absa_checks.redaction)."""
+        return redact_text(text.replace(self.key, "***") if self.key else text)
 
     @staticmethod
     def _probabilities(logprobs: Any) -> dict[str, float] | None:
@@ -445,7 +507,7 @@ class OpenAIAdapter:
                 self._succeeded()
                 return {"content": content, "logprobs": choice.get("logprobs")}
             except urllib.error.HTTPError as err:
-                problem = f"HTTP {err.code} from {self.url}"
+                problem = f"HTTP {err.code} from {self.shown_url}"
                 if err.code not in RETRY_STATUSES:
                     self._failed(problem)
                     return QueryError(f"model '{self.name}': {problem}; the request was refused, not retried")
@@ -453,11 +515,11 @@ class OpenAIAdapter:
             except _Halted:
                 return QueryError(f"model '{self.name}': not answered, the run was interrupted")
             except TimeoutError:  # socket.timeout is TimeoutError
-                problem = f"no complete reply within timeout {self.timeout:g} s from {self.url}"
+                problem = f"no complete reply within timeout {self.timeout:g} s from {self.shown_url}"
             except (urllib.error.URLError, http.client.HTTPException, OSError) as err:
-                problem = f"{type(err).__name__} talking to {self.url}"
+                problem = f"{type(err).__name__} talking to {self.shown_url}"
             except (ValueError, KeyError, IndexError, TypeError):
-                problem = f"a malformed reply from {self.url} (not an OpenAI chat completion)"
+                problem = f"a malformed reply from {self.shown_url} (not an OpenAI chat completion)"
             if attempt < self.retries:
                 with self._lock:
                     jitter = 0.5 + self._jitter.random() / 2
@@ -475,7 +537,7 @@ class OpenAIAdapter:
             self._failures_in_a_row += 1
             if self._failures_in_a_row >= self.max_consecutive_failures and not self._stopped:
                 self._stopped = (f"model '{self.name}': stopped after {self._failures_in_a_row} failed requests in a "
-                                 f"row (the last: {problem}); check the server at {self.base_url}")
+                                 f"row (the last: {problem}); check the server at {self.shown_base_url}")
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -488,6 +550,12 @@ def _retry_after(value: str | None) -> float | None:
 
 def _build(spec) -> OpenAIAdapter:
     settings = {key: value for key, value in spec.settings.items() if key != "kind"}
+    given = settings.get("api_key_env")
+    via = [variable for variable, value in spec.from_env if isinstance(given, str) and value == given]
+    if via and not (ENV_NAME.fullmatch(given.strip()) and os.environ.get(given.strip())):
+        # `api_key_env: ${MYK}` hands over MYK's value (the key itself), not the variable's name
+        raise AdapterError(f"model '{spec.name}': api_key_env names the variable that holds the key, it does not "
+                           f"take its value: write api_key_env: {via[0]}, not api_key_env: ${{{via[0]}}}")
     return OpenAIAdapter(spec.name, str(settings.pop("base_url")), str(settings.pop("model")), **settings)
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from absa_checks.errors import AdapterError
-from absa_checks.labels import POLARITIES, polarity_word
+from absa_checks.labels import POLARITIES, label_key, label_map, polarity_word
 
 from .protocol import Answer, Query, QueryError
 
@@ -41,7 +41,10 @@ class TransformersAdapter:
         self.path = path
         self.local, self.is_local = locate(name, path)
         self.input = input
-        self.label_overrides = {str(k): str(v) for k, v in (labels or {}).items()}
+        try:  # checked when the entry is read: one key kind, no key twice, no polarity left out while two share one
+            self.label_overrides = label_map(labels, f"model '{name}'")
+        except ValueError as err:
+            raise AdapterError(str(err)) from None
         self.device_option = device
         _check_device_name(name, device)
         self.dtype = dtype
@@ -92,7 +95,11 @@ class TransformersAdapter:
     def _labels(self, id2label: Mapping) -> dict[int, str]:
         mapping = {}
         for index, raw in sorted((int(i), str(name)) for i, name in id2label.items()):
-            override = self.label_overrides.get(str(index)) or self.label_overrides.get(raw)
+            by_index, by_name = self.label_overrides.get(label_key(index)), self.label_overrides.get(label_key(raw))
+            if by_index and by_name and by_index != by_name:
+                raise AdapterError(f"model '{self.name}': labels maps output {index} to {by_index} and its name "
+                                   f"'{raw}' to {by_name}; keep one of the two keys")
+            override = by_index or by_name
             named = polarity_word(raw)  # a name, never a position: '1' is the entry's labels: to say
             if override is not None:
                 polarity = polarity_word(override)

@@ -144,6 +144,32 @@ def test_an_opinion_grown_or_cut_over_a_negation_is_another_opinion(prediction, 
 
 
 @pytest.mark.parametrize("prediction, gold, accepted", [
+    ("hardly edible", "edible", False), ("edible", "hardly edible", False), ("barely warm", "warm", False),
+    ("anything but cheap", "cheap", False), ("cheap", "anything but cheap", False),
+    ("scarcely friendly", "friendly", False), ("no longer fresh", "fresh", False), ("far from good", "good", False),
+    ("really hardly edible", "hardly edible", True), ("nothing special", "nothing special", True),
+])
+def test_an_opinion_grown_or_cut_over_a_negating_word_or_phrase_is_another_opinion(prediction, gold, accepted):
+    sentence = f"The food was {prediction} and {gold}."
+    assert flexible_text_match(prediction, gold, sentence, aspect=False) is accepted
+
+
+@pytest.mark.parametrize("prediction, gold, accepted", [
+    ("life", "battery life", False), ("battery life", "life", False), ("time", "boot time", False),
+    ("size", "screen size", False), ("quality", "food quality", False), ("quality", "sound quality", False),
+    ("speed", "processor speed", False), ("prices", "wine prices", False), ("resolution", "screen resolution", False),
+    ("battery life", "long battery life", True),   # a qualifier dropped: still the battery life
+    ("quality", "build quality", True),            # "build" qualifies: the quality of the machine itself
+    ("quality", "overall quality", True), ("price", "great price", True), ("price", "reasonable price", True),
+    ("fries", "french fries", True), ("card", "WLAN card", True),  # not attribute nouns: the thing itself
+    ("service", "customer service", True),
+])
+def test_a_generic_attribute_noun_alone_is_not_the_compound_that_names_its_owner(prediction, gold, accepted):
+    sentence = f"We liked the {gold}, the {prediction} a lot."
+    assert flexible_text_match(prediction, gold, sentence) is accepted
+
+
+@pytest.mark.parametrize("prediction, gold, accepted", [
     ("s", "pizza \u2019 s", False), ("s", "pizza ' s", False), ("'s", "pizza 's", False),
     ("pizza", "pizza \u2019 s", True), ("sake", "sake \u2019 s", True),
     ("pizza 's", "pizza", True),  # a possessive is dropped, as before: "pizza's" is the pizza

@@ -13,6 +13,7 @@ from absa_checks.extraction.answers import normalise_answer
 from absa_checks.extraction.text_output import OutputError, parse
 from absa_checks.labels import label_map, polarity_word
 from absa_checks.predictions import normalise
+from absa_checks.protocol import QueryError
 
 SUITE = """suite: numbers
 tests:
@@ -96,3 +97,89 @@ def test_a_labels_mapping_that_names_no_polarity_is_exit_4(tmp_path: Path, run):
     result = run(["suite.yaml", "--absa-model", "bad"], cwd=tmp_path)
     assert result.code == 4 and "model 'bad': labels maps 2 to 'good', which is not a polarity" in result.out
     assert "Traceback" not in result.out
+
+
+# ------------------------------------------------------------------ labels: checked when the entry is read
+
+@pytest.mark.parametrize("labels, message", [
+    ({0: "negative", "0": "positive", 1: "neutral", 2: "positive"},
+     "labels gives the label 0 twice (0 and '0'"),
+    ({"Pos": "positive", "pos": "positive", "neg": "negative"}, "labels gives the label pos twice ('Pos' and 'pos'"),
+    ({1: "negative", " 01": "negative", 2: "neutral", 3: "positive"}, "labels gives the label 1 twice"),
+    ({0: "negative", 1: "negative", 2: "positive"}, "labels maps 0 and 1 all to negative and nothing to neutral"),
+    ({0: "positive", 1: "positive"}, "labels maps 0 and 1 all to positive and nothing to negative or neutral"),
+    ({"bad": "negative", "awful": "negative", "good": "positive"}, "all to negative and nothing to neutral"),
+    ({True: "positive", 0: "negative"}, "labels has the key True, which is neither a whole number nor a label name"),
+    ({1.5: "positive"}, "labels has the key 1.5"),
+    ({"": "positive"}, "labels has the key ''"),
+])
+def test_a_labels_mapping_is_refused_when_its_keys_clash_or_it_folds_outputs_together(labels, message):
+    with pytest.raises(ValueError) as caught:
+        label_map(labels, "model 'mine'")
+    assert str(caught.value).startswith("model 'mine': ") and message in str(caught.value)
+
+
+@pytest.mark.parametrize("labels, normal", [
+    ({1: "negative", 2: "negative", 3: "neutral", 4: "positive", 5: "positive"},  # star ratings: all three named
+     {"1": "negative", "2": "negative", "3": "neutral", "4": "positive", "5": "positive"}),
+    ({0: "negative", 1: "neutral", "2": "POS"}, {"0": "negative", "1": "neutral", "2": "positive"}),
+    ({"LABEL_0": "negative", "Label_1": "neutral", "label_2": "positive"},
+     {"label_0": "negative", "label_1": "neutral", "label_2": "positive"}),
+    ({0: "negative", 1: "positive"}, {"0": "negative", "1": "positive"}),  # a two-class head: one each
+])
+def test_a_labels_mapping_that_is_one_label_one_key_is_kept_normalised(labels, normal):
+    assert label_map(labels, "model 'mine'") == normal
+
+
+@pytest.mark.parametrize("answer, keys", [
+    ({"positive": 0.6, "Positive": 0.1, "negative": 0.3}, "'positive' and 'Positive'"),
+    ({"negative": 0.5, " NEGATIVE ": 0.5}, "'negative' and ' NEGATIVE '"),
+    ({"positive": 0.6, "pos": 0.1, "negative": 0.3}, "'positive' and 'pos'"),
+    ({0: 0.2, "0": 0.3, 1: 0.5}, "0 and '0'"),
+])
+def test_an_answer_with_two_keys_for_one_label_is_an_error_of_its_query_naming_them(answer, keys):
+    mapping = label_map({0: "negative", 1: "neutral", 2: "positive"}, "model 'mine'")
+    found = normalise(answer, "mine", mapping)
+    assert isinstance(found, QueryError), found
+    assert f"model 'mine' answered {keys} as two labels of one polarity" in found.message
+
+
+def test_labels_that_a_mapping_shares_on_purpose_are_added():
+    stars = label_map({1: "negative", 2: "negative", 3: "neutral", 4: "positive", 5: "positive"}, "model 'm'")
+    found = normalise({1: 0.1, 2: 0.1, 3: 0.1, 4: 0.3, 5: 0.4}, "m", stars)
+    assert found.label == "positive" and abs(found.as_dict()["positive"] - 0.7) < 1e-9
+
+
+DUP_MODEL = """
+def dup(queries):
+    return [{"positive": 0.6, "Positive": 0.1, "negative": 0.3} for _ in queries]
+
+def ints(queries):
+    return [2 for _ in queries]
+"""
+
+
+@pytest.mark.parametrize("labels, message", [
+    ("{0: negative, '0': positive, 1: neutral, 2: positive}", "labels gives the label 0 twice"),
+    ("{0: negative, 1: negative, 2: positive}", "labels maps 0 and 1 all to negative and nothing to neutral"),
+])
+def test_a_clashing_labels_mapping_is_exit_4_before_the_run(tmp_path: Path, run, labels, message):
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "suite.yaml").write_text(SUITE)
+    (tmp_path / "dupmodel.py").write_text(DUP_MODEL)
+    (tmp_path / "models.yaml").write_text(f"models:\n  bad: {{kind: python, target: 'dupmodel:ints', labels: {labels}}}\n")
+    result = run(["suite.yaml", "--absa-model", "bad"], cwd=tmp_path)
+    assert result.code == 4 and f"model 'bad': {message}" in result.out, result.out[-2000:]
+    assert "Traceback" not in result.out and result.report is None
+
+
+def test_a_python_model_answering_one_label_in_two_cases_errors_every_case(tmp_path: Path, run):
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "suite.yaml").write_text(SUITE)
+    (tmp_path / "dupmodel.py").write_text(DUP_MODEL)
+    (tmp_path / "models.yaml").write_text("models:\n  dup: {kind: python, target: 'dupmodel:dup'}\n")
+    result = run(["suite.yaml", "--absa-model", "dup"], cwd=tmp_path)
+    assert result.code == 1 and result.report["verdict"]["passed"] is False
+    cases = result.report["cases"]
+    assert cases and all(c["status"] == "error" and "answered 'positive' and 'Positive' as two labels of one "
+                         "polarity" in c["reason"] for c in cases)

@@ -165,7 +165,7 @@ def test_a_signal_ends_a_run_waiting_on_a_hanging_server_with_the_partial_report
 # ---------------------------------------------------------------------------------------------- settings
 
 @pytest.mark.parametrize("setting, value, message", [
-    ("timeout", "abc", "timeout 'abc' must be a number above 0, e.g. timeout: 30"),
+    ("timeout", "abc", "timeout 'abc' must be a number above 0 and at most 3600, e.g. timeout: 30"),
     ("timeout", "0", "timeout 0 must be a number above 0"),
     ("timeout", "-3", "timeout -3 must be a number above 0"),
     ("timeout", ".nan", "timeout nan must be a number above 0"),
@@ -186,6 +186,29 @@ def test_a_signal_ends_a_run_waiting_on_a_hanging_server_with_the_partial_report
     ("prompt", "42", "prompt must be text holding {sentence}"),
     ("base_url", "localhost:8000/v1", "base_url must start with http:// or https://"),
     ("api_key_env", "''", "api_key_env is empty"),
+    # upper bounds: a value past them is a typo, and would overflow a timer (OverflowError) at run time
+    ("timeout", "1e12", "timeout 1000000000000.0 must be a number above 0 and at most 3600"),
+    ("timeout", "3601", "timeout 3601 must be a number above 0 and at most 3600"),
+    ("requests_per_minute", "1e-9", "requests_per_minute 1e-09 is less than one request an hour"),
+    ("requests_per_minute", "0.001", "requests_per_minute 0.001 is less than one request an hour"),
+    ("requests_per_minute", "1e300", "requests_per_minute 1e+300 must be a number above 0 and at most 1e+06"),
+    ("max_concurrency", "100000", "max_concurrency 100000 must be a whole number of at least 1 and at most 256"),
+    ("retries", "1000000", "retries 1000000 must be a whole number of at least 0 and at most 100"),
+    ("backoff", "1e9", "backoff 1000000000.0 must be a number at least 0 and at most 600"),
+    ("temperature", "50", "temperature 50 must be a number at least 0 and at most 2"),
+    ("seed", "99999999999999999999999", "seed 99999999999999999999999 must be a whole number of at least 0 and"),
+    ("max_tokens", "10000000000", "max_tokens 10000000000 must be a whole number of at least 1 and at most"),
+    # base_url: http(s)://host[:port][/path]
+    ("base_url", "'http://'", "base_url 'http://' names no host"),
+    ("base_url", "'https:///v1'", "base_url 'https:///v1' names no host"),
+    ("base_url", "'http://:8000/v1'", "base_url 'http://:8000/v1' names no host"),
+    ("base_url", "'http://127.0.0.1:99999/v1'", "base_url 'http://127.0.0.1:99999/v1' is not a URL"),
+    ("base_url", "'http://127.0.0.1:80a/v1'", "base_url 'http://127.0.0.1:80a/v1' is not a URL"),
+    ("base_url", "'ftp://127.0.0.1/v1'", "base_url must start with http:// or https://"),
+    ("base_url", "'http:/127.0.0.1/v1'", "base_url must start with http:// or https://"),
+    ("base_url", "'http://127.0.0.1:8000/v1?stream=false'", "base_url http://127.0.0.1:8000/v1?stream=*** has a "
+                                                            "query string"),
+    ("base_url", "'http://127.0.0.1:8000/v1#top'", "base_url http://127.0.0.1:8000/v1#*** has a query string or a"),
 ], ids=lambda v: str(v)[:24])
 def test_a_setting_of_the_wrong_type_is_exit_4_before_the_run(tmp_path: Path, run, setting, value, message):
     (tmp_path / "pytest.ini").write_text("[pytest]\n")

@@ -161,3 +161,12 @@ def test_an_aspect_cut_off_by_truncation_is_an_error_not_a_model_failure(named):
     assert cut.message.startswith("the sentence was cut at max_length 8 tokens before the aspect 'battery life' "
                                   f"(character {long.index('battery life')})")
     assert isinstance(kept, dict) and sum(kept.values()) == pytest.approx(1.0)
+
+
+def test_a_mapping_naming_one_output_by_index_and_by_name_two_ways_is_refused(tmp_path):
+    folder = tiny_checkpoint(tmp_path / "generic", None)  # LABEL_0, LABEL_1, LABEL_2
+    with pytest.raises(AdapterError, match="labels maps output 0 to negative and its name 'LABEL_0' to positive"):
+        TransformersAdapter("tiny", str(folder), labels={0: "negative", "LABEL_0": "positive", 1: "neutral",
+                                                         2: "positive"}).predict([q("the food was great", "food")])
+    with pytest.raises(AdapterError, match="labels gives the label 0 twice"):
+        TransformersAdapter("tiny", str(folder), labels={0: "negative", "0": "positive"})

@@ -29,7 +29,12 @@ pronoun: "meal of", "pizza and", "of the pizza", "it") or a clitic or word fragm
 pizza" is "pizza"). For an opinion the same holds, with pronouns allowed at the edges ("worth it"),
 and an opinion's head is its last word before a preposition and before trailing pronouns ("worth" in
 "worth it"; no partitive or coordination rule); an opinion grown or cut over a negation ("not good"
-for "good", "good" for "not good") is another opinion. Closed-class word lists, not a POS tagger: the edges
+for "good", "good" for "not good", "hardly edible" for "edible", "anything but cheap" for "cheap") is another
+opinion. A generic attribute noun alone ("life", "time", "size", "quality": GENERIC_HEADS) is not the
+compound whose first word names the thing it belongs to ("battery life", "boot time", "screen size", "food
+quality"), in either direction: the head rule would keep it, but the modifier is what names the aspect (the
+laptop's battery, not its screen); a modifier that only qualifies ("build quality", "great price") may still
+be dropped. Closed-class word lists, not a POS tagger: the edges
 of a 1-4 word span have no sentence context for a tagger to use, and a list is deterministic and
 costs nothing.
 
@@ -60,7 +65,23 @@ PRONOUNS = frozenset("i me mine we us ours you yours he him she hers it they the
                      "something anything everything nothing someone anyone everyone one ones".split())
 EDGE_DETERMINERS = DETERMINERS | frozenset("all both each every either neither no another such much many "
                                            "few several".split())
-NEGATORS = frozenset("not no never".split())  # an opinion and its negation are not one opinion
+# an opinion and its negation are not one opinion: "not good", "hardly edible", "anything but cheap"
+NEGATORS = frozenset("not no never hardly barely scarcely seldom rarely nowhere neither nor without nothing "
+                     "lacking less".split())
+NEGATING_PAIRS = frozenset({("anything", "but"), ("far", "from"), ("all", "but"), ("short", "of"), ("no", "longer")})
+# Attribute nouns that name a property of something else ("life" of the battery, "size" of the screen): alone,
+# such a head is not the compound whose first word names the thing ("battery life", "screen size", "boot
+# time", "food quality"), which a reader would not take for "life", "size", "time" or "quality"
+GENERIC_HEADS = frozenset(
+    "life time times size sizes quality speed speeds price prices cost costs value level levels rate rates range "
+    "type capacity temperature noise volume resolution weight length performance options settings amount".split())
+# (only attributes: a part or a device named by its head, "card" for "WLAN card", stays that part)
+# modifiers that only qualify (what remains is the same thing): "build quality" is the quality, "great price" the price
+QUALIFIERS = frozenset(
+    "build built overall general total whole entire actual real average high low good great bad poor fast slow "
+    "long short nice decent cheap big small large huge fair top best better worse worst new old own same "
+    "excellent amazing awesome terrible awful perfect fine reasonable".split())
+_ADJECTIVE_ENDINGS = ("al", "ful", "ous", "ive", "able", "ible", "ic", "ed", "est", "less", "ish")
 # a clitic or a piece of a word left by tokenisation ("pizza ' s" -> "s", "do n't" -> "n't", "don ' t" -> "t")
 FRAGMENTS = frozenset("s t re ve ll d m n nt n't 's 're 've 'll 'd 'm".split())
 # "X of Y" names Y when X is one of these (a container, a portion, a part, a kind or a number of Y)
@@ -147,6 +168,28 @@ def bad_edge(words: Sequence[str], aspect: bool = True) -> bool:
     return bool(words) and (words[0] in closed or words[-1] in closed)
 
 
+def _negations(words: Sequence[str]) -> int:
+    """How many negators and negating pairs ("anything but", "far from") a phrase holds."""
+    pairs = sum((a, b) in NEGATING_PAIRS for a, b in zip(words, words[1:]))
+    return pairs + sum(w in NEGATORS for w in words) - sum(b in NEGATORS for a, b in zip(words, words[1:])
+                                                           if (a, b) in NEGATING_PAIRS)
+
+
+def _names_a_thing(modifier: str) -> bool:
+    """Whether a word before a head names a thing ("battery", "screen", "boot"), not a quality ("build", "great",
+    "external", "wireless"): no tagger, so a list of qualifiers and the common adjective endings."""
+    return modifier.isalpha() and modifier not in QUALIFIERS and not modifier.endswith(_ADJECTIVE_ENDINGS)
+
+
+def generic_head_alone(shorter: Sequence[str], longer: Sequence[str]) -> bool:
+    """`shorter` is a generic attribute noun alone ("life") and `longer` puts before it a word that names the
+    thing it is a property of ("battery life", "food quality"): a near miss (GENERIC_HEADS)."""
+    if len(shorter) != 1 or not (shorter[0] in GENERIC_HEADS or _plural_stem(shorter[0]) in GENERIC_HEADS):
+        return False
+    at = [i for i, word in enumerate(longer) if word == shorter[0]]
+    return bool(at) and at[0] > 0 and _names_a_thing(longer[at[0] - 1])
+
+
 def _contains(longer: Sequence[str], shorter: Sequence[str]) -> bool:
     n = len(shorter)
     return n > 0 and any(tuple(longer[i:i + n]) == tuple(shorter) for i in range(len(longer) - n + 1))
@@ -182,8 +225,10 @@ def flexible_text_match(predicted: str, gold: str, sentence: str, others: Sequen
         return True
     if bad_edge(raw_words(predicted), aspect) or bad_edge(p, aspect):
         return False
-    if not aspect and sum(w in NEGATORS for w in p) % 2 != sum(w in NEGATORS for w in g) % 2:
-        return False  # "not good" is not the opinion "good", nor the reverse
+    if not aspect and _negations(p) % 2 != _negations(g) % 2:
+        return False  # "not good" (or "hardly good") is not the opinion "good", nor the reverse
+    if aspect and (generic_head_alone(p, g) or generic_head_alone(g, p)):
+        return False  # "life" is not "battery life", nor the reverse
     if (heads(p) != heads(g)) if aspect else (head(_untail(p)) != head(_untail(g))):
         return False
     if _contains(g, p):  # zoom-in: a part of the gold that keeps its head
