@@ -145,6 +145,10 @@ def read_baseline(path: Path) -> Baseline:
             return Baseline(str(path), None, f"baseline report {path} is {version[0]} version {version[1]}; this "
                                              f"absa-checks compares with {report_json.SCHEMA} version "
                                              f"{report_json.SCHEMA_VERSION}: rerun the released model with it")
+        if isinstance(data.get("shard"), dict):  # one shard's cases only: the merged report is the run's
+            return Baseline(str(path), None, f"baseline report {path} is the report of shard "
+                                             f"{data['shard'].get('k')}/{data['shard'].get('n')}, a part of a run; "
+                                             "merge the shards (absa-checks merge) and pass the merged report")
         if data.get("complete") is False:  # a run stopped early (Ctrl-C, -x, a crash): not a release
             return Baseline(str(path), None, f"baseline report {path} is partial (complete: false, stopped: "
                                              f"{data.get('stopped', 'not said')}): a run that stopped early is not a "

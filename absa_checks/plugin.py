@@ -23,7 +23,7 @@ from . import adapters as registry
 
 from . import allure_support, cache, reporters
 from .progress import FileProgress, ProgressWatcher, TerminalProgress, display_for
-from .fingerprint import fingerprint, model_sha256
+from .fingerprint import fingerprint, model_sha256, sha256_of
 from .shards import parse_shard, shard_identity, shard_of
 from . import gates as gates_module, simpler
 from .simpler import SimpleRun
@@ -198,23 +198,23 @@ def _read_options(config: pytest.Config, model_option_is_ours: bool) -> RunOptio
 
 
 def _refuse_one_checkpoint_twice(options: RunOptions, specs: list, adapters: list) -> None:
-    """Two names for one checkpoint (the same kind, settings and weights: the same fingerprint) would make a
+    """Two names for one checkpoint (the same kind and adapter fingerprint, which changes whenever its answers could) would make a
     2-checkpoint mean with a std of 0, or a simple baseline that is the model under test: a usage error."""
     if len(specs) < 2:
         return
     seen: dict[str, str] = {}
     for index, (spec, adapter) in enumerate(zip(specs, adapters)):
-        sha = model_sha256(spec.kind, spec.settings, adapter.fingerprint())
+        sha = sha256_of({"kind": spec.kind, "fingerprint": adapter.fingerprint()})  # changes when answers could
         if sha not in seen:
             seen[sha] = spec.name
             continue
         other = seen[sha]
         if options.simple_baseline is not None and index == len(specs) - 1:  # the simple baseline comes last
             raise AbsaChecksError(f"--absa-simple-baseline {options.simple_baseline}: is the model under test "
-                                  f"({other}: the same fingerprint, kind, settings and weights); name a simpler "
+                                  f"({other}: the same kind and fingerprint, so the same answers); name a simpler "
                                   "model, e.g. lexicon-sentence")
-        raise AbsaChecksError(f"--model {options.model}: {other} and {spec.name} are one checkpoint (the same "
-                              "fingerprint: kind, settings and weights), so their mean and std would be of copies; "
+        raise AbsaChecksError(f"--model {options.model}: {other} and {spec.name} are one checkpoint (the same kind "
+                              "and fingerprint, so the same answers), so their mean and std would be of copies; "
                               "name each checkpoint once (a seed study needs checkpoints of different seeds)")
 
 
