@@ -668,7 +668,8 @@ class AbsaRun:
             notes=notes, **self._readiness_context(outcomes))
         result = conclude(outcomes, self.options, self._baseline(), context)
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) or (
-                exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and self._shard_dropped):
+                exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and self.options.shard is not None
+                and (self._shard_dropped or self.worker_collections) and collection is not None and collection.suites):
             session.exitstatus = result.verdict.exit_status  # a shard that got no unit is a shard: exit 0
         read = suites_read(self.config.rootpath, {o.test for o in outcomes}) if _is_distributed(self.config) else ()
         self.summary_lines, unwritten = reporters.summary_with_failures(result, self.options, read)
