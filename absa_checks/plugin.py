@@ -363,8 +363,10 @@ def _planned(items: list[pytest.Item], predictors: dict[str, Predictor]) -> list
         else:
             continue
         gated = bool(item.test.gates) if isinstance(item, ExtractionItem) else not item.test.gates.is_empty()
-        found.setdefault((item.test.key, item.source, status),
-                         manifest.Planned(item.test.key, item.source, gated, status, reason))
+        planned = manifest.Planned(item.test.key, item.source, gated, status, reason)
+        key = (item.test.key, item.source, status)
+        # one reason per pair whatever the order or the shard: the first in sorted order (manifest.merged too)
+        found[key] = min(found.get(key, planned), planned, key=lambda p: p.reason)
     return list(found.values())
 
 
