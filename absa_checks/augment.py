@@ -7,8 +7,12 @@ measure. Input sentences are compared, after normalisation (leakage.normalise: c
 punctuation and spacing ignored), with the sentences of every known test source and their variants,
 always: the public test sets by the fingerprints the package ships (leakage.py: SemEval-2014 test, the
 ARTS test sets with their variants, MAMS test, the GCAE hard subsets), the built-in examples (and the
-variants the suites generate from them) and, with a data directory, the test sets found there. A match
-is refused, or with `drop` dropped and counted.
+variants the suites generate from them), the project's own suite examples (`--suites`, by default ./suites:
+the examples its suites define, and their variants) and, with a data directory, the test sets found there.
+The shipped fingerprints hold the variants absa-checks generates of each public test set with seed 0 and
+default parameters (what `absa-checks generate --source NAME` writes); variants a run makes with another
+--absa-seed or other suite parameters are other sentences, not known to the guard. A match is refused, or
+with `drop` dropped and counted.
 """
 
 from __future__ import annotations
@@ -50,6 +54,45 @@ def known_test_sentences(data_dir: Path | None, seed: int) -> dict[str, str]:
                     for variant in variants:
                         known.setdefault(normalise(variant.example.sentence), name)
     return known
+
+
+@dataclass(frozen=True)
+class SuiteExamples:
+    """The project's own suite examples (inline or `file:` sources) and their variants, for the guard."""
+
+    known: dict[str, str]           # normalised sentence -> "suites/a.yaml source NAME"
+    files: tuple[str, ...]          # the suite files read
+    unreadable: tuple[str, ...]     # "path: why", suite files that could not be read (so not checked)
+
+
+def suite_examples(paths: list[Path], seed: int) -> SuiteExamples:
+    """Every suite file under `paths` (files or folders): its own sources' examples, and the variants the
+    suites generate of them (seed `seed`, default parameters)."""
+    from . import generate
+    from .sources.catalog import known_source_names
+    from .sources.inline import load_inline
+    from .spec import parse_suite
+    from .suite_files import classify
+
+    files = sorted({f for path in paths for f in ([path] if path.is_file() else
+                                                 [*path.rglob("*.yaml"), *path.rglob("*.yml")])})
+    known: dict[str, str] = {}
+    read, unreadable = [], []
+    for file in files:
+        if classify(file, file.parent).kind != "suite":
+            continue
+        try:
+            suite = parse_suite(file, known_source_names())
+            for name, local in sorted(suite.inline_sources.items()):
+                loaded = load_inline(local)
+                made, _, _ = generate.run(loaded, ["revtgt", "revnon", "adddiff"], Settings(seed, ()))
+                for sentence in [u.original.sentence for u in loaded.units] + [v.example.sentence for _, v in made]:
+                    known.setdefault(normalise(sentence), f"{file.as_posix()} source {name}")
+        except (AbsaChecksError, OSError, ValueError) as err:
+            unreadable.append(f"{file}: {str(err).splitlines()[0] if str(err) else type(err).__name__}")
+            continue
+        read.append(file.as_posix())
+    return SuiteExamples(known, tuple(read), tuple(unreadable))
 
 
 @dataclass(frozen=True)

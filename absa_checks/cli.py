@@ -69,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
                      help="test data (laid out like shared/data) the leakage guard also checks against; without it "
                           "the guard knows the public test sets by the fingerprints the package ships, and the "
                           "built-in examples (default: $ABSA_DATA_DIR)")
+    aug.add_argument("--suites", action="append", default=None, metavar="PATH",
+                     help="suite files or folders whose own examples (and their variants) the leakage guard also "
+                          "checks against; repeatable (default: ./suites when there is one)")
     aug.add_argument("--drop-leaks", action="store_true",
                      help="drop (and count, per test set) input sentences that are test sentences or their "
                           "variants, instead of refusing")
@@ -130,9 +133,14 @@ def _augment(args) -> int:
     data_dir = resolve_data_dir(args.data)
     outputs.check([Named("--out", out)], [Named("--input", Path(args.input))], [Named("--data", data_dir)],
                   args.follow_symlinks, FOLLOW)
+    suite_paths = [Path(p) for p in args.suites] if args.suites else [p for p in [Path("suites")] if p.is_dir()]
+    missing = [str(p) for p in suite_paths if not p.exists()]
+    if missing:
+        raise AbsaChecksError(f"--suites {', '.join(missing)}: not found; name suite files or folders that exist")
     loaded = load_file(Path(args.input), args.domain)
     public = leakage.shipped_test_sets()
-    loaded, leaked = augment.guard(loaded, augment.known_test_sentences(data_dir, args.seed),
+    suites = augment.suite_examples(suite_paths, args.seed)
+    loaded, leaked = augment.guard(loaded, {**suites.known, **augment.known_test_sentences(data_dir, args.seed)},
                                    leakage.sets_by_fingerprint(public), args.drop_leaks)
     params = _strategy_params([], strategies, k=args.k, neutral=None)
     made, rejected, tally = generate.run(loaded, strategies, Settings(args.seed, params))
@@ -142,8 +150,10 @@ def _augment(args) -> int:
     stream = io.StringIO()
     (augment.write_xml if out.suffix == ".xml" else generate.write_jsonl)(made, stream)
     outputs.write_text(Named("--out", out), stream.getvalue(), args.follow_symlinks, FOLLOW)
-    checked = (f"the public test sets ({', '.join(s.name for s in public)}), the built-in examples"
-               + ("" if data_dir is None else f" and the test sets under {data_dir}"))
+    checked = (f"the public test sets ({', '.join(s.name for s in public)}; the ':generated' sets are the "
+               "variants absa-checks generates of them with seed 0), the built-in examples and their variants, "
+               + _suites_checked(suite_paths, suites)
+               + ("" if data_dir is None else f", and the test sets under {data_dir}"))
     print(f"{len(loaded.units)} training units from {args.input}; wrote {len(made)} variants to {out}", file=sys.stderr)
     counted = augment.count(leaked)
     print(f"  leakage guard: checked against {checked}; {counted.sentences} input sentences dropped"
@@ -152,6 +162,18 @@ def _augment(args) -> int:
     for line in tally.lines():
         print("  " + line, file=sys.stderr)
     return 0
+
+
+def _suites_checked(paths: list[Path], suites) -> str:
+    """The part of augment's guard line that says which suites' own examples were checked."""
+    if not paths:
+        return "no suite's own examples (no ./suites folder here; pass --suites DIR to check a project's)"
+    found = (f"the own examples of {len(suites.files)} suite file(s) in {', '.join(map(str, paths))} and their "
+             "variants")
+    if suites.unreadable:
+        found += (f" ({len(suites.unreadable)} suite file(s) could not be read, so not checked: "
+                  f"{suites.unreadable[0]}{' ...' if len(suites.unreadable) > 1 else ''})")
+    return found
 
 
 def _merge(args) -> int:

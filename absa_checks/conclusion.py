@@ -146,6 +146,14 @@ def read_baseline(path: Path) -> Baseline:
             return Baseline(str(path), None, f"baseline report {path} is {version[0]} version {version[1]}; this "
                                              f"absa-checks compares with {report_json.SCHEMA} version "
                                              f"{report_json.SCHEMA_VERSION}: rerun the released model with it")
+        if isinstance(data.get("shard"), dict):  # one shard's cases only: the merged report is the run's
+            return Baseline(str(path), None, f"baseline report {path} is the report of shard "
+                                             f"{data['shard'].get('k')}/{data['shard'].get('n')}, a part of a run; "
+                                             "merge the shards (absa-checks merge) and pass the merged report")
+        if data.get("complete") is False:  # a run stopped early (Ctrl-C, -x, a crash): not a release
+            return Baseline(str(path), None, f"baseline report {path} is partial (complete: false, stopped: "
+                                             f"{data.get('stopped', 'not said')}): a run that stopped early is not a "
+                                             "release; pass the report of the released model's complete run")
         return Baseline(str(path), data["cases"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
         return Baseline(str(path), None, f"baseline report {path} cannot be read ({err}); pass the JSON "
@@ -181,6 +189,9 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
                         found["reason"]) for found in context.no_cases]
     claim_results = claims_module.check_all(context.claims, metrics, per_model if several else None, context.group)
     claim_gates = claims_module.gates(claim_results) if options.require_claims else []
+    if options.require_claims and not claim_results:  # asked for, decided on nothing: never a pass
+        claim_gates = [GateResult("claim_reproduced", "--absa-require-claims", "all", 0.0, None, "interval", "fail",
+                                  _no_claims(list(per_model) or list(context.models), bool(context.claims)))]
     simple_compared, simple_gates = ({}, []) if context.simple is None else simpler.against(
         cases, context.simple, options.simple_alpha)
     decomposed = splits_module.by_metric(per_model, metrics, {name: list(members) for name, members in context.splits}) \
@@ -260,6 +271,16 @@ def _report_only(results: list[GateResult], pairs: frozenset, models: list[str])
         found.append(gates_module.report_only(gate, f"{gate.source} is of another domain than {', '.join(outside)}")
                      if outside else gate)
     return found
+
+
+def _no_claims(models: list[str], some: bool) -> str:
+    """Why --absa-require-claims has nothing to check, and the fix."""
+    if some:
+        return ("none of the claims in models.yaml is about a checkpoint with results here "
+                "(deselected?), so no claim was checked; run the checkpoints the claims name")
+    return (f"no claim to check: the models.yaml entry of {', '.join(models) or 'the model'} "
+            "has no `claims:`; add the published numbers, e.g. `claims: {source: arts-restaurant, accuracy: 0.867}` "
+            "(docs/readiness.md), or leave the option out")
 
 
 def _not_measured(verdict: verdict_module.Verdict, problems: list[str],

@@ -119,7 +119,8 @@ def fingerprint(inputs: RunInputs, models: dict[str, str], options: dict[str, An
 
 def differences(mine: dict[str, Any], first: dict[str, Any]) -> list[str]:
     """What differs between two runs' fingerprint parts, each as "made from another X" phrases."""
-    found = []
+    found: list[str] = []
+    renamed: list[tuple[str, str]] = []
     for part in PARTS:
         a, b = mine.get(part), first.get(part)
         if a == b:
@@ -145,10 +146,35 @@ def differences(mine: dict[str, Any], first: dict[str, Any]) -> list[str]:
                     found.append(f"other data for source '{source}' ({', '.join(files)})")
         else:  # suites, examples: file -> hash
             what = {"suites": "suite file", "examples": "examples file"}[part]
+            moved = _renamed(a, b)
+            if moved:  # the same bytes under other names: the paths are shown from another pytest rootdir
+                renamed += moved
+                a = {file: sha for file, sha in a.items() if file not in {x for x, _ in moved}}
+                b = {file: sha for file, sha in b.items() if file not in {y for _, y in moved}}
             for file in sorted(set(a) | set(b)):
                 if file not in a or file not in b:
                     found.append(f"{'an extra' if file in a else 'no'} {what} {file}"
                                  f"{'' if file in a else ', which the other was made from'}")
                 elif a[file] != b[file]:
                     found.append(f"another {what} ({file})")
+    if renamed:
+        found.insert(0, "the same suite and examples files (byte-identical) named from another pytest rootdir ("
+                     + "; ".join(f"{x} here, {y} there" for x, y in renamed[:2])
+                     + (f"; and {len(renamed) - 2} more" if len(renamed) > 2 else "")
+                     + "): pytest puts its rootdir above every path on the command line, so a path outside the "
+                     "project (e.g. --absa-baseline /elsewhere/base.json) moves it; run every shard with "
+                     "--rootdir set to the project (or keep such files inside it)")
     return found
+
+
+def _renamed(a: dict[str, str], b: dict[str, str]) -> list[tuple[str, str]]:
+    """Files named only in `a` paired with files named only in `b` that have the same hash and end alike
+    (`probe/suites/s.yaml` and `suites/s.yaml`): one file seen from two rootdirs."""
+    only_b = {sha: file for file, sha in b.items() if file not in a}
+    pairs = []
+    for file, sha in sorted(a.items()):
+        other = only_b.get(sha)
+        if file not in b and other is not None and (file.endswith("/" + other) or other.endswith("/" + file)
+                                                     or Path(file).name == Path(other).name):
+            pairs.append((file, other))
+    return pairs

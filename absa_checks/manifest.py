@@ -68,7 +68,10 @@ class Collection:
 def merged(collections: Iterable[Collection]) -> Collection:
     """xdist workers each collect the whole run: their collections are one (a union, to be safe)."""
     found = list(collections)
-    planned = {(p.test, p.source, p.status, p.model): p for c in found for p in c.planned}
+    planned: dict[tuple[str, str, str, str], Planned] = {}
+    for p in (p for c in found for p in c.planned):  # one reason per pair, whatever the shard: the smallest
+        key = (p.test, p.source, p.status, p.model)
+        planned[key] = min(planned.get(key, p), p, key=lambda q: q.reason)
     return Collection(tuple(sorted({s for c in found for s in c.suites})),
                       tuple(planned[key] for key in sorted(planned)),
                       max((c.selected for c in found), default=0), max((c.deselected for c in found), default=0))

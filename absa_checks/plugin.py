@@ -23,8 +23,8 @@ from . import adapters as registry
 
 from . import allure_support, cache, reporters, terminal
 from .progress import FileProgress, ProgressWatcher, TerminalProgress, display_for
-from .fingerprint import fingerprint, model_sha256
-from .shards import parse_shard, shard_of
+from .fingerprint import fingerprint, model_sha256, sha256_of
+from .shards import parse_shard, shard_identity, shard_of
 from . import gates as gates_module, simpler
 from .simpler import SimpleRun
 from .conclusion import Baseline, RunContext, conclude, read_baseline
@@ -201,6 +201,27 @@ def _read_options(config: pytest.Config, model_option_is_ours: bool) -> RunOptio
         follow_symlinks=opt("--absa-follow-symlinks"), cross_domain=opt("--absa-cross-domain"))
 
 
+def _refuse_one_checkpoint_twice(options: RunOptions, specs: list, adapters: list) -> None:
+    """Two names for one checkpoint (the same kind and adapter fingerprint, which changes whenever its answers could) would make a
+    2-checkpoint mean with a std of 0, or a simple baseline that is the model under test: a usage error."""
+    if len(specs) < 2:
+        return
+    seen: dict[str, str] = {}
+    for index, (spec, adapter) in enumerate(zip(specs, adapters)):
+        sha = sha256_of({"kind": spec.kind, "fingerprint": adapter.fingerprint()})  # changes when answers could
+        if sha not in seen:
+            seen[sha] = spec.name
+            continue
+        other = seen[sha]
+        if options.simple_baseline is not None and index == len(specs) - 1:  # the simple baseline comes last
+            raise AbsaChecksError(f"--absa-simple-baseline {options.simple_baseline}: is the model under test "
+                                  f"({other}: the same kind and fingerprint, so the same answers); name a simpler "
+                                  "model, e.g. lexicon-sentence")
+        raise AbsaChecksError(f"--model {options.model}: {other} and {spec.name} are one checkpoint (the same kind "
+                              "and fingerprint, so the same answers), so their mean and std would be of copies; "
+                              "name each checkpoint once (a seed study needs checkpoints of different seeds)")
+
+
 def _refuse_empty_values(config: pytest.Config) -> None:
     """`--absa-model ""`, `--model=`, `--absa-sources ,`: an empty value would quietly mean the default (or
     nothing at all), so every absa-checks option given an empty text is a usage error naming it."""
@@ -346,8 +367,10 @@ def _planned(items: list[pytest.Item], predictors: dict[str, Predictor]) -> list
         else:
             continue
         gated = bool(item.test.gates) if isinstance(item, ExtractionItem) else not item.test.gates.is_empty()
-        found.setdefault((item.test.key, item.source, status),
-                         manifest.Planned(item.test.key, item.source, gated, status, reason))
+        planned = manifest.Planned(item.test.key, item.source, gated, status, reason)
+        key = (item.test.key, item.source, status)
+        # one reason per pair whatever the order or the shard: the first in sorted order (manifest.merged too)
+        found[key] = min(found.get(key, planned), planned, key=lambda p: p.reason)
     return list(found.values())
 
 
@@ -371,6 +394,7 @@ class AbsaRun:
         self.worker_collections: list[manifest.Collection] = []  # xdist controller: the workers' collections
         self.refused: list[dict[str, str]] = []  # suite files that could not be read as suites, with why
         self._deselected = 0  # suite items deselected by -k / -m (not those another shard runs)
+        self._shard_dropped = 0  # suite items another shard runs
 
     @property
     def state(self) -> RunState:
@@ -384,6 +408,7 @@ class AbsaRun:
             if self.options.device:
                 specs = [replace(spec, settings={**spec.settings, "device": self.options.device}) for spec in specs]
             adapters = [registry.build(spec) for spec in specs]
+            _refuse_one_checkpoint_twice(self.options, specs, adapters)
             cache_dir, run_cache = _cache_folder(self.config, self.options)
             progress = self._progress_sink()
             predictors = [Predictor(spec, adapter, self.options.batch_size, PredictionCache(cache_dir), progress)
@@ -486,7 +511,8 @@ class AbsaRun:
         kept, dropped = [], []
         for item in items:
             (kept if shard_of(_shard_key(item), n) == k else dropped).append(item)
-        self._deselected -= sum(isinstance(item, SuiteItemTypes) for item in dropped)  # in another shard, not deselected
+        self._shard_dropped = sum(isinstance(item, SuiteItemTypes) for item in dropped)
+        self._deselected -= self._shard_dropped  # in another shard, not deselected
         if dropped:
             config.hook.pytest_deselected(items=dropped)
             items[:] = kept
@@ -669,8 +695,10 @@ class AbsaRun:
                                                             for name, p in state.predictors.items() if p.spec.domains)),
             notes=notes, **self._readiness_context(outcomes))
         result = conclude(outcomes, self.options, self._baseline(), context)
-        if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
-            session.exitstatus = result.verdict.exit_status
+        if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) or (
+                exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and self.options.shard is not None
+                and (self._shard_dropped or self.worker_collections) and collection is not None and collection.suites):
+            session.exitstatus = result.verdict.exit_status  # a shard that got no unit is a shard: exit 0
         read = suites_read(self.config.rootpath, {o.test for o in outcomes}) if _is_distributed(self.config) else ()
         self.summary_lines, unwritten = reporters.summary_with_failures(result, self.options, read)
         if unwritten and session.exitstatus == pytest.ExitCode.OK:  # a requested output is missing
@@ -734,10 +762,18 @@ class AbsaRun:
                             "regression_min_effect": o.regression_min_effect,
                             "baseline": str(o.baseline) if o.baseline else None,
                             "require_claims": o.require_claims},
+                "identity": shard_identity(o.baseline, self._selection()),
                 "layout": self._layout_record(),
                 "records": self.collector.by_nodeid(), "other_failures": self.collector.other_failures,
                 "manifest": {"collection": (collection or manifest.Collection()).to_dict(), "refused": self.refused,
                              "data": self._data_request()}}
+
+    def _selection(self) -> dict:
+        """What chose the items besides --absa-shard: -k, -m, --deselect and node ids named on the command line."""
+        option = self.config.option
+        return {"-k": getattr(option, "keyword", "") or "", "-m": getattr(option, "markexpr", "") or "",
+                "--deselect": sorted(getattr(option, "deselect", None) or []),
+                "node ids": sorted(arg for arg in self.config.args if "::" in arg)}
 
     def _layout_record(self) -> dict:
         """The group's name, splits and claims as plain data, for the merge to conclude with."""

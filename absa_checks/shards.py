@@ -38,6 +38,50 @@ def shard_of(key: str, count: int) -> int:
     return 1 + int(hashlib.sha256(key.encode()).hexdigest()[:12], 16) % count
 
 
+def shard_identity(baseline: Path | None, selection: dict[str, Any]) -> dict[str, Any]:
+    """What else a shard was asked, that the merge must find equal in every shard: the released report it
+    is compared with (by content and its `complete` flag, not by path: another machine keeps it elsewhere)
+    and the selection (-k, -m, --deselect, node ids)."""
+    return {"baseline": baseline_identity(baseline) if baseline is not None else None, "selection": selection}
+
+
+def baseline_identity(path: Path) -> dict[str, Any]:
+    """A baseline report by its bytes' sha256 and its `complete` flag (or why it cannot be read)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        return {"sha256": None, "error": f"cannot be read ({err.strerror})"}
+    try:
+        complete = json.loads(data).get("complete")
+    except (ValueError, AttributeError):
+        complete = None
+    return {"sha256": hashlib.sha256(data).hexdigest(), "complete": complete}
+
+
+def _identity_differences(mine: dict[str, Any], first: dict[str, Any]) -> list[str]:
+    """The shard identities' differences, each named: the baseline, then each selection option."""
+    found = []
+    a, b = mine.get("baseline"), first.get("baseline")
+    if a != b:
+        if a is None or b is None:
+            found.append("--absa-baseline given to one shard and not to the other")
+        else:
+            found.append("another --absa-baseline (its content differs"
+                         + ("; one of them is a partial report, complete: false" if a.get("complete") != b.get("complete")
+                            else "") + ")")
+    sa, sb = mine.get("selection", {}), first.get("selection", {})
+    for option in sorted(set(sa) | set(sb)):
+        if sa.get(option) != sb.get(option):
+            found.append(f"another selection: {option} {_shown(sa.get(option))}, not {_shown(sb.get(option))}")
+    return found
+
+
+def _shown(value: Any) -> str:
+    if not value:
+        return "(none)"
+    return repr(value) if isinstance(value, str) else ", ".join(map(str, value))
+
+
 def read_shard_reports(paths: list[Path]) -> list[dict[str, Any]]:
     """The shards' JSON reports, checked: each one a shard, all of one run, every shard exactly once."""
     reports = []
@@ -69,15 +113,36 @@ def read_shard_reports(paths: list[Path]) -> list[dict[str, Any]]:
     reports.sort(key=lambda pair: pair[1]["shard"]["k"])
     first_path, first = reports[0]
     for path, report in reports[1:]:
+        _same_request(path, report, first_path, first)
         _same_inputs(path, report, first_path, first)
         for key in ("run", "schema_version"):
-            if report[key] != first[key]:
-                named = sorted(k for k in set(report[key]) | set(first[key]) if report[key].get(k) != first[key].get(k)) \
-                    if isinstance(report[key], dict) and isinstance(first[key], dict) else [key]
+            mine, theirs = report[key], first[key]
+            if key == "run" and isinstance(mine, dict) and isinstance(theirs, dict) and "fingerprint" in mine:
+                # the suites each shard's cases came from (a shard may get no unit at all): the fingerprint's
+                # suites, compared above, are every collected suite
+                mine, theirs = ({k: v for k, v in run.items() if k not in ("suites", "suite_sha256")}
+                                for run in (mine, theirs))
+            if mine != theirs:
+                named = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k)) \
+                    if isinstance(mine, dict) and isinstance(theirs, dict) else [key]
                 raise ShardError(f"{path} and {first_path} are not shards of one run: their "
                                  f"{', '.join(f'{key}.{k}' if k != key else key for k in named)} differ "
                                  "(model, suites, seed, options or the versions of Python and its libraries)")
     return [report for _, report in reports]
+
+
+def _same_request(path: Path, report: dict[str, Any], first_path: Path, first: dict[str, Any]) -> None:
+    """Shards of one run were compared with one baseline and selected with one -k / -m: else one message
+    naming each difference."""
+    mine, theirs = report["shard"].get("identity"), first["shard"].get("identity")
+    if mine is None and theirs is None:  # shards written before identities
+        return
+    found = _identity_differences(mine or {}, theirs or {})
+    if found:
+        k, n, k0 = report["shard"]["k"], report["shard"]["n"], first["shard"]["k"]
+        raise ShardError(f"shard {k} of {n} ({path}) was not run as shard {k0} ({first_path}) was: it was run with "
+                         f"{'; '.join(found)}. These are not shards of one run: run every shard with the same "
+                         "--absa-baseline file and the same -k / -m selection")
 
 
 def _same_inputs(path: Path, report: dict[str, Any], first_path: Path, first: dict[str, Any]) -> None:

@@ -4,7 +4,11 @@ knows the public test sets by, from the project's shared data (see each folder's
     python scripts/build_leakage_fingerprints.py [--data ../shared/data] [--out FILE]
 
 Every sentence of each file is read (sentences without aspects too; the ARTS files with all their
-variants), normalised and hashed as absa_checks/leakage.py does; no sentence is written. A missing file
+variants), normalised and hashed as absa_checks/leakage.py does; no sentence is written. Then, per test set
+the suites run, the variants absa-checks' own generator makes of it (`absa-checks generate --source NAME
+--variants generated`, seed 0 and default parameters: REVTGT, REVNON, ADDDIFF), as a set `NAME:generated`:
+the very cases the suites test, which augment must never turn into training data. Variants made with
+another seed or other parameters are other sentences, and only `augment --data DIR --seed S` finds those. A missing file
 is one message and nothing is written. tests/test_leakage.py checks the shipped file equals this output.
 """
 
@@ -70,6 +74,24 @@ SETS = (
 )
 
 
+# The sources whose generated variants are shipped too (as the suites generate them, seed 0, defaults).
+GENERATED = ("semeval14-restaurant", "semeval14-laptop", "arts-restaurant", "arts-laptop", "mams-restaurant",
+             "gcae-hard-restaurant", "gcae-hard-laptop")
+GENERATED_SEED = 0
+GENERATED_STRATEGIES = ("revtgt", "revnon", "adddiff")
+
+
+def generated_sentences(name: str, data_dir: Path) -> list[str]:
+    """The variants `absa-checks generate --source NAME --variants generated` writes (seed 0, defaults)."""
+    from absa_checks import generate
+    from absa_checks.perturb.engine import Settings
+    from absa_checks.sources.catalog import load_named
+
+    loaded = load_named(name, data_dir)
+    made, _, _ = generate.run(loaded, list(GENERATED_STRATEGIES), Settings(GENERATED_SEED, ()), "generated")
+    return [variant.example.sentence for _, variant in made]
+
+
 def sentences_of(files: tuple, data_dir: Path) -> list[str]:
     return [sentence for relative, read in files for sentence in read(data_dir / relative)]
 
@@ -86,6 +108,12 @@ def build(data_dir: Path) -> str:
         where = ", ".join(relative for relative, _ in files)
         sets.append(PublicSet(name, f"{description}: {where}; {len(sentences)} sentences, {len(prints)} distinct",
                               prints))
+    for name in GENERATED:
+        sentences = generated_sentences(name, data_dir)
+        prints = frozenset(fingerprint(s) for s in sentences)
+        sets.append(PublicSet(f"{name}:generated", f"the variants absa-checks generates of {name} (seed "
+                              f"{GENERATED_SEED}, default parameters: {', '.join(GENERATED_STRATEGIES)}); "
+                              f"{len(sentences)} sentences, {len(prints)} distinct", prints))
     return format_fingerprints(sets)
 
 

@@ -59,11 +59,15 @@ def test_claims_per_strategy_and_lists_parse():
 def test_the_published_bert_pt_table7_numbers_are_reproduced_and_five_points_more_are_not(run, tmp_path):
     predictions = ARTS_OUTPUT / "rest_results.csv"
     models = tmp_path / "models.yaml"
+    # the same predictions under another checkpoint (one checkpoint named twice is refused): a copy of the
+    # file with one more blank line, so another file's fingerprint
+    again = tmp_path / "again.csv"
+    again.write_bytes(predictions.read_bytes() + b"\n")
     models.write_text(
         "models:\n"
         f"  bert-pt: {{kind: replay, path: {predictions}, column: bert_pt,\n"
         "            claims: {source: arts-restaurant, accuracy: 0.8670, ars: 0.5929}}\n"
-        f"  bert-pt-optimistic: {{kind: replay, path: {predictions}, column: bert_pt,\n"
+        f"  bert-pt-optimistic: {{kind: replay, path: {again}, column: bert_pt,\n"
         "            claims: {source: arts-restaurant, ars: 0.6429}}\n")
     args = ["suites/", "-q", "--absa-data", str(SHARED_DATA), "--absa-sources", "arts-restaurant",
             "--absa-models", str(models), "--model", "bert-pt,bert-pt-optimistic"]

@@ -24,8 +24,9 @@ from absa_checks.sources.files import load_file
 SHIPPED = REPO / "absa_checks" / "fixtures" / FINGERPRINTS_FILE
 SCRIPT = REPO / "scripts" / "build_leakage_fingerprints.py"
 SEMEVAL = SHARED_DATA / "semeval2014"
-SET_NAMES = ["semeval14-restaurant", "semeval14-laptop", "arts-restaurant", "arts-laptop", "mams-restaurant",
+TEST_SETS = ["semeval14-restaurant", "semeval14-laptop", "arts-restaurant", "arts-laptop", "mams-restaurant",
              "gcae-hard-restaurant", "gcae-hard-laptop"]
+SET_NAMES = TEST_SETS + [f"{name}:generated" for name in TEST_SETS]  # and the variants absa-checks makes of them
 
 
 def augment_cli(*args: str) -> subprocess.CompletedProcess:
@@ -65,7 +66,7 @@ def test_the_shipped_file_holds_fingerprints_of_every_public_test_set_and_no_sen
              if line and not line.startswith(("#", "["))]
     assert lines and all(re.fullmatch(r"[0-9a-f]{16}", line) for line in lines)  # hashes only, no text
     assert all(len(s.fingerprints) >= 40 for s in sets)
-    assert SHIPPED.stat().st_size < 150_000
+    assert SHIPPED.stat().st_size < 1_000_000  # the generated variants included
 
 
 @needs_shared_data
@@ -227,3 +228,72 @@ def test_training_sentences_match_only_where_the_test_sets_really_hold_them(trai
     for text in matched:
         for name in known[fingerprint(text)]:
             assert normalise(text) in {normalise(s) for s in script.sentences_of(files[name], SHARED_DATA)}
+
+
+# -- the variants absa-checks generates of the test sets, and the project's own suite examples -------------
+
+@needs_shared_data
+def test_augment_refuses_the_variants_absa_checks_generates_of_a_public_test_set(tmp_path):
+    generated = tmp_path / "gen.json"
+    made = subprocess.run([sys.executable, "-m", "absa_checks.cli", "generate", "--source", "gcae-hard-laptop",
+                           "--data", str(SHARED_DATA), "--variants", "generated", "--out", str(generated),
+                           "--format", "arts"], cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert made.returncode == 0, made.stderr
+    records = json.loads(generated.read_text(encoding="utf-8"))
+    variants = {key: record for key, record in records.items() if "_adv" in key}  # not the originals
+    assert len(variants) > 50
+    renamed = tmp_path / "train.json"  # the variants with fresh ids, so augment reads them as originals
+    renamed.write_text(json.dumps({f"v{i}": record for i, record in enumerate(variants.values())}), encoding="utf-8")
+    result = augment_cli("--input", str(renamed), "--out", str(tmp_path / "aug.jsonl"), "--domain", "laptop")
+    assert result.returncode == 2 and "gcae-hard-laptop:generated" in result.stderr, result.stderr[-2000:]
+    assert not (tmp_path / "aug.jsonl").exists() and "Traceback" not in result.stderr
+
+
+SUITE_WITH_EXAMPLE = """suite: own
+sources:
+  mine:
+    examples:
+      - id: t
+        sentence: "The tiramisu was divine, but the espresso was bitter."
+        aspect: tiramisu
+        polarity: positive
+        aspects: [{term: espresso, polarity: negative}]
+tests:
+  - name: revtgt
+    strategy: revtgt
+    expect: flip
+    sources: [mine]
+"""
+
+
+def test_augment_checks_the_projects_own_suite_examples_and_says_which_it_read(tmp_path):
+    (tmp_path / "suites").mkdir()
+    (tmp_path / "suites" / "s.yaml").write_text(SUITE_WITH_EXAMPLE, encoding="utf-8")
+    (tmp_path / "train.txt").write_text("The [tiramisu|pos] was divine, but the [espresso|neg] was bitter.\n"
+                                        "The [pasta|pos] was fresh and the [wine|pos] was cheap.\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "ABSA_DATA_DIR"}
+    env["PYTHONPATH"] = str(REPO)
+
+    def augment_here(*args: str, cwd=tmp_path) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "absa_checks.cli", "augment", *args], cwd=cwd, env=env,
+                              capture_output=True, text=True, timeout=600)
+
+    refused = augment_here("--input", "train.txt", "--out", "aug.jsonl")  # ./suites by default
+    assert refused.returncode == 2 and "suites/s.yaml source mine" in refused.stderr, refused.stderr[-2000:]
+    assert not (tmp_path / "aug.jsonl").exists()
+    dropped = augment_here("--input", "train.txt", "--out", "aug.jsonl", "--drop-leaks")
+    assert dropped.returncode == 0, dropped.stderr[-2000:]
+    assert "the own examples of 1 suite file(s) in suites" in dropped.stderr
+    assert "tiramisu" not in (tmp_path / "aug.jsonl").read_text(encoding="utf-8")
+    # elsewhere, the suites named with --suites; with none, the line says the project's were not checked
+    other = tmp_path / "other"
+    other.mkdir()
+    named = augment_here("--input", str(tmp_path / "train.txt"), "--out", "aug.jsonl",
+                         "--suites", str(tmp_path / "suites"), cwd=other)
+    assert named.returncode == 2 and "source mine" in named.stderr
+    (other / "clean.txt").write_text("The [pasta|pos] was fresh and the [wine|pos] was cheap.\n", encoding="utf-8")
+    bare = augment_here("--input", "clean.txt", "--out", "aug.jsonl", cwd=other)
+    assert bare.returncode == 0 and "no suite's own examples (no ./suites folder here" in bare.stderr
+    missing = augment_here("--input", "clean.txt", "--out", "aug2.jsonl", "--suites", "nowhere", cwd=other)
+    assert missing.returncode != 0 and "--suites nowhere: not found" in missing.stderr
+    assert not (other / "aug2.jsonl").exists()

@@ -102,8 +102,12 @@ def test_every_checkpoints_units_split_the_same_way(run):
 
 def test_merged_shards_keep_the_groups_splits_and_claims(tmp_path, run):
     models = tmp_path / "models.yaml"
-    models.write_text("models:\n  t1: {kind: lexicon, scope: target}\n  t2: {kind: lexicon, scope: target}\n"
-                      "  s1: {kind: lexicon, scope: sentence}\n  s2: {kind: lexicon, scope: sentence}\n"
+    # t2 and s2 answer as t1 and s1 do, as other checkpoints (one checkpoint named twice is refused)
+    (tmp_path / "copies.py").write_text("from model_adapters.lexicon import LexiconAdapter\n"
+                                        "def target(queries):\n    return LexiconAdapter('target').predict(queries)\n"
+                                        "def sentence(queries):\n    return LexiconAdapter('sentence').predict(queries)\n")
+    models.write_text("models:\n  t1: {kind: lexicon, scope: target}\n  t2: {kind: python, target: 'copies:target'}\n"
+                      "  s1: {kind: lexicon, scope: sentence}\n  s2: {kind: python, target: 'copies:sentence'}\n"
                       "groups:\n  grid:\n    splits: {target: [t1, t2], sentence: [s1, s2]}\n"
                       "    claims: {source: builtin-restaurant, accuracy: 0.6}\n")
     args = [*ARGS, "--absa-models", str(models), "--model", "grid"]
