@@ -228,6 +228,7 @@ def _asked_for(config: pytest.Config) -> bool:
                for option in config._parser.getgroup(*GROUP).options)
 
 
+@pytest.hookimpl(tryfirst=True)  # before allure-pytest empties --alluredir (--clean-alluredir) or makes it
 def pytest_configure(config: pytest.Config) -> None:
     run = AbsaRun(config, _read_options(config, config.stash.get(MODEL_ALIAS_KEY, True)))
     config.stash[RUN_KEY] = run
@@ -237,7 +238,8 @@ def pytest_configure(config: pytest.Config) -> None:
             run.state  # noqa: B018 - build now: a wrong model name stops pytest before collection
         except AbsaChecksError as err:
             raise pytest.UsageError(str(err)) from None
-        run.check_outputs()  # an output that would destroy an input, a device or a link: before the run
+    run.check_outputs()  # an output (ours or pytest's) that would destroy an input, a device or a link
+    allure_support.guard_writes(config)
 
 
 def _cache_folder(config: pytest.Config, options: RunOptions) -> tuple[Path, Path | None]:
@@ -481,7 +483,10 @@ class AbsaRun:
         read = tuple(named for suite in suites for named in getattr(suite, "inputs", ()))
         try:
             reporters.check_run_outputs(self.options, specs, read)
+            reporters.check_pytest_outputs(self.config, self.options, specs, read)
         except AbsaChecksError as err:
+            if session is not None:  # pytest writes --junitxml when the session ends, even after a usage error
+                reporters.drop_pytest_files(self.config)
             raise pytest.UsageError(str(err)) from None
 
     @pytest.hookimpl(trylast=True)
@@ -621,6 +626,8 @@ class AbsaRun:
         stopped = session.shouldstop or session.shouldfail
         if exitstatus == pytest.ExitCode.INTERRUPTED:
             stopped = "interrupted: Ctrl-C or SIGTERM"
+        elif exitstatus == pytest.ExitCode.INTERNAL_ERROR:  # never a complete, passing report of a crashed run
+            stopped = "an internal error (INTERNALERROR above) ended the run early; the cases after it have no result"
         elif self.collector.crashed:
             crashed = self.collector.crashed
             stopped = (f"a pytest-xdist worker crashed while running {len(crashed)} item(s), first {crashed[0]}; "
@@ -646,7 +653,8 @@ class AbsaRun:
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             session.exitstatus = result.verdict.exit_status
         read = suites_read(self.config.rootpath, {o.test for o in outcomes}) if _is_distributed(self.config) else ()
-        self.summary_lines, unwritten = reporters.summary_with_failures(result, self.options, read)
+        self.summary_lines, unwritten = reporters.summary_with_failures(result, self.options, read,
+                                                                         allure_support.write_failures(self.config))
         if unwritten and session.exitstatus == pytest.ExitCode.OK:  # a requested output is missing
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         if self.collector.without_variant:  # before the verdict, which stays the last line
