@@ -147,6 +147,9 @@ def _read_options(config: pytest.Config, model_option_is_ours: bool) -> RunOptio
     if alias and opt("absa_model") and alias != opt("absa_model"):
         raise pytest.UsageError(f"--model {alias} and --absa-model {opt('absa_model')} disagree; pass one of them")
     models_file = Path(opt("--absa-models")) if opt("--absa-models") else config.rootpath / "models.yaml"
+    if opt("--absa-models") and models_file.is_dir():
+        raise pytest.UsageError(f"--absa-models {models_file}: is a folder, not a file; name the models YAML file "
+                                "(e.g. models.yaml)")
     if opt("--absa-models") and not models_file.is_file():
         raise pytest.UsageError(f"--absa-models: {models_file} not found")
     if opt("--absa-sample") is not None and opt("--absa-sample") < 1:
