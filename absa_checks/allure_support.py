@@ -292,6 +292,18 @@ class _WriteGuard:
                                      f"({outputs.describe(err)})")
             return None
 
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session) -> None:
+        """An xdist worker hands its line to the controller, which reports it."""
+        if hasattr(session.config, "workerinput"):
+            session.config.workeroutput["absa_allure_failures"] = self.failures
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error) -> None:
+        for line in getattr(node, "workeroutput", {}).get("absa_allure_failures", [])[:1]:
+            if not self.failures:
+                self.failures.append(line)
+
     def report_result(self, result):
         return (yield from self._guarded())
 
@@ -327,6 +339,7 @@ def guard_writes(config) -> None:
     import allure_commons
     guard = _as_wrappers(_WriteGuard(str(config.option.allure_report_dir)))
     allure_commons.plugin_manager.register(guard, GUARD_NAME)
+    config.pluginmanager.register(guard, GUARD_NAME)  # its pytest hooks: the lines of xdist workers
     config.stash[GUARD_KEY] = guard
     config.add_cleanup(lambda: allure_commons.plugin_manager.unregister(guard))
 

@@ -64,7 +64,7 @@ def check_files(config, wanted: Iterable[outputs.Named], inputs: Iterable[output
     written = files(config)
     if not written:
         return
-    outputs.check([*wanted, *written], inputs, folders, follow_symlinks)
+    outputs.check([*wanted, *written], inputs, folders, follow_symlinks, kinds=False)  # ours: checked already
     for out in written:
         if out.path.suffix.lower() in YAML and out.path.is_file():
             raise outputs.OutputRefused(f"{out}: is an existing YAML file, and suite, examples and models files are "
