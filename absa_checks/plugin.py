@@ -656,8 +656,9 @@ class AbsaRun:
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             session.exitstatus = result.verdict.exit_status
         read = suites_read(self.config.rootpath, {o.test for o in outcomes}) if _is_distributed(self.config) else ()
-        self.summary_lines, unwritten = reporters.summary_with_failures(result, self.options, read,
-                                                                         allure_support.write_failures(self.config))
+        failed_during = [*allure_support.write_failures(self.config),
+                         *reporters.pytest_files_still_safe(self.config, self.options, read)]
+        self.summary_lines, unwritten = reporters.summary_with_failures(result, self.options, read, failed_during)
         if unwritten and session.exitstatus == pytest.ExitCode.OK:  # a requested output is missing
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         if self.collector.without_variant:  # before the verdict, which stays the last line

@@ -8,6 +8,7 @@ lists them in `outputs(options)` so that they are checked against the run's inpu
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -80,9 +81,23 @@ def drop_pytest_files(config) -> None:
     """A run refused after pytest configured: its --junitxml is not written (it would replace an input)."""
     from _pytest.junitxml import xml_key  # pytest keeps its JUnit writer in the stash under this key
     xml = config.stash.get(xml_key, None)
-    if xml is not None:
+    if xml is not None:  # a hook being called keeps its plugins: the writer also points at nothing
+        xml.logfile = os.devnull
         config.pluginmanager.unregister(xml)
         del config.stash[xml_key]
+
+
+def pytest_files_still_safe(config, options: RunOptions, read: tuple[outputs.Named, ...]) -> list[str]:
+    """At the end of an xdist run (the controller learns the suites read only from the results): pytest's own
+    files checked again; a refused one is not written (its line, for the summary)."""
+    if not read:
+        return []
+    try:
+        pytest_outputs.check_files(config, [], run_inputs(options, (), read), [], False)
+    except outputs.OutputRefused as err:
+        drop_pytest_files(config)
+        return [f"{err} (not written)"]
+    return []
 
 
 OPTION_FIELDS = {"--absa-report": "report", "--absa-markdown": "markdown", "--alluredir": "allure_dir"}

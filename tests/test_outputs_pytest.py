@@ -233,3 +233,15 @@ def test_messages_name_the_option_the_user_used(tmp_path):
     line = one_error_line(env_only.stderr, "an input of this run")
     assert "$ABSA_DATA_DIR" in line and "--data" not in line
     assert (data / "Restaurants_Test_Gold.xml").read_text() == SEMEVAL
+
+
+def test_junitxml_over_an_examples_file_known_only_from_xdist_results_is_not_written(tmp_path):
+    """Under pytest-xdist the controller collects nothing: the examples file is learnt from the results,
+    before pytest writes its JUnit file, which is then not written (one line, exit 1)."""
+    root = project(tmp_path / "p", "mine.examples.data")
+    target = root / "suites" / "mine.examples.data"
+    before = digest(target)
+    done = run_pytest(["suites", "-q", "-n", "1", "--junitxml", "suites/mine.examples.data"], cwd=root)
+    assert done.code == 1, done.out
+    one_error_line(done.out, "--junitxml", "an input of this run", "(not written)")
+    assert digest(target) == before
