@@ -83,7 +83,7 @@ def check_wiped(config, inputs: Iterable[outputs.Named], folders: Iterable[outpu
         if not os.path.lexists(os.path.expanduser(folder.path)):
             continue  # nothing there to delete
 
-        def refuse(why: str) -> None:
+        def refuse(why: str, folder: outputs.Named = folder) -> None:
             raise outputs.OutputRefused(f"{folder}: {why}; emptying it would delete an input of this run: name a "
                                         f"new folder of its own for {folder.option}", option=folder.option)
 
