@@ -7,6 +7,7 @@ unique query is predicted once per run, not once per worker.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import json
@@ -17,7 +18,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping
 
+from .errors import AbsaChecksError
+from .outputs import describe
 from .protocol import Query
+
+
+class CacheWarning(UserWarning):
+    """The prediction cache could not be used; the run went on without it."""
 
 SCHEMA = """CREATE TABLE IF NOT EXISTS predictions (
     fingerprint TEXT NOT NULL, query TEXT NOT NULL,
@@ -42,17 +49,51 @@ def query_key(query: Query, adapter: object = None) -> str:
     return hashlib.sha1(json.dumps(list(fields), ensure_ascii=False).encode()).hexdigest()
 
 
+class CacheUnusable(Exception):
+    """The cache folder cannot be read or written (full disk, read-only, permission): the run goes on without."""
+
+
+def _why(err: Exception) -> str:
+    """One line for a failing cache: the disk's reason and its fix."""
+    if isinstance(err, OSError):
+        return describe(err)
+    text = str(err)
+    if "full" in text:
+        return describe(OSError(errno.ENOSPC, text))
+    if "readonly" in text or "read-only" in text:
+        return describe(OSError(errno.EROFS, text))
+    return f"{text}; name another folder with --absa-cache"
+
+
 class PredictionCache:
+    """The cache is an optimisation: when its folder cannot be used (a full or read-only disk, no permission)
+    the run predicts without it, with one warning (`failure`), and never blames the model."""
+
     def __init__(self, directory: Path):
         self.directory = directory
         self.path = directory / "predictions.sqlite"
         self._ready = False  # the folder and table are made on first use: a run with no suite makes none
+        self.failure: str | None = None
+
+    def _give_up(self, err: Exception) -> None:
+        if self.failure is None:
+            self.failure = (f"absa-checks: the prediction cache --absa-cache {self.directory} is not used: {_why(err)}; "
+                            "this run predicts without it")
+            warnings.warn(self.failure, CacheWarning, stacklevel=3)
 
     def _connect(self) -> sqlite3.Connection:
+        try:
+            return self._connect_or_fail()
+        except (sqlite3.OperationalError, OSError) as err:
+            raise CacheUnusable(str(err)) from err
+
+    def _connect_or_fail(self) -> sqlite3.Connection:
         if not self._ready:
             self.directory.mkdir(parents=True, exist_ok=True)
             try:
                 self._open_checked().close()
+            except sqlite3.OperationalError:  # full, read-only, locked: not a corrupt file
+                raise
             except sqlite3.DatabaseError as err:  # truncated or not SQLite: keep it for a post-mortem, rebuild
                 aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
                 self.path.replace(aside)
@@ -77,6 +118,15 @@ class PredictionCache:
         return db
 
     def get_many(self, fingerprint: str, keys: Iterable[str]) -> dict[str, tuple[float, float, float]]:
+        if self.failure is not None:
+            return {}
+        try:
+            return self._get_many(fingerprint, keys)
+        except (CacheUnusable, sqlite3.OperationalError, OSError) as err:
+            self._give_up(err.__cause__ or err)
+            return {}
+
+    def _get_many(self, fingerprint: str, keys: Iterable[str]) -> dict[str, tuple[float, float, float]]:
         wanted = list(dict.fromkeys(keys))
         found: dict[str, tuple[float, float, float]] = {}
         with self._connect() as db:
@@ -88,6 +138,15 @@ class PredictionCache:
         return found
 
     def get_extractions(self, fingerprint: str, keys: Iterable[str]) -> dict[str, str]:
+        if self.failure is not None:
+            return {}
+        try:
+            return self._get_extractions(fingerprint, keys)
+        except (CacheUnusable, sqlite3.OperationalError, OSError) as err:
+            self._give_up(err.__cause__ or err)
+            return {}
+
+    def _get_extractions(self, fingerprint: str, keys: Iterable[str]) -> dict[str, str]:
         wanted = list(dict.fromkeys(keys))
         found: dict[str, str] = {}
         with self._connect() as db:
@@ -99,16 +158,43 @@ class PredictionCache:
         return found
 
     def put_extractions(self, fingerprint: str, items: Mapping[str, str]) -> None:
+        if self.failure is not None:
+            return None
+        try:
+            return self._put_extractions(fingerprint, items)
+        except (CacheUnusable, sqlite3.OperationalError, OSError) as err:
+            self._give_up(err.__cause__ or err)
+            return None
+
+    def _put_extractions(self, fingerprint: str, items: Mapping[str, str]) -> None:
         with self._connect() as db:
             db.executemany("INSERT OR REPLACE INTO extractions VALUES (?, ?, ?)",
                            [(fingerprint, key, tuples) for key, tuples in items.items()])
 
     def put_many(self, fingerprint: str, items: Mapping[str, tuple[float, float, float]]) -> None:
+        if self.failure is not None:
+            return None
+        try:
+            return self._put_many(fingerprint, items)
+        except (CacheUnusable, sqlite3.OperationalError, OSError) as err:
+            self._give_up(err.__cause__ or err)
+            return None
+
+    def _put_many(self, fingerprint: str, items: Mapping[str, tuple[float, float, float]]) -> None:
         with self._connect() as db:
             db.executemany("INSERT OR REPLACE INTO predictions VALUES (?, ?, ?, ?, ?)",
                            [(fingerprint, key, *probs) for key, probs in items.items()])
 
     def count(self, fingerprint: str | None = None) -> int:
+        if self.failure is not None:
+            return 0
+        try:
+            return self._count(fingerprint)
+        except (CacheUnusable, sqlite3.OperationalError, OSError) as err:
+            self._give_up(err.__cause__ or err)
+            return 0
+
+    def _count(self, fingerprint: str | None = None) -> int:
         with self._connect() as db:
             if fingerprint is None:
                 return db.execute("SELECT COUNT(*) FROM predictions").fetchone()[0]
@@ -116,8 +202,14 @@ class PredictionCache:
 
     @contextmanager
     def lock(self) -> Iterator[None]:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        with (self.directory / "predict.lock").open("a") as handle:  # never truncates what is there
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            handle = (self.directory / "predict.lock").open("a")  # never truncates what is there
+        except OSError as err:  # no lock without a usable folder: predict without the cache
+            self._give_up(err)
+            yield
+            return
+        with handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
                 yield
@@ -126,5 +218,9 @@ class PredictionCache:
 
 
 def clear(directory: Path) -> None:
+    """--absa-clear-cache: a cache that cannot be emptied would answer from old predictions, so it is an error."""
     for name in ("predictions.sqlite", "predictions.sqlite-wal", "predictions.sqlite-shm"):
-        (directory / name).unlink(missing_ok=True)
+        try:
+            (directory / name).unlink(missing_ok=True)
+        except OSError as err:
+            raise AbsaChecksError(f"--absa-clear-cache: {directory / name} cannot be deleted: {describe(err)}") from None

@@ -26,7 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     validate = commands.add_parser("validate", help="check suite files without running a model")
     validate.add_argument("paths", nargs="*", default=["suites"], help="suite files or folders (default: suites)")
     models = commands.add_parser("models", help="list the models --model can name")
-    models.add_argument("--models-file", default="models.yaml")
+    models.add_argument("--models-file", default=None, help="the models file (default: models.yaml here, if any)")
     gen = commands.add_parser("generate", help="write REVTGT/REVNON/ADDDIFF variants of an annotated file, "
                                                "or exactly those the suites test for a source")
     gen.add_argument("--input", default=None, metavar="FILE",
@@ -94,10 +94,11 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed on to pytest (default: suites/)")
     args = parser.parse_args(argv)
     try:
+        _refuse_empty_values(commands.choices[args.command], args)
         if args.command == "validate":
             return _validate(args.paths)
         if args.command == "models":
-            return _models(Path(args.models_file))
+            return _models(args.models_file)
         if args.command == "generate":
             return _generate(args)
         if args.command == "merge":
@@ -110,6 +111,42 @@ def main(argv: list[str] | None = None) -> int:
     except AbsaChecksError as err:
         print(f"absa-checks: {err}", file=sys.stderr)
         return 2
+
+
+def _refuse_empty_values(command: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """`-o ' '`, `--out ''`, `--strategies ,`: an empty value would write a file named ' ' or quietly mean
+    nothing, so any option (or file argument) given an empty text is an error naming it, as pytest's are."""
+    for action in command._actions:
+        if action.dest in ("help", "pytest_args"):  # `run` hands its arguments to pytest, which checks them
+            continue
+        value = getattr(args, action.dest, None)
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and not item.replace(",", " ").strip():
+                name = max(action.option_strings, key=len) if action.option_strings else action.dest
+                raise AbsaChecksError(f"{name} was given an empty value ({item!r}); give it a value"
+                                      + (", or leave the option out for its default" if action.option_strings
+                                         and not action.required else ""))
+
+
+def _data_named(given: str | None, data_dir: Path | None) -> Named:
+    """The data folder as the user gave it: --data DIR, or $ABSA_DATA_DIR when it came from the environment."""
+    from .sources import DATA_ENV
+
+    return Named("--data" if given else f"${DATA_ENV}", data_dir)
+
+
+def _nothing_read(loaded: LoadedSource, origin: str) -> None:
+    """An input that gives no unit is an error saying why (every record dropped, or none there), never an
+    empty output with exit status 0."""
+    if loaded.units:
+        return
+    from collections import Counter
+
+    kinds = Counter((issue.message, issue.action) for issue in loaded.issues)
+    why = ("; ".join(f"{count} x {message} ({action})" for (message, action), count in kinds.most_common(3)) if kinds
+           else "it holds no sentence with an annotated aspect term")
+    raise AbsaChecksError(f"{origin}: nothing was read, no unit to make variants of ({why}); name a file with "
+                          "annotated original sentences")
 
 
 def _augment(args) -> int:
@@ -131,13 +168,14 @@ def _augment(args) -> int:
     if out.suffix not in (".jsonl", ".xml"):
         raise AbsaChecksError(f"--out {out}: name a .jsonl or an .xml file")
     data_dir = resolve_data_dir(args.data)
-    outputs.check([Named("--out", out)], [Named("--input", Path(args.input))], [Named("--data", data_dir)],
+    outputs.check([Named("--out", out)], [Named("--input", Path(args.input))], [_data_named(args.data, data_dir)],
                   args.follow_symlinks, FOLLOW)
     suite_paths = [Path(p) for p in args.suites] if args.suites else [p for p in [Path("suites")] if p.is_dir()]
     missing = [str(p) for p in suite_paths if not p.exists()]
     if missing:
         raise AbsaChecksError(f"--suites {', '.join(missing)}: not found; name suite files or folders that exist")
     loaded = load_file(Path(args.input), args.domain)
+    _nothing_read(loaded, f"--input {args.input}")
     public = leakage.shipped_test_sets()
     suites = augment.suite_examples(suite_paths, args.seed)
     loaded, leaked = augment.guard(loaded, {**suites.known, **augment.known_test_sentences(data_dir, args.seed)},
@@ -183,7 +221,8 @@ def _merge(args) -> int:
     from .allure_support import summary_files, write_run_results
     from .shards import merge
 
-    markdown = SimpleNamespace(markdown=Path(args.markdown) if args.markdown else None, follow_symlinks=args.follow_symlinks)
+    markdown = SimpleNamespace(markdown=Path(args.markdown) if args.markdown else None, follow_symlinks=args.follow_symlinks,
+                               markdown_option="--markdown")
     wanted = [Named("-o/--out", Path(args.out)),
               *(report_markdown.REPORTER.outputs(markdown) if args.markdown else []),
               *(summary_files(Path(args.alluredir)) if args.alluredir else [])]
@@ -244,6 +283,10 @@ def _validate(paths: list[str]) -> int:
             files.append(path)
         else:
             raise AbsaChecksError(f"{name}: no such file or folder")
+    if not files:
+        print(f"error {', '.join(paths)}: no suite file found (a suite is a .yaml file with a top-level "
+              "'suite: NAME' line), so nothing was validated; name the suite files or their folder")
+        return 1
     problems = 0
     defined: dict[str, tuple[str, str]] = {}  # a local source name -> (what it reads, where), across the files
     for path in files:
@@ -315,11 +358,13 @@ def _generate(args: argparse.Namespace) -> int:
     out = Path(args.out)
     wanted = [Named("--out", out), *([Named("--quarantine", Path(args.quarantine))] if args.quarantine else [])]
     outputs.check(wanted, [Named("--input", Path(args.input) if args.input else None)],
-                  [Named("--data", resolve_data_dir(args.data) if args.source else None)], args.follow_symlinks, FOLLOW)
+                  [_data_named(args.data, resolve_data_dir(args.data) if args.source else None)], args.follow_symlinks,
+                  FOLLOW)
     if args.source is not None:
         loaded, origin, mode = _load_source(args.source, args.data), args.source, args.variants or "auto"
     else:  # a file's own variants are ignored unless asked for: generated is what --input always did
         loaded, origin, mode = load_file(Path(args.input), args.domain), args.input, args.variants or "generated"
+    _nothing_read(loaded, f"--input {args.input}" if args.input is not None else f"--source {args.source}")
     settings = Settings(args.seed, params)
     made, rejected, tally = generate.run(loaded, strategies, settings, mode)
     fmt = args.format or ("arts" if out.suffix == ".json" else "jsonl")
@@ -351,18 +396,26 @@ def _load_source(name: str, data: str | None) -> LoadedSource:
         if data_dir is None:
             raise AbsaChecksError(f"--source {name} reads a data directory: pass --data DIR (or set {DATA_ENV}), "
                                   "a folder laid out like shared/data")
+        option = "--data" if data else f"${DATA_ENV}"
         if not data_dir.is_dir():
-            raise AbsaChecksError(f"--data: {data_dir} is not a folder; pass the data directory, laid out like "
+            raise AbsaChecksError(f"{option}: {data_dir} is not a folder; pass the data directory, laid out like "
                                   "shared/data")
         if not (data_dir / dataset.relative_path).is_file():
-            raise AbsaChecksError(f"--data: {data_dir / dataset.relative_path} not found; {name} needs "
+            raise AbsaChecksError(f"{option}: {data_dir / dataset.relative_path} not found; {name} needs "
                                   f"{dataset.how_to_get} there")
     return load_named(name, data_dir)
 
 
-def _models(models_file: Path) -> int:
+def _models(given: str | None) -> int:
     from .adapters import BUILTIN_MODELS, read_groups, read_models_file
 
+    models_file = Path(given or "models.yaml")  # the default may be absent: then the built-ins only
+    if given is not None and models_file.is_dir():
+        raise AbsaChecksError(f"--models-file {given}: is a folder, not a file; name the models YAML file "
+                              "(e.g. models.yaml)")
+    if given is not None and not models_file.is_file():
+        raise AbsaChecksError(f"--models-file {given}: not found; name an existing models YAML file, or leave the "
+                              "option out to list the built-in models (and ./models.yaml, if any)")
     entries, origin = read_models_file(models_file)
     for name, entry in {**BUILTIN_MODELS, **entries}.items():
         kind = entry.get("kind", "?") if isinstance(entry, dict) else "?"

@@ -151,6 +151,9 @@ def _read_options(config: pytest.Config, model_option_is_ours: bool) -> RunOptio
     if alias and opt("absa_model") and alias != opt("absa_model"):
         raise pytest.UsageError(f"--model {alias} and --absa-model {opt('absa_model')} disagree; pass one of them")
     models_file = Path(opt("--absa-models")) if opt("--absa-models") else config.rootpath / "models.yaml"
+    if opt("--absa-models") and models_file.is_dir():
+        raise pytest.UsageError(f"--absa-models {models_file}: is a folder, not a file; name the models YAML file "
+                                "(e.g. models.yaml)")
     if opt("--absa-models") and not models_file.is_file():
         raise pytest.UsageError(f"--absa-models: {models_file} not found")
     if opt("--absa-sample") is not None and opt("--absa-sample") < 1:
@@ -253,6 +256,7 @@ def _asked_for(config: pytest.Config) -> bool:
                for option in config._parser.getgroup(*GROUP).options)
 
 
+@pytest.hookimpl(tryfirst=True)  # before allure-pytest empties --alluredir (--clean-alluredir) or makes it
 def pytest_configure(config: pytest.Config) -> None:
     run = AbsaRun(config, _read_options(config, config.stash.get(MODEL_ALIAS_KEY, True)))
     config.stash[RUN_KEY] = run
@@ -262,7 +266,8 @@ def pytest_configure(config: pytest.Config) -> None:
             run.state  # noqa: B018 - build now: a wrong model name stops pytest before collection
         except AbsaChecksError as err:
             raise pytest.UsageError(str(err)) from None
-        run.check_outputs()  # an output that would destroy an input, a device or a link: before the run
+    run.check_outputs()  # an output (ours or pytest's) that would destroy an input, a device or a link
+    allure_support.guard_writes(config)
 
 
 def _cache_folder(config: pytest.Config, options: RunOptions) -> tuple[Path, Path | None]:
@@ -530,7 +535,10 @@ class AbsaRun:
         read = tuple(named for suite in suites for named in getattr(suite, "inputs", ()))
         try:
             reporters.check_run_outputs(self.options, specs, read)
+            reporters.check_pytest_outputs(self.config, self.options, specs, read)
         except AbsaChecksError as err:
+            if session is not None:  # pytest writes --junitxml when the session ends, even after a usage error
+                reporters.drop_pytest_files(self.config)
             raise pytest.UsageError(str(err)) from None
 
     @pytest.hookimpl(trylast=True)
@@ -672,6 +680,8 @@ class AbsaRun:
         stopped = session.shouldstop or session.shouldfail
         if exitstatus == pytest.ExitCode.INTERRUPTED:
             stopped = "interrupted: Ctrl-C or SIGTERM"
+        elif exitstatus == pytest.ExitCode.INTERNAL_ERROR:  # never a complete, passing report of a crashed run
+            stopped = "an internal error (INTERNALERROR above) ended the run early; the cases after it have no result"
         elif self.collector.crashed:
             crashed = self.collector.crashed
             stopped = (f"a pytest-xdist worker crashed while running {len(crashed)} item(s), first {crashed[0]}; "
@@ -700,7 +710,9 @@ class AbsaRun:
                 and (self._shard_dropped or self.worker_collections) and collection is not None and collection.suites):
             session.exitstatus = result.verdict.exit_status  # a shard that got no unit is a shard: exit 0
         read = suites_read(self.config.rootpath, {o.test for o in outcomes}) if _is_distributed(self.config) else ()
-        self.summary_lines, unwritten = reporters.summary_with_failures(result, self.options, read)
+        failed_during = [*allure_support.write_failures(self.config),
+                         *reporters.pytest_files_still_safe(self.config, self.options, read)]
+        self.summary_lines, unwritten = reporters.summary_with_failures(result, self.options, read, failed_during)
         if unwritten and session.exitstatus == pytest.ExitCode.OK:  # a requested output is missing
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         if self.collector.without_variant:  # before the verdict, which stays the last line

@@ -134,7 +134,7 @@ class _MarkdownReporter:
 
         found = []
         for path in (options.markdown, partial_path(options.markdown)):
-            markdown, pictures = files(options.markdown, path)
+            markdown, pictures = files(options.markdown, path, _option(options))
             found += [markdown, *pictures.values()]
         return found
 
@@ -142,7 +142,8 @@ class _MarkdownReporter:
         from .report_json import partial_path
 
         follow = getattr(options, "follow_symlinks", False)
-        markdown, pictures = files(options.markdown, options.markdown if result.complete else partial_path(options.markdown))
+        markdown, pictures = files(options.markdown, options.markdown if result.complete else partial_path(options.markdown),
+                                   _option(options))
         names, failed = write_pictures(result.pictures, pictures, follow)
         text = render(result.metrics, result.gates, result.verdict, result.outcomes, result.run,
                       len(result.context.issues), names, result.report.get("comparison"), result.tables)
@@ -159,6 +160,11 @@ class _MarkdownReporter:
                                       f"{', '.join(failed)}: {first.reason}", first.reason)
         return [f"Markdown summary: {markdown.path}"
                 + ("" if result.complete else f" (partial; {options.markdown} left as it was)")]
+
+
+def _option(options) -> str:
+    """The option that named the file: --absa-markdown, or the `absa-checks merge` command's --markdown."""
+    return getattr(options, "markdown_option", "--absa-markdown")
 
 
 REPORTER = _MarkdownReporter()

@@ -8,12 +8,13 @@ lists them in `outputs(options)` so that they are checked against the run's inpu
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from . import allure_support, outputs, report_json, report_markdown, terminal
+from . import allure_support, outputs, pytest_outputs, report_json, report_markdown, terminal
 from .conclusion import RunResult
 from .run_state import RunOptions
 
@@ -64,6 +65,41 @@ def check_run_outputs(options: RunOptions, specs=(), read: tuple[outputs.Named, 
                                         "YAML; a report never replaces one: name a .json or .md file", option=out.option)
 
 
+def check_pytest_outputs(config, options: RunOptions, specs=(), read: tuple[outputs.Named, ...] = ()) -> None:
+    """pytest's own outputs (absa_checks.pytest_outputs) against the run's inputs and outputs, and the
+    Allure folder writable: OutputRefused, one line, before the run."""
+    inputs = run_inputs(options, specs, read)
+    folders = [outputs.Named("--absa-data", options.data_dir), outputs.Named("--absa-cache", options.cache_dir)]
+    follow = getattr(options, "follow_symlinks", False)
+    pytest_outputs.check_wiped(config, inputs, folders)
+    pytest_outputs.check_files(config, planned(options), inputs, folders, follow)
+    if options.allure_dir is not None:
+        pytest_outputs.check_writable_folder("--alluredir", options.allure_dir)
+
+
+def drop_pytest_files(config) -> None:
+    """A run refused after pytest configured: its --junitxml is not written (it would replace an input)."""
+    from _pytest.junitxml import xml_key  # pytest keeps its JUnit writer in the stash under this key
+    xml = config.stash.get(xml_key, None)
+    if xml is not None:  # a hook being called keeps its plugins: the writer also points at nothing
+        xml.logfile = os.devnull
+        config.pluginmanager.unregister(xml)
+        del config.stash[xml_key]
+
+
+def pytest_files_still_safe(config, options: RunOptions, read: tuple[outputs.Named, ...]) -> list[str]:
+    """At the end of an xdist run (the controller learns the suites read only from the results): pytest's own
+    files checked again; a refused one is not written (its line, for the summary)."""
+    if not read:
+        return []
+    try:
+        pytest_outputs.check_files(config, [], run_inputs(options, (), read), [], False)
+    except outputs.OutputRefused as err:
+        drop_pytest_files(config)
+        return [f"{err} (not written)"]
+    return []
+
+
 OPTION_FIELDS = {"--absa-report": "report", "--absa-markdown": "markdown", "--alluredir": "allure_dir"}
 
 
@@ -95,15 +131,16 @@ def write_all(result: RunResult, options: RunOptions) -> tuple[list[str], list[s
     return written, failed
 
 
-def summary_with_failures(result: RunResult, options: RunOptions, read: tuple[outputs.Named, ...] = ()
-                          ) -> tuple[list[str], list[str]]:
+def summary_with_failures(result: RunResult, options: RunOptions, read: tuple[outputs.Named, ...] = (),
+                          also_failed: list[str] = ()) -> tuple[list[str], list[str]]:
     """The terminal's absa-checks section: the tables and facts, every report's lines, the outputs that
     could not be written, the verdict last (saying so when an output is missing); and those failures.
-    `read`: the suite and examples files the run read, checked again (still_safe)."""
+    `read`: the suite and examples files the run read, checked again (still_safe); `also_failed`: outputs
+    written during the run that failed (allure-pytest's per-case results)."""
     lines = terminal.summary(result, options)
     safe, refused = still_safe(options, read)
     written, failed = write_all(result, safe)
-    failed = [f"absa-checks: {line}" for line in refused] + failed
+    failed = [f"absa-checks: {line}" for line in [*refused, *also_failed]] + failed
     verdict = lines[-1:]
     if failed and verdict:
         verdict = [f"{verdict[0]} (but {len(failed)} requested output{'s' if len(failed) > 1 else ''} "
