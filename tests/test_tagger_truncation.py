@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("torch", reason="the tagger needs torch: pip install -e '.[transformers]'")
-pytest.importorskip("transformers", reason="the tagger needs transformers: pip install -e '.[transformers]'")
+from absa_checks.protocol import QueryError
 
-from absa_checks.protocol import QueryError  # noqa: E402
+from conftest import MODELS, needs_extra
 
-from conftest import MODELS  # noqa: E402
+pytestmark = needs_extra("transformers")
 
 E2E = MODELS / "minilm-absa-e2e-rest"
 needs_e2e = pytest.mark.skipif(not (E2E / "config.json").is_file(), reason=f"the end-to-end checkpoint is not at {E2E}")
