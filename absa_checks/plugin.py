@@ -462,7 +462,9 @@ class AbsaRun:
         if not only_suites or self.config.option.verbose > 0 or self._errors_seen:
             return
         given = (*self.config.invocation_params.args, *self.config.getini("addopts"))
-        if not any(arg.startswith("--tb") for arg in given) and self._tbstyle is None:
+        # -rA / -rP ask for the passed cases' captured output, which pytest prints only with a --tb style
+        wants_passes = any(arg.startswith("-r") and ("A" in arg[2:] or "P" in arg[2:]) for arg in given)
+        if not any(arg.startswith("--tb") for arg in given) and self._tbstyle is None and not wants_passes:
             self._tbstyle = self.config.option.tbstyle
             self.config.option.tbstyle = "no"
         if not any(arg.startswith("-r") for arg in given):

@@ -77,7 +77,8 @@ SHOWN_FAILURES = 10  # failed cases listed one line each (without -v): -v and th
 def summary(result, options) -> list[str]:
     """The lines for a RunResult (absa_checks.conclusion), the run's notes first. Without -v it fits one screen:
     repeated lines folded, the first failed cases, the gates that failed and a short verdict, the lines cut
-    at LINE_LIMIT characters (not the notes, nor what was not measured: they say what to do)."""
+    at LINE_LIMIT characters (not the notes, what was not measured, nor the sources left out for their domain:
+    they say what to do)."""
     context = result.context
     failures = failure_lines(result.outcomes) if options.compact_failures else []
     lines = [*context.notes, *failures, *summary_lines(result.run, result.tables, context.issues, result.compared,
@@ -89,7 +90,7 @@ def summary(result, options) -> list[str]:
     if options.verbose:
         return lines
     failed = failed_gate_lines(result.gates, options.inconclusive)
-    whole = set(context.notes) | {line for line in lines if line.startswith("also not measured: ")}
+    whole = set(context.notes) | {line for line in lines if line.startswith(("also not measured: ", "domains: "))}
     verdict = verdict_line(result.verdict, len(failed), result.metrics)
     # the run's notes and what it failed to measure keep their fix; the rest is in the reports
     return [line if line in whole else cut(line) for line in lines[:-1] + failed] + [verdict]
@@ -118,8 +119,8 @@ def fold_repeated(lines: list[str]) -> list[str]:
 def failed_gate_lines(gates, inconclusive: str = "pass") -> list[str]:
     """One line per gate that failed (an inconclusive one too under --absa-inconclusive fail)."""
     failing = ("fail", "inconclusive") if inconclusive == "fail" else ("fail",)
-    return [f"gate failed: {g.name} {g.source} ({g.test.split('::')[-1]}"
-            + (f", {g.checkpoint}" if g.checkpoint else "") + f"): {g.reason}" for g in gates if g.verdict in failing]
+    return [f"gate failed: {g.name if g.slice else g.label}" + (f" on {g.label}" if g.slice else "")
+            + (f" ({g.checkpoint})" if g.checkpoint else "") + f": {g.reason}" for g in gates if g.verdict in failing]
 
 
 def verdict_line(verdict: Verdict, failed_gates: int, metrics) -> str:
