@@ -117,14 +117,19 @@ class PredictionCache:
             raise sqlite3.DatabaseError("quick_check failed")
         return db
 
-    def get_many(self, fingerprint: str, keys: Iterable[str]) -> dict[str, tuple[float, float, float]]:
+    def _guarded(self, default, call, *args):
+        """`call(*args)`, or `default` once the cache is unusable: a full, read-only or broken cache folder
+        makes the run go on without it (one warning, absa_checks.cache._give_up), never a model error."""
         if self.failure is not None:
-            return {}
+            return default
         try:
-            return self._get_many(fingerprint, keys)
+            return call(*args)
         except (CacheUnusable, sqlite3.OperationalError, OSError) as err:
             self._give_up(err.__cause__ or err)
-            return {}
+            return default
+
+    def get_many(self, fingerprint: str, keys: Iterable[str]) -> dict[str, tuple[float, float, float]]:
+        return self._guarded({}, self._get_many, fingerprint, keys)
 
     def _get_many(self, fingerprint: str, keys: Iterable[str]) -> dict[str, tuple[float, float, float]]:
         wanted = list(dict.fromkeys(keys))
@@ -138,13 +143,7 @@ class PredictionCache:
         return found
 
     def get_extractions(self, fingerprint: str, keys: Iterable[str]) -> dict[str, str]:
-        if self.failure is not None:
-            return {}
-        try:
-            return self._get_extractions(fingerprint, keys)
-        except (CacheUnusable, sqlite3.OperationalError, OSError) as err:
-            self._give_up(err.__cause__ or err)
-            return {}
+        return self._guarded({}, self._get_extractions, fingerprint, keys)
 
     def _get_extractions(self, fingerprint: str, keys: Iterable[str]) -> dict[str, str]:
         wanted = list(dict.fromkeys(keys))
@@ -158,13 +157,7 @@ class PredictionCache:
         return found
 
     def put_extractions(self, fingerprint: str, items: Mapping[str, str]) -> None:
-        if self.failure is not None:
-            return None
-        try:
-            return self._put_extractions(fingerprint, items)
-        except (CacheUnusable, sqlite3.OperationalError, OSError) as err:
-            self._give_up(err.__cause__ or err)
-            return None
+        return self._guarded(None, self._put_extractions, fingerprint, items)
 
     def _put_extractions(self, fingerprint: str, items: Mapping[str, str]) -> None:
         with self._connect() as db:
@@ -172,13 +165,7 @@ class PredictionCache:
                            [(fingerprint, key, tuples) for key, tuples in items.items()])
 
     def put_many(self, fingerprint: str, items: Mapping[str, tuple[float, float, float]]) -> None:
-        if self.failure is not None:
-            return None
-        try:
-            return self._put_many(fingerprint, items)
-        except (CacheUnusable, sqlite3.OperationalError, OSError) as err:
-            self._give_up(err.__cause__ or err)
-            return None
+        return self._guarded(None, self._put_many, fingerprint, items)
 
     def _put_many(self, fingerprint: str, items: Mapping[str, tuple[float, float, float]]) -> None:
         with self._connect() as db:
@@ -186,13 +173,7 @@ class PredictionCache:
                            [(fingerprint, key, *probs) for key, probs in items.items()])
 
     def count(self, fingerprint: str | None = None) -> int:
-        if self.failure is not None:
-            return 0
-        try:
-            return self._count(fingerprint)
-        except (CacheUnusable, sqlite3.OperationalError, OSError) as err:
-            self._give_up(err.__cause__ or err)
-            return 0
+        return self._guarded(0, self._count, fingerprint)
 
     def _count(self, fingerprint: str | None = None) -> int:
         with self._connect() as db:
