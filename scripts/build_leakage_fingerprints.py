@@ -25,6 +25,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from absa_checks.leakage import FINGERPRINTS_FILE, PublicSet, fingerprint, format_fingerprints  # noqa: E402
+from absa_checks import outputs  # noqa: E402
 
 
 def xml_texts(path: Path) -> list[str]:
@@ -126,11 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(REPO / "absa_checks" / "fixtures" / FINGERPRINTS_FILE))
     args = parser.parse_args(argv)
     text = build(Path(args.data))
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    partial = out.with_name(f".{out.name}.partial")
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, out)
+    out = outputs.write_text(outputs.Named("--out", Path(args.out)), text)  # atomic; never a device or a link
     print(f"wrote {out} ({len(text.encode('utf-8')):,} bytes)")
     return 0
 
