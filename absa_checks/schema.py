@@ -13,8 +13,10 @@ refuses (`additionalProperties: false`, a strategy parameter on a test whose str
 to the loader what a schema cannot see: whether a source is known, where a term is in its sentence, which
 ids repeat.
 
-Patterns are written for both Python's `re` and JavaScript (the editors'): no inline flags, no escapes
-that JavaScript's unicode mode refuses.
+Editors' validators (yaml-language-server) implement draft 7, so the schema, declared draft 2020-12 and
+checked with `jsonschema` in the tests, uses only keywords draft 7 has too (`$defs` is reached by JSON
+pointer; no `prefixItems`). Patterns are written for both Python's `re` and JavaScript: no inline flags, no
+escapes that JavaScript's unicode mode refuses.
 """
 
 from __future__ import annotations
@@ -44,8 +46,7 @@ Schema = dict[str, Any]
 NON_EMPTY: Schema = {"type": "string", "pattern": r"\S"}
 FRACTION: Schema = {"type": "number", "minimum": 0, "maximum": 1}
 FREE_TEXT: Schema = {}  # the loader takes any value as text (`description: 3` is "3")
-SPAN: Schema = {"type": "array", "prefixItems": [{"type": "integer", "minimum": 0}, {"type": "integer", "minimum": 1}],
-                "minItems": 2, "maxItems": 2,
+SPAN: Schema = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2,
                 "description": "[from, to]: character offsets in the sentence, counted from 0, end excluded"}
 
 # what each gate measures, shown by editors; a key added to the registries without one still gets a
