@@ -359,3 +359,26 @@ def test_the_shipped_schema_is_loaded_by_path_as_editors_do():
     bad = yaml.safe_load(SUITE_HEAD + "  - name: t\n    stratgy: revtgt\n    sources: [builtin-laptop]\n")
     assert any("stratgy" in e.message for e in validator.iter_errors(bad))
     assert not list(validator.iter_errors(yaml.safe_load(VALID_SUITES["every key"])))
+
+
+def test_every_key_has_a_description_for_editors_to_show():
+    for made in (schema.suite_schema(), schema.examples_schema()):
+        defs = made["$defs"]
+
+        def described(node) -> bool:
+            if "description" in node:
+                return True
+            return "$ref" in node and "description" in defs[node["$ref"].split("/")[-1]]
+
+        def walk(node, where):
+            if isinstance(node, dict):
+                for key, value in node.get("properties", {}).items():
+                    if value is not False and not (where.endswith("then") or "not" in value):
+                        assert described(value), f"{where}.{key} has no description"
+                for key, value in node.items():
+                    walk(value, f"{where}.{key}")
+            elif isinstance(node, list):
+                for i, value in enumerate(node):
+                    walk(value, f"{where}.{i}")
+
+        walk(made, "schema")
