@@ -365,7 +365,7 @@ def _example_defs() -> dict[str, Schema]:
     polarity = {"enum": list(POLARITIES)}
     opinion = {"anyOf": [NON_EMPTY, {
         "type": "object", "additionalProperties": False, "required": ["text"],
-        "properties": {"text": NON_EMPTY, "span": SPAN}}]}
+        "properties": {"text": {**NON_EMPTY, "description": "the opinion words, as in the sentence"}, "span": SPAN}}]}
     opinions = {"type": "array", "items": opinion,
                 "description": "opinion words as they appear in the sentence: strings (each occurring once as "
                                "whole words) or {text, span}; [] says there are none"}
@@ -400,6 +400,7 @@ def _example_defs() -> dict[str, Schema]:
         "other_aspect": {
             "type": "object", "additionalProperties": False, "required": ["term"],
             "properties": {"term": {**NON_EMPTY, "description": "the aspect, exactly as written in the sentence"},
-                           "polarity": polarity, "span": SPAN, "opinions": opinions},
+                           "polarity": {**polarity, "description": "its gold polarity"}, "span": SPAN,
+                           "opinions": opinions},
         },
     }
