@@ -49,6 +49,7 @@ Schema = dict[str, Any]
 NON_EMPTY: Schema = {"type": "string", "pattern": r"\S"}
 FRACTION: Schema = {"type": "number", "minimum": 0, "maximum": 1}
 FREE_TEXT: Schema = {}  # the loader takes any value as text (`description: 3` is "3")
+EXTRACTION: Schema = {"type": "object", "required": ["task"], "properties": {"task": {"const": "extraction"}}}
 SPAN: Schema = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2,
                 "description": "[from, to]: character offsets in the sentence, counted from 0, end excluded"}
 
@@ -106,11 +107,14 @@ def suite_schema() -> Schema:
             "tests": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/test"},
                       "description": "the tests, each starting with '- name:'"},
         },
+        # without `sources` under defaults, every test (but an extraction test) names its own
+        "if": {"required": ["defaults"], "properties": {"defaults": {"type": "object", "required": ["sources"]}}},
+        "else": {"properties": {"tests": {"items": {"if": EXTRACTION, "else": {"required": ["sources"]}}}}},
         "$defs": {
             "defaults": _defaults(),
             "test": {
                 "description": "a test: a strategy and an expectation over sources, or task: extraction",
-                "if": {"type": "object", "required": ["task"], "properties": {"task": {"const": "extraction"}}},
+                "if": EXTRACTION,
                 "then": {"$ref": "#/$defs/extraction_test"},
                 "else": {"$ref": "#/$defs/strategy_test"},
             },

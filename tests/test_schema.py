@@ -219,6 +219,7 @@ TEST = "  - name: t\n    strategy: {strategy}\n    sources: [builtin-laptop]\n"
 
 # (what is wrong, the suite, the key both must name)
 REFUSED = [
+    ("a test without sources, none under defaults", SUITE_HEAD + "  - {name: t, strategy: revtgt}\n", "sources"),
     ("a misspelt test key", SUITE_HEAD + "  - name: t\n    stratgy: revtgt\n    sources: [builtin-laptop]\n",
      "stratgy"),
     ("a misspelt top-level key", "suite: s\ntest:\n  - {name: t, strategy: revtgt, sources: builtin-laptop}\n",
