@@ -383,3 +383,56 @@ def test_every_key_has_a_description_for_editors_to_show():
                     walk(value, f"{where}.{i}")
 
         walk(made, "schema")
+
+
+def key_paths(node, at=()) -> list[tuple]:
+    """The path of every key a user writes in `node`, but a source's name (any name is one)."""
+    found = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if at != ("sources",):
+                found.append(at + (key,))
+            found += key_paths(value, at + (key,))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            found += key_paths(value, at + (i,))
+    return found
+
+
+def renamed(node, path: tuple, new: str):
+    """A copy of `node` with the key at `path` renamed to `new` (its place kept)."""
+    if len(path) == 1:
+        return {(new if k == path[0] else k): v for k, v in node.items()}
+    head, rest = path[0], path[1:]
+    if isinstance(node, list):
+        return [renamed(v, rest, new) if i == head else v for i, v in enumerate(node)]
+    return {k: (renamed(v, rest, new) if k == head else v) for k, v in node.items()}
+
+
+@pytest.mark.parametrize("path", SUITES + EXAMPLES, ids=lambda p: p.relative_to(REPO).as_posix())
+def test_every_key_of_a_stock_file_misspelt_is_refused_by_both(tmp_path: Path, path: Path):
+    """Each key of the stock file in turn, with an 'x' appended (`strategyx`, `max_fail_ratex`, `hard=truex`,
+    a variant's `revtgtx`): the loader refuses it naming the line, and the schema with an error naming it."""
+    which = "examples" if path in EXAMPLES else "suite"
+    relative = path.relative_to(REPO)
+    copy = tmp_path / relative
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    for examples_file in EXAMPLES:  # the suites' `file:` paths stay right
+        target = tmp_path / examples_file.relative_to(REPO)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(examples_file.read_bytes())
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    paths = key_paths(document)
+    assert len(paths) >= 5
+    for at in paths:
+        wrong = f"{at[-1]}x"
+        changed = renamed(document, at, wrong)
+        copy.write_text(yaml.safe_dump(changed, sort_keys=False, allow_unicode=True), encoding="utf-8")
+        try:
+            parse_suite(copy, known_source_names()) if which == "suite" else parse_examples_file(copy, "mine")
+        except SpecError as err:
+            assert re.match(rf".*{re.escape(relative.name)}:\d+: ", str(err)), str(err)
+        else:
+            pytest.fail(f"the loader accepts {'.'.join(map(str, at))} written as {wrong!r}")
+        found = errors(changed, which)
+        assert any(names(wrong, error) for error in found), (at, found)
