@@ -436,3 +436,28 @@ def test_every_key_of_a_stock_file_misspelt_is_refused_by_both(tmp_path: Path, p
             pytest.fail(f"the loader accepts {'.'.join(map(str, at))} written as {wrong!r}")
         found = errors(changed, which)
         assert any(names(wrong, error) for error in found), (at, found)
+
+
+def test_the_documented_suites_and_examples_are_accepted_by_both(tmp_path: Path):
+    """Every YAML block of the docs that is a whole suite (it has `tests:`) or examples file validates, and
+    the loader accepts it (beside a copy of the stock examples file its `file:` names)."""
+    stock = tmp_path / "suites" / "examples" / "restaurant.examples.yaml"
+    stock.parent.mkdir(parents=True)
+    stock.write_bytes((REPO / "suites" / "examples" / "restaurant.examples.yaml").read_bytes())
+    here = tmp_path / "suites" / "directional"
+    here.mkdir()
+    checked = 0
+    for doc in [*sorted((REPO / "docs").glob("*.md")), REPO / "README.md"]:
+        for block in re.findall(r"```yaml\n(.*?)```", doc.read_text(encoding="utf-8"), re.DOTALL):
+            document = yaml.safe_load(block)
+            if not isinstance(document, dict) or not ("tests" in document or set(document) == {"examples"}):
+                continue
+            which = "suite" if "tests" in document else "examples"
+            assert errors(document, which) == [], (doc.name, block[:200])
+            (here / "s.yaml").write_text(block, encoding="utf-8")
+            if which == "suite":
+                parse_suite(here / "s.yaml", known_source_names())
+            else:
+                parse_examples_file(here / "s.yaml", "mine")
+            checked += 1
+    assert checked >= 4
