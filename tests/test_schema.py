@@ -449,7 +449,10 @@ def test_the_documented_suites_and_examples_are_accepted_by_both(tmp_path: Path)
     checked = 0
     for doc in [*sorted((REPO / "docs").glob("*.md")), REPO / "README.md"]:
         for block in re.findall(r"```yaml\n(.*?)```", doc.read_text(encoding="utf-8"), re.DOTALL):
-            document = yaml.safe_load(block)
+            try:
+                document = yaml.safe_load(block)
+            except yaml.YAMLError:  # a fragment with placeholders (docs/shards.md's CI job)
+                continue
             if not isinstance(document, dict) or not ("tests" in document or set(document) == {"examples"}):
                 continue
             which = "suite" if "tests" in document else "examples"
