@@ -21,6 +21,7 @@ escapes that JavaScript's unicode mode refuses.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from pathlib import Path
@@ -86,8 +87,9 @@ COMMON_HELP = {
 
 
 def suite_schema() -> Schema:
-    """The schema of a suite file (docs/suites.md), from today's registries."""
-    return {
+    """The schema of a suite file (docs/suites.md), from today's registries (a fresh tree: the caller may
+    change it)."""
+    return copy.deepcopy({
         "$schema": DIALECT,
         "title": "absa-checks suite",
         "description": "A suite of behavioural tests for an aspect-based sentiment model (docs/suites.md). "
@@ -125,12 +127,12 @@ def suite_schema() -> Schema:
             "source": _source(),
             **_example_defs(),
         },
-    }
+    })
 
 
 def examples_schema() -> Schema:
     """The schema of an examples file: one top-level key, `examples:`, as under a suite's source."""
-    return {
+    return copy.deepcopy({
         "$schema": DIALECT,
         "title": "absa-checks examples file",
         "description": "Examples (a sentence, its target aspect and gold polarity, variants per strategy) that "
@@ -141,7 +143,7 @@ def examples_schema() -> Schema:
         "required": ["examples"],
         "properties": {"examples": {"$ref": "#/$defs/examples"}},
         "$defs": _example_defs(),
-    }
+    })
 
 
 def render(schema: Schema) -> str:
