@@ -24,8 +24,9 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import absa_checks
 
@@ -35,8 +36,7 @@ from .expectations import EXPECTATIONS
 from .extraction.sources import GOLD_SOURCES
 from .labels import POLARITIES
 from .sources.catalog import known_source_names
-from .spec import (COMMON_KEYS, EXTRACTION_GATES, EXTRACTION_TEST_KEYS, GATE_BASES, GATE_KEYS,
-                   VARIANT_MODES)
+from .spec import COMMON_KEYS, EXTRACTION_GATES, EXTRACTION_TEST_KEYS, GATE_BASES, GATE_KEYS, VARIANT_MODES
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 # in the package's top folder, wherever this module lives
