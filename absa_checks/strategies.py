@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable
 
@@ -30,6 +30,9 @@ class Parameter:
     parse: Callable[[Any], Any]  # the value as written -> the value used; ValueError(message) when wrong
     help: str
     in_label: bool = False       # reports name the strategy with it when set: adddiff(k=3)
+    # the value as written, in JSON Schema, for editors (absa_checks/schema.py); {} accepts any value and
+    # leaves the check to `parse`, which stays the authority
+    schema: dict[str, Any] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,8 @@ REGISTRY = MappingProxyType({s.name: s for s in (
     Strategy("revtgt", "flip", True, "reverse the target's sentiment; the prediction must flip",
              "target reversal not followed", f"{GENERATORS}:revtgt_step", edits_target=True, context_checks=True,
              parameters=(Parameter("neutral", DEFAULT_NEUTRAL, _neutral,
-                                   "neutral targets: skip them, or keep ARTS's reversal of their words"),)),
+                                   "neutral targets: skip them, or keep ARTS's reversal of their words",
+                                   schema={"enum": list(NEUTRAL_MODES)}),)),
     Strategy("revnon", "unchanged", False,
              "reverse or exaggerate the non-target aspects; the prediction must not change",
              "changed by a non-target edit", f"{GENERATORS}:revnon_step", edits_target=False, context_checks=True),
@@ -89,7 +93,7 @@ REGISTRY = MappingProxyType({s.name: s for s in (
              "added aspects changed the prediction", f"{GENERATORS}:adddiff_step", edits_target=False,
              context_checks=False,
              parameters=(Parameter("k", None, _k, "aspects appended; unset draws 1-3 per unit, as ARTS did",
-                                   in_label=True),)),
+                                   in_label=True, schema={"type": "integer", "minimum": 1, "maximum": MAX_K}),)),
 )})
 STRATEGIES = REGISTRY  # the name most of the code reads
 
