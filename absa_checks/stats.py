@@ -1,4 +1,10 @@
-"""Interval maths for rates, kept tiny and exact so the numbers can be checked by hand."""
+"""Interval maths for rates, kept tiny so the numbers can be checked by hand.
+
+The exact tests and intervals are scipy's (imported inside the functions: a run that decides nothing
+does not pay for loading scipy.stats); the closed forms (Wilson, the mean across checkpoints) and the
+t table stay here. The hand-written versions they replaced are the tests' cross-checks
+(tests/reference_stats.py, tests/test_stats_scipy.py); docs/architecture.md, "Statistics on scipy".
+"""
 
 from __future__ import annotations
 
@@ -44,67 +50,32 @@ def clopper_pearson(k: int, n: int, level: float = 0.95) -> Rate:
     rate and every n, also when none or all of the units are right (where a bootstrap collapses to
     [0, 0] or [1, 1], and a gate on ten units could "fail with certainty"). Used for ARS.
 
-    The bounds are Beta quantiles: low = Beta(k, n - k + 1) at (1 - level) / 2, high = Beta(k + 1, n - k)
-    at (1 + level) / 2; low is 0 when k = 0 and high is 1 when k = n.
+    The bounds are Beta quantiles (scipy.stats.beta.ppf): low = Beta(k, n - k + 1) at (1 - level) / 2,
+    high = Beta(k + 1, n - k) at (1 + level) / 2; low is 0 when k = 0 and high is 1 when k = n.
     """
     if n == 0:
         return Rate(0, 0, float("nan"), float("nan"), "clopper-pearson")
+    from scipy.stats import beta  # here, not at import: a run that decides nothing does not load scipy
     tail = (1 - level) / 2
-    low = 0.0 if k == 0 else _beta_quantile(tail, k, n - k + 1)
-    high = 1.0 if k == n else _beta_quantile(1 - tail, k + 1, n - k)
+    low = 0.0 if k == 0 else float(beta.ppf(tail, k, n - k + 1))
+    high = 1.0 if k == n else float(beta.ppf(1 - tail, k + 1, n - k))
     return Rate(k, n, low, high, "clopper-pearson")
-
-
-def _beta_quantile(q: float, a: float, b: float) -> float:
-    """x with I_x(a, b) = q, by bisection (the regularised incomplete beta rises with x)."""
-    lo, hi = 0.0, 1.0
-    while hi - lo > 1e-14:  # ~47 halvings; the bounds are shown to 0.1 point, checked to 1e-9
-        mid = (lo + hi) / 2
-        if _betainc(a, b, mid) < q:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
-
-
-def _betainc(a: float, b: float, x: float) -> float:
-    """The regularised incomplete beta I_x(a, b), by its continued fraction (modified Lentz)."""
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    if x > (a + 1) / (a + b + 2):  # the fraction converges fast only below this point: use the symmetry
-        return 1.0 - _betainc(b, a, 1.0 - x)
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    fraction = d
-    for m in range(1, 10_000):
-        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1.0 + numerator * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + numerator / c
-            c = c if abs(c) > tiny else tiny
-            fraction *= c * d
-        if abs(c * d - 1.0) < 1e-15:
-            break
-    return math.exp(log_front) * fraction / a
 
 
 def mcnemar_exact(broken: int, fixed: int) -> float:
     """Two-sided exact McNemar p-value for paired binary outcomes.
 
     Only discordant pairs count: `broken` (right before, wrong now) and `fixed` (wrong before, right
-    now). Under no change each discordant pair is a fair coin, so the p-value is the two-sided
-    binomial tail of min(broken, fixed) out of broken + fixed at p = 1/2 (capped at 1).
+    now). Under no change each discordant pair is a fair coin, so the p-value is the exact binomial
+    test of min(broken, fixed) out of broken + fixed at p = 1/2 (scipy.stats.binomtest). At p = 1/2 the
+    distribution is symmetric, so scipy's two-sided rule (every outcome no likelier than the one seen)
+    is twice the lower tail, capped at 1: the conventional exact McNemar p-value.
     """
     n = broken + fixed
     if n == 0:
         return 1.0
-    tail = sum(math.comb(n, i) for i in range(min(broken, fixed) + 1)) / 2 ** n
-    return min(1.0, 2 * tail)
+    from scipy.stats import binomtest
+    return float(binomtest(min(broken, fixed), n, 0.5).pvalue)
 
 
 def mcnemar_worse(broken: int, fixed: int) -> float:
@@ -113,11 +84,14 @@ def mcnemar_worse(broken: int, fixed: int) -> float:
     n = broken + fixed
     if n == 0:
         return 1.0
-    return sum(math.comb(n, i) for i in range(broken, n + 1)) / 2 ** n
+    from scipy.stats import binomtest
+    return float(binomtest(broken, n, 0.5, alternative="greater").pvalue)
 
 
 # t quantiles at 97.5% for 1..30 degrees of freedom (to 6 decimals); beyond 30 the Cornish-Fisher
-# expansion below agrees with the exact quantile to better than 1e-7.
+# expansion below agrees with the exact quantile to better than 1e-7. Kept rather than scipy.stats.t.ppf:
+# the reports' intervals across checkpoints are defined on these values (up to 5e-7 from the exact
+# quantile); tests/test_stats_scipy.py checks them against scipy.
 _T975 = (12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157, 2.228139,
          2.200985, 2.178813, 2.160369, 2.144787, 2.131450, 2.119905, 2.109816, 2.100922, 2.093024, 2.085963,
          2.079614, 2.073873, 2.068658, 2.063899, 2.059539, 2.055529, 2.051831, 2.048407, 2.045230, 2.042272)
