@@ -34,7 +34,7 @@ def run(tree: Path, args: list[str], report: Path) -> dict:
     return json.loads(report.read_text())
 
 
-def differences(before, after, path: str = "") -> list[str]:
+def differences(before, after, path: str = "", tolerance: float = 0.0) -> list[str]:
     if isinstance(before, dict) and isinstance(after, dict):
         found = []
         for key in sorted(set(before) | set(after)):
@@ -42,12 +42,14 @@ def differences(before, after, path: str = "") -> list[str]:
             if key not in before or key not in after:
                 found.append(f"{where}: only {'after' if key in after else 'before'}")
             else:
-                found += differences(before[key], after[key], where)
+                found += differences(before[key], after[key], where, tolerance)
         return found
     if isinstance(before, list) and isinstance(after, list):
         if len(before) != len(after):
             return [f"{path}: {len(before)} items before, {len(after)} after"]
-        return [d for i, (b, a) in enumerate(zip(before, after)) for d in differences(b, a, f"{path}[{i}]")]
+        return [d for i, (b, a) in enumerate(zip(before, after)) for d in differences(b, a, f"{path}[{i}]", tolerance)]
+    if isinstance(before, float) and isinstance(after, float) and abs(before - after) <= tolerance:
+        return []
     return [] if before == after else [f"{path}: {str(before)[:80]!r} -> {str(after)[:80]!r}"]
 
 
@@ -58,6 +60,8 @@ def main() -> int:
     parser.add_argument("--data", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
     parser.add_argument("--allow", action="append", default=[],
                         help="a glob over difference paths (indices as [*]) whose difference is expected")
+    parser.add_argument("--tolerance", type=float, default=0.0,
+                        help="floats this close are equal (the statistics on scipy move some by ~1e-15)")
     args = parser.parse_args()
     data = Path(args.data).resolve()
     with tempfile.TemporaryDirectory() as work:
@@ -74,7 +78,7 @@ def main() -> int:
             for report in reports:
                 report.pop("timing", None)
             groups: dict[str, list[str]] = {}
-            for line in differences(*reports):
+            for line in differences(*reports, tolerance=args.tolerance):
                 groups.setdefault(re.sub(r"\[\d+\]", "[*]", line.split(": ", 1)[0]), []).append(line)
             unexpected = [path for path in groups if not any(fnmatch.fnmatchcase(path, pattern) for pattern in args.allow)]
             print(f"{name}: {reports[1]['summary']['cases']:,} cases; {sum(map(len, groups.values()))} differences "
