@@ -23,8 +23,8 @@ stops asking and says why, once. Temperature 0 and a fixed seed by default.
 The API key is read from the environment variable `api_key_env` names; it is sent in the
 Authorization header and nowhere else: not in describe(), the fingerprint, a cache key or a message; a
 value of `api_key_env` that is not a variable's name (a pasted key) is refused without being repeated.
-The SDK's own environment (OPENAI_API_KEY, OPENAI_ORG_ID, OPENAI_PROJECT_ID) is not read: without
-`api_key_env` no Authorization header is sent.
+What the SDK takes from its own environment (OPENAI_API_KEY, OPENAI_ORG_ID, OPENAI_PROJECT_ID) is not sent:
+without `api_key_env` no Authorization header goes out.
 
 Every setting's type and range is checked when the entry is read (before the run). An interrupt (Ctrl-C,
 SIGTERM) while requests are under way cancels them (their connections closed, the retry and rate-limit
