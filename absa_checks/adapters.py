@@ -388,6 +388,7 @@ def check_installed(name: str, kind: AdapterKind) -> None:
     missing = missing_modules(kind.needs)
     if missing:
         what = ", ".join(missing)
-        fix = (f"pip install -e '.[{kind.extra}]' in a checkout, or pip install 'absa-checks[{kind.extra}]' "
-               "(the README's Transformer models)") if kind.extra else f"install {what}"
+        where = " (the README's Transformer models)" if kind.extra == "transformers" else ""
+        fix = (f"pip install -e '.[{kind.extra}]' in a checkout, or pip install 'absa-checks[{kind.extra}]'"
+               f"{where}") if kind.extra else f"install {what}"
         raise AbsaChecksError(f"model '{name}' (kind {kind.name}) needs {what}, not installed here: {fix}")

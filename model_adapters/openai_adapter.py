@@ -1,5 +1,5 @@
 """A model behind an OpenAI-compatible endpoint (vLLM, TGI, Ollama, llama.cpp server, OpenAI, Azure, ...):
-`kind: openai` in models.yaml.
+`kind: openai` in models.yaml, on the official `openai` SDK (the optional extra `.[openai]`).
 
 - `mode: classify` (default): one chat request per query, the prompt template filled with the sentence
   and the aspect, answered with a polarity word (`guided: choice` or `json_schema` constrains the answer
@@ -8,38 +8,45 @@
 - `mode: extract`: one request per sentence, answered with the aspects and polarities as text (JSON,
   ASQP or `aspect: polarity`), read by absa_checks.extraction.text_output.
 
-Requests run `max_concurrency` at a time, at most `requests_per_minute`, each within `timeout` seconds in
-total (a wall deadline from connecting to the last byte: a server trickling its reply is cut off); 429, 5xx,
-malformed replies and dropped connections are retried `retries` times with exponential backoff and
-jitter (a 429's or 503's `Retry-After` is honoured); after `max_consecutive_failures` failed requests
-in a row the adapter stops asking and says why, once. Temperature 0 and a fixed seed by default.
+The SDK's async client sends the requests, `max_concurrency` at a time (a semaphore), and is their only
+retry owner: `max_retries` is the entry's `retries`; its two retry hooks are configured here: which replies
+are retried (429, 408/409/425, 500/502/503/504, and what the HTTP layer raises: time-outs, dropped
+connections, malformed replies) and how long to wait (a `Retry-After` of at most MAX_RETRY_AFTER seconds
+is honoured; a longer one is not retried and says so in one message; else exponential backoff from
+`backoff` seconds, at most 30 s, with seeded jitter). What the SDK does not do is ours, in the HTTP client
+it is given (_http_client): each request waits for its `requests_per_minute` slot and is read whole
+within `timeout` seconds (a wall deadline from connecting to the last byte, around the SDK's per-read
+time-outs: a server trickling its reply is cut off), and a 2xx reply that is not a chat completion is a
+malformed reply the SDK retries. After `max_consecutive_failures` failed requests in a row the adapter
+stops asking and says why, once. Temperature 0 and a fixed seed by default.
 
 The API key is read from the environment variable `api_key_env` names; it is sent in the
 Authorization header and nowhere else: not in describe(), the fingerprint, a cache key or a message; a
 value of `api_key_env` that is not a variable's name (a pasted key) is refused without being repeated.
+What the SDK takes from its own environment (OPENAI_API_KEY, OPENAI_ORG_ID, OPENAI_PROJECT_ID) is not sent:
+without `api_key_env` no Authorization header goes out.
 
 Every setting's type and range is checked when the entry is read (before the run). An interrupt (Ctrl-C,
-SIGTERM) while requests are under way cuts their connections and ends the waits at once: no thread holds
-the run on a server that does not answer. Answers are read for the polarity they assert
-(absa_checks.answer_reading); malformed log probabilities make their own query an error.
+SIGTERM) while requests are under way cancels them (their connections closed, the retry and rate-limit
+waits ended) at once: the event loop runs in a daemon thread, and nothing holds the run on a server that
+does not answer. Answers are read for the polarity they assert (absa_checks.answer_reading); malformed
+log probabilities make their own query an error.
 """
 
 from __future__ import annotations
 
-import functools
+import asyncio
+import email.utils
 import hashlib
-import http.client
+import importlib
 import json
 import math
 import os
 import random
 import re
-import socket
 import threading
 import time
-import urllib.error
-import urllib.request
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from numbers import Real
 from typing import Any, Sequence
 from urllib.parse import urlsplit
@@ -60,7 +67,10 @@ DEFAULT_EXTRACT_PROMPT = ("List every aspect term of this review sentence with t
                           "as a JSON list of objects with \"aspect\" and \"polarity\" (positive, negative or "
                           "neutral); [] when there is none.\nSentence: {sentence}")
 RETRY_STATUSES = {408, 409, 425, 429, 500, 502, 503, 504}
-MAX_BACKOFF = 30.0
+MAX_BACKOFF = 30.0      # seconds: the longest wait between tries of our backoff
+MAX_RETRY_AFTER = 60.0  # seconds: the longest Retry-After a request waits for (the openai SDK's own cap in 1.x);
+                        # a server asking for longer is not retried (one clear message): it is out for a while
+INSTALL = "pip install -e '.[openai]' in a checkout, or pip install 'absa-checks[openai]'"
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 PASTED_KEY = ("api_key_env must name an environment variable; it looks like a key was pasted there. Put the key "
               "in an environment variable (export OPENAI_API_KEY=...) and write that variable's name here, e.g. "
@@ -161,84 +171,6 @@ def _text(name: str, key: str, value: object) -> str:
     return value
 
 
-class _Halted(Exception):
-    """The run stopped (an interrupt) while this request was under way."""
-
-
-class _Exchange:
-    """One HTTP exchange's socket, cut (shut down) at its deadline or when the run stops: a blocked read
-    then returns at once, whatever the server does."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._sock: socket.socket | None = None
-        self.cut = ""  # "deadline" or "stopped" once cut
-
-    def attach(self, sock: socket.socket) -> None:
-        with self._lock:
-            self._sock = sock
-            cut = self.cut
-        if cut:
-            _shut(sock)
-
-    def cut_off(self, why: str) -> None:
-        with self._lock:
-            if self.cut:
-                return
-            self.cut = why
-            sock = self._sock
-        if sock is not None:
-            _shut(sock)
-
-
-def _shut(sock: socket.socket) -> None:
-    try:
-        sock.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass
-
-
-class _Tracked:
-    """A connection that hands its socket to its exchange as soon as it is connected."""
-
-    def __init__(self, exchange: _Exchange, *args, **kwargs):
-        self._exchange = exchange
-        super().__init__(*args, **kwargs)  # type: ignore[call-arg]
-
-    def connect(self) -> None:
-        super().connect()  # type: ignore[misc]
-        self._exchange.attach(self.sock)  # type: ignore[attr-defined]
-
-
-class _TrackedHTTP(_Tracked, http.client.HTTPConnection):
-    pass
-
-
-class _TrackedHTTPS(_Tracked, http.client.HTTPSConnection):
-    pass
-
-
-class _HTTPHandler(urllib.request.HTTPHandler):
-    def __init__(self, exchange: _Exchange):
-        super().__init__()
-        self._exchange = exchange
-
-    def http_open(self, req):
-        return self.do_open(functools.partial(_TrackedHTTP, self._exchange), req)
-
-
-class _HTTPSHandler(urllib.request.HTTPSHandler):
-    def __init__(self, exchange: _Exchange):
-        super().__init__()
-        self._exchange = exchange
-
-    def https_open(self, req):
-        kwargs = {"context": self._context}
-        if hasattr(self, "_check_hostname"):  # Python < 3.12
-            kwargs["check_hostname"] = self._check_hostname
-        return self.do_open(functools.partial(_TrackedHTTPS, self._exchange), req, **kwargs)
-
-
 class OpenAIAdapter:
     cacheable = True
 
@@ -324,8 +256,8 @@ class OpenAIAdapter:
         self._next_slot = 0.0
         self._failures_in_a_row = 0
         self._stopped = ""
-        self._halt = threading.Event()  # set by an interrupt: every wait ends, every connection is cut
-        self._live: set[_Exchange] = set()
+        self._halt = threading.Event()  # set by an interrupt: every request under way is cancelled
+        self._batches: set[_Batch] = set()  # the batches under way, for halt()
 
     # ------------------------------------------------------------------ what it is
 
@@ -351,27 +283,38 @@ class OpenAIAdapter:
         return self._all([self.prompt.replace("{sentence}", s) for s in sentences], lambda reply: reply["content"])
 
     def _all(self, prompts: list[str], read) -> list:
-        pool = ThreadPoolExecutor(max_workers=min(self.max_concurrency, max(len(prompts), 1)))
+        """Every prompt's reply, asked on an event loop in a daemon thread while this thread waits: an
+        interrupt here (Ctrl-C, SIGTERM as KeyboardInterrupt) cancels the requests and lets go at once."""
+        sdk = _import_sdk(self.name)
+        batch = _Batch()
+        outcome: Future = Future()
+        worker = threading.Thread(target=self._serve, args=(sdk, prompts, batch, outcome), daemon=True,
+                                  name=f"absa-checks openai {self.name}")
+        with self._lock:
+            self._batches.add(batch)
+        worker.start()
         try:
-            futures = [pool.submit(self._one, prompt) for prompt in prompts]
-            replies = [future.result() for future in futures]
-        except BaseException:  # Ctrl-C or SIGTERM (as KeyboardInterrupt) in the waiting thread: stop at once
+            replies = outcome.result()
+        except BaseException:
             self.halt()
-            pool.shutdown(wait=False, cancel_futures=True)
+            worker.join(2.0)  # the cancelled requests end within moments; never wait longer than this
             raise
-        pool.shutdown(wait=True)
+        finally:
+            with self._lock:
+                self._batches.discard(batch)
         if self._stopped:  # one clear message for the whole batch (and every later one)
             raise AdapterError(self._stopped)
         return [reply if isinstance(reply, QueryError) else read(reply) for reply in replies]
 
     def halt(self) -> None:
-        """Stop: every wait (backoff, rate limit) ends and every connection under way is cut, so the worker
-        threads end within moments instead of holding the process on a server that does not answer."""
+        """Stop: every request under way is cancelled (its connection closed, its retry or rate-limit wait
+        ended) and nothing more is sent, so the run ends within moments instead of waiting on a server that
+        does not answer."""
         self._halt.set()
         with self._lock:
-            live = list(self._live)
-        for exchange in live:
-            exchange.cut_off("stopped")
+            batches = list(self._batches)
+        for batch in batches:
+            batch.cancel()
 
     def _label(self, reply: dict) -> Answer:
         content = reply["content"].strip()
@@ -438,95 +381,113 @@ class OpenAIAdapter:
                 "type": "object", "properties": {"polarity": {"enum": list(POLARITIES)}}, "required": ["polarity"]}}}
         return body
 
-    def _wait_for_slot(self) -> None:
-        if not self.interval:
-            return
-        with self._lock:
-            now = time.monotonic()
-            slot = max(now, self._next_slot)
-            self._next_slot = slot + self.interval
-        self._halt.wait(max(0.0, slot - time.monotonic()))
-
-    def _post(self, data: bytes, headers: dict[str, str]) -> bytes:
-        """One POST, its whole reply read within `timeout` seconds from the start (connecting, headers and
-        body together): a timer cuts the socket at the deadline, so a server trickling bytes cannot hold
-        it. Raises TimeoutError at the deadline, _Halted when the run stops."""
-        exchange = _Exchange()
-        with self._lock:
-            self._live.add(exchange)
-        if self._halt.is_set():
-            exchange.cut_off("stopped")
-        timer = threading.Timer(self.timeout, exchange.cut_off, ("deadline",))
-        timer.daemon = True
-        timer.start()
-        opener = urllib.request.build_opener(_HTTPHandler(exchange), _HTTPSHandler(exchange))
+    def _serve(self, sdk: "_Sdk", prompts: list[str], batch: "_Batch", outcome: Future) -> None:
+        """The worker thread: one event loop for this batch."""
+        loop = asyncio.new_event_loop()
         try:
-            request = urllib.request.Request(self.url, data=data, headers=headers, method="POST")
-            with opener.open(request, timeout=self.timeout) as response:
-                body = response.read()
-        except urllib.error.HTTPError:
-            if not exchange.cut:
-                raise
-            body = b""
-        except (urllib.error.URLError, http.client.HTTPException, OSError):
-            if not exchange.cut:
-                raise
-            body = b""
+            outcome.set_result(loop.run_until_complete(self._ask_all(sdk, prompts, batch)))
+        except BaseException as err:  # handed to the waiting thread, which raises it
+            outcome.set_exception(err)
         finally:
-            timer.cancel()
-            with self._lock:
-                self._live.discard(exchange)
-        if exchange.cut == "stopped":
-            raise _Halted()
-        if exchange.cut == "deadline":
-            raise TimeoutError(f"no complete reply within timeout {self.timeout:g} s")
-        return body
+            loop.close()
 
-    def _one(self, prompt: str) -> dict | QueryError:
+    async def _ask_all(self, sdk: "_Sdk", prompts: list[str], batch: "_Batch") -> list:
+        gate = asyncio.Semaphore(self.max_concurrency)
+        client = _client(sdk, self)
+        try:
+            tasks = [asyncio.ensure_future(self._one(sdk, client, gate, prompt)) for prompt in prompts]
+            batch.start(asyncio.get_running_loop(), tasks)
+            if self._halt.is_set():  # halted before the tasks were known to halt()
+                batch.cancel()
+            done = await asyncio.gather(*tasks, return_exceptions=True)
+        finally:
+            await client.close()
+        for reply in done:  # a task cancelled before it started; anything else is a bug, raised
+            if isinstance(reply, BaseException) and not isinstance(reply, asyncio.CancelledError):
+                raise reply
+        return [QueryError(f"model '{self.name}': not asked, the run was interrupted")
+                if isinstance(reply, asyncio.CancelledError) else reply for reply in done]
+
+    async def _one(self, sdk: "_Sdk", client: Any, gate: asyncio.Semaphore, prompt: str) -> dict | QueryError:
         """A reply {content, logprobs}, or QueryError when this request failed for good."""
-        if self._stopped:
-            return QueryError(self._stopped)
-        if self._halt.is_set():
-            return QueryError(f"model '{self.name}': not asked, the run was interrupted")
-        data = json.dumps(self._body(prompt)).encode()
-        headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {self.key}"} if self.key else {})}
-        problem = ""
-        for attempt in range(self.retries + 1):
-            self._wait_for_slot()
-            if self._halt.is_set():
-                return QueryError(f"model '{self.name}': not asked, the run was interrupted")
-            with self._lock:
-                self.requests += 1
-            wait = None
-            try:
-                reply = json.loads(self._post(data, headers).decode("utf-8"))
-                choice = reply["choices"][0]
-                content = choice["message"]["content"]
-                if not isinstance(content, str):
-                    raise ValueError("no text in the reply")
-                self._succeeded()
-                return {"content": content, "logprobs": choice.get("logprobs")}
-            except urllib.error.HTTPError as err:
-                problem = f"HTTP {err.code} from {self.shown_url}"
-                if err.code not in RETRY_STATUSES:
-                    self._failed(problem)
-                    return QueryError(f"model '{self.name}': {problem}; the request was refused, not retried")
-                wait = _retry_after(err.headers.get("Retry-After"))
-            except _Halted:
-                return QueryError(f"model '{self.name}': not answered, the run was interrupted")
-            except TimeoutError:  # socket.timeout is TimeoutError
-                problem = f"no complete reply within timeout {self.timeout:g} s from {self.shown_url}"
-            except (urllib.error.URLError, http.client.HTTPException, OSError) as err:
-                problem = f"{type(err).__name__} talking to {self.shown_url}"
-            except (ValueError, KeyError, IndexError, TypeError):
-                problem = f"a malformed reply from {self.shown_url} (not an OpenAI chat completion)"
-            if attempt < self.retries:
-                with self._lock:
-                    jitter = 0.5 + self._jitter.random() / 2
-                if self._halt.wait(wait if wait is not None else min(MAX_BACKOFF, self.backoff * 2 ** attempt) * jitter):
+        try:
+            async with gate:
+                if self._stopped:
+                    return QueryError(self._stopped)
+                if self._halt.is_set():
+                    return QueryError(f"model '{self.name}': not asked, the run was interrupted")
+                try:
+                    return await self._ask(sdk, client, prompt)
+                except asyncio.CancelledError:
                     return QueryError(f"model '{self.name}': not answered, the run was interrupted")
+        except asyncio.CancelledError:  # halted while waiting for its turn
+            return QueryError(f"model '{self.name}': not asked, the run was interrupted")
+
+    async def _ask(self, sdk: "_Sdk", client: Any, prompt: str) -> dict | QueryError:
+        """One chat completion through the SDK (its retries included); the reply was checked whole by the
+        HTTP client (_http_client), so it is a chat completion here."""
+        body = self._body(prompt)
+        extra = {key: body.pop(key) for key in ("guided_choice",) if key in body}  # not in the OpenAI API
+        openai = sdk.openai
+        try:
+            raw = await client.chat.completions.with_raw_response.create(**body, extra_body=extra or None)
+            choice = raw.http_response.json()["choices"][0]
+            self._succeeded()
+            return {"content": choice["message"]["content"], "logprobs": choice.get("logprobs")}
+        except openai.APIStatusError as err:
+            problem = f"HTTP {err.status_code} from {self.shown_url}"
+            wait = _retry_after(err.response.headers)
+            if err.status_code not in RETRY_STATUSES:
+                message = f"{problem}; the request was refused, not retried"
+            elif wait is not None and wait > MAX_RETRY_AFTER:
+                message = (f"{problem} asking to wait {wait:g} s (Retry-After), more than the {MAX_RETRY_AFTER:g} s "
+                           "a request waits, so it was not retried; lower requests_per_minute or run later")
+            else:
+                message = f"{problem}, after {self.retries + 1} tries"
+        except openai.APITimeoutError:  # before APIConnectionError, which it is a kind of
+            problem = f"no complete reply within timeout {self.timeout:g} s from {self.shown_url}"
+            message = f"{problem}, after {self.retries + 1} tries"
+        except openai.APIConnectionError as err:
+            cause = err.__cause__
+            problem = (f"a malformed reply from {self.shown_url} (not an OpenAI chat completion)"
+                       if isinstance(cause, sdk.http.DecodingError) else
+                       f"{type(cause or err).__name__} talking to {self.shown_url}")
+            message = f"{problem}, after {self.retries + 1} tries"
+        except openai.OpenAIError as err:  # anything else the SDK raises: named, never its text
+            problem = f"{type(err).__name__} talking to {self.shown_url}"
+            message = problem
         self._failed(problem)
-        return QueryError(f"model '{self.name}': {problem}, after {self.retries + 1} tries")
+        return QueryError(f"model '{self.name}': {message}")
+
+    # ------------------------------------------------------------------ the retry policy the SDK is given
+
+    def _should_retry(self, status: int, headers: Any) -> bool:
+        """A reply worth asking again: a status of RETRY_STATUSES, unless its Retry-After is too long to wait."""
+        wait = _retry_after(headers)
+        return status in RETRY_STATUSES and not (wait is not None and wait > MAX_RETRY_AFTER)
+
+    def _wait_before_retry(self, retried: int, headers: Any) -> float:
+        """Seconds before the next try after `retried` retries: the reply's Retry-After (at most
+        MAX_RETRY_AFTER, see _should_retry), else `backoff` doubling, at most MAX_BACKOFF, times a seeded
+        jitter in [0.5, 1)."""
+        wait = _retry_after(headers)
+        if wait is not None and wait <= MAX_RETRY_AFTER:
+            return wait
+        with self._lock:
+            jitter = 0.5 + self._jitter.random() / 2
+        return min(MAX_BACKOFF, self.backoff * 2.0 ** min(retried, 64)) * jitter
+
+    # ------------------------------------------------------------------ what the HTTP client adds per try
+
+    async def _start_try(self) -> None:
+        """Wait for this try's `requests_per_minute` slot (every try counts, retries included), then count it."""
+        if self.interval:
+            with self._lock:
+                slot = max(time.monotonic(), self._next_slot)
+                self._next_slot = slot + self.interval
+            await asyncio.sleep(max(0.0, slot - time.monotonic()))
+        with self._lock:
+            self.requests += 1
 
     def _succeeded(self) -> None:
         with self._lock:
@@ -540,12 +501,123 @@ class OpenAIAdapter:
                                  f"row (the last: {problem}); check the server at {self.shown_base_url}")
 
 
-def _retry_after(value: str | None) -> float | None:
-    """Seconds from a Retry-After header (a number of seconds), at most MAX_BACKOFF; None without one."""
-    try:
-        return min(MAX_BACKOFF, max(0.0, float(value))) if value is not None else None
-    except ValueError:
+def _retry_after(headers: Any) -> float | None:
+    """Seconds a reply's Retry-After header asks for (a number of seconds or an HTTP date; at least 0,
+    inf for an endless wait); None without a readable one."""
+    value = headers.get("retry-after") if headers is not None else None
+    if value is None:
         return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        date = email.utils.parsedate_tz(value)
+        if date is None:
+            return None
+        try:
+            seconds = email.utils.mktime_tz(date) - time.time()
+        except (OverflowError, ValueError, OSError):
+            return None
+    return None if math.isnan(seconds) else max(0.0, seconds)
+
+
+class _Sdk:
+    """The openai SDK and the HTTP library it is built on (httpx for openai 1.x, httpx2 later), imported
+    when a batch is first asked for: the module can be listed and its settings checked without them."""
+
+    def __init__(self, openai: Any):
+        self.openai = openai
+        base = next(c for c in openai.DefaultAsyncHttpxClient.__mro__ if c.__name__ == "AsyncClient")
+        self.http = importlib.import_module(base.__module__.split(".")[0])
+
+
+def _import_sdk(name: str) -> _Sdk:
+    try:
+        return _Sdk(importlib.import_module("openai"))
+    except ImportError as err:  # check_installed said it was there: a broken installation
+        raise AdapterError(f"model '{name}' (kind openai) needs the openai SDK, which cannot be imported here "
+                           f"({type(err).__name__}); {INSTALL}") from None
+
+
+class _Batch:
+    """One predict()/extract() call's event loop and request tasks, which halt() cancels from any thread."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._tasks: list[asyncio.Future] = []
+
+    def start(self, loop: asyncio.AbstractEventLoop, tasks: list[asyncio.Future]) -> None:
+        with self._lock:
+            self._loop, self._tasks = loop, tasks
+
+    def cancel(self) -> None:
+        with self._lock:
+            loop, tasks = self._loop, list(self._tasks)
+        if loop is None:
+            return
+        try:
+            loop.call_soon_threadsafe(lambda: [task.cancel() for task in tasks])
+        except RuntimeError:  # the loop has closed: the batch is over
+            pass
+
+
+def _client(sdk: _Sdk, adapter: OpenAIAdapter) -> Any:
+    """An AsyncOpenAI client for one batch: the SDK's retries (`retries` of them) with our policy in its two
+    retry hooks, over _http_client (which sets the Authorization header: the api_key given here is not sent)."""
+    openai = sdk.openai
+
+    class Client(openai.AsyncOpenAI):
+        def _should_retry(self, response: Any) -> bool:
+            return adapter._should_retry(response.status_code, response.headers)
+
+        def _calculate_retry_timeout(self, remaining_retries: int, options: Any, response_headers: Any = None) -> float:
+            return adapter._wait_before_retry(self.max_retries - remaining_retries, response_headers)
+
+    return Client(api_key=adapter.key or "unused", base_url=adapter.base_url, max_retries=adapter.retries,
+                  timeout=adapter.timeout, http_client=_http_client(sdk, adapter))
+
+
+def _http_client(sdk: _Sdk, adapter: OpenAIAdapter) -> Any:
+    """The SDK's default async HTTP client, whose send() is one try: it carries our key and nothing the SDK
+    took from its environment, waits for its rate-limit slot, and is read whole within `timeout` seconds
+    (the per-read time-outs cannot cut off a server trickling its reply); a 2xx reply must be a chat
+    completion. A passed deadline is the HTTP library's ReadTimeout and a malformed reply its DecodingError:
+    errors the SDK retries like any other."""
+    http = sdk.http
+
+    class Client(sdk.openai.DefaultAsyncHttpxClient):
+        async def send(self, request: Any, **kwargs: Any) -> Any:
+            for name in ("Authorization", "OpenAI-Organization", "OpenAI-Project"):  # what the SDK may add
+                if name in request.headers:  # from OPENAI_* variables: not this entry's to send
+                    del request.headers[name]
+            if adapter.key:
+                request.headers["Authorization"] = f"Bearer {adapter.key}"
+            await adapter._start_try()
+            try:
+                return await asyncio.wait_for(self._whole(request, **kwargs), adapter.timeout)
+            except asyncio.TimeoutError:
+                raise http.ReadTimeout(f"no complete reply within timeout {adapter.timeout:g} s",
+                                       request=request) from None
+
+        async def _whole(self, request: Any, **kwargs: Any) -> Any:
+            response = await super().send(request, **kwargs)
+            try:
+                await response.aread()
+            finally:
+                await response.aclose()
+            if response.is_success and not _is_completion(response.content):
+                raise http.DecodingError("not an OpenAI chat completion", request=request)
+            return response
+
+    return Client(timeout=adapter.timeout)
+
+
+def _is_completion(data: bytes) -> bool:
+    """A chat completion with a text answer: {"choices": [{"message": {"content": "..."}}, ...]}."""
+    try:
+        return isinstance(json.loads(data)["choices"][0]["message"]["content"], str)
+    except (ValueError, KeyError, IndexError, TypeError):
+        return False
 
 
 def _build(spec) -> OpenAIAdapter:
@@ -562,4 +634,5 @@ def _build(spec) -> OpenAIAdapter:
 KEYS = ("base_url", "model", "mode", "prompt", "api_key_env", "guided", "logprobs", "max_concurrency", "timeout",
         "retries", "requests_per_minute", "max_consecutive_failures", "temperature", "seed", "max_tokens", "backoff")
 # Registered in pyproject.toml under the entry-point group absa_checks.adapters
-KIND = AdapterKind("openai", keys=KEYS, required=("base_url", "model"), build=_build)
+KIND = AdapterKind("openai", keys=KEYS, required=("base_url", "model"), build=_build, needs=("openai",),
+                   extra="openai")

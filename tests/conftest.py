@@ -24,6 +24,7 @@ EXTRAS = {
     "transformers": ("torch", "transformers", "safetensors"),
     "report": ("matplotlib",),
     "allure": ("allure_pytest",),
+    "openai": ("openai",),
 }
 REQUIRE_EXTRAS = "ABSA_REQUIRE_EXTRAS"
 

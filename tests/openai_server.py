@@ -3,13 +3,15 @@
 
 The prompt is read back with the adapter's default templates (aspect between quotes after "aspect", the
 sentence after "Sentence: "). Faults are taken from `server.faults`, one per request, in order:
-"429" (with Retry-After: 1), "500", "malformed" (not JSON), "drop" (the connection closed without a
-reply), "slow" (answers after `slow_seconds`), "unknown" (answers "delicious"), "trickle" (the whole reply,
+"429" (with Retry-After: 1), "500", any status with a Retry-After header as "<status>:<value>" ("429:120",
+"503:Wed, 21 Oct 2037 07:28:00 GMT") or without one ("404", "503"), "malformed" (not JSON), "drop" (the
+connection closed without a reply), "slow" (answers after `slow_seconds`), "unknown" (answers "delicious"), "trickle" (the whole reply,
 status line and headers included, one byte every `trickle_seconds`: never a socket timeout, but far past any
 deadline), "hang" (no reply, the connection held open for at most `hang_seconds`, ended early when the
 server closes), "answer:<text>" (answers <text>), "logprobs:<json>" (the right answer with that `logprobs`
 object). When the list is empty, `always` is the fault (e.g. "hang" for a server that never answers).
-Every request is counted, with its Authorization header kept for the secret test.
+Every request is counted, with its Authorization header kept for the secret test and all its headers in
+`headers` (the SDK's retry count, what the environment could add).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class FakeOpenAI(ThreadingHTTPServer):
         self.faults: list[str] = []
         self.requests = 0
         self.authorizations: list[str] = []
+        self.headers: list[dict[str, str]] = []  # every request's headers, names in lower case
         self.bodies: list[dict] = []  # the requests' JSON bodies that got an answer
         self.lock = threading.Lock()
         self.model = LexiconAdapter()
@@ -89,6 +92,7 @@ class _Handler(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(length))
         with self.server.lock:
             self.server.authorizations.append(self.headers.get("Authorization", ""))
+            self.server.headers.append({name.lower(): value for name, value in self.headers.items()})
         fault = self.server.next_fault()
         if self.server.delay:
             time.sleep(self.server.delay)
@@ -102,10 +106,12 @@ class _Handler(BaseHTTPRequestHandler):
             self.server.closing.wait(self.server.hang_seconds)
             self.close_connection = True
             return
-        if fault in ("429", "500"):
-            self.send_response(int(fault))
-            if fault == "429":
-                self.send_header("Retry-After", "1")
+        status = re.fullmatch(r"(\d{3})(?::(.+))?", fault)
+        if status:
+            self.send_response(int(status.group(1)))
+            retry_after = status.group(2) or ("1" if fault == "429" else None)
+            if retry_after:
+                self.send_header("Retry-After", retry_after)
             self.send_header("Content-Length", "0")
             self.end_headers()
             return

@@ -35,12 +35,14 @@ def adapter(server: FakeOpenAI, **settings) -> OpenAIAdapter:
     return OpenAIAdapter("served", server.base_url, "lexicon", **{"backoff": 0.01, **settings})
 
 
+@needs_extra("openai")
 def test_answers_are_the_served_models():
     with FakeOpenAI() as server:
         found = adapter(server).predict(QUERIES)
     assert [label(a) for a in found] == expected() and server.requests == len(QUERIES)
 
 
+@needs_extra("openai")
 def test_requests_are_deterministic_and_structured_output_is_read():
     with FakeOpenAI() as server:
         found = adapter(server, guided="json_schema").predict(QUERIES[:2])
@@ -53,6 +55,7 @@ def test_requests_are_deterministic_and_structured_output_is_read():
     assert server.bodies[-1]["guided_choice"] == ["negative", "neutral", "positive"]
 
 
+@needs_extra("openai")
 def test_requests_per_minute_spaces_the_requests():
     with FakeOpenAI() as server:
         started = time.monotonic()
@@ -61,12 +64,14 @@ def test_requests_per_minute_spaces_the_requests():
     assert took >= 0.5 and server.requests == len(QUERIES)
 
 
+@needs_extra("openai")
 def test_logprobs_give_probabilities():
     with FakeOpenAI() as server:
         found = adapter(server, logprobs=True).predict(QUERIES[:1])[0]
     assert isinstance(found, dict) and label(found) == expected()[0] and found[label(found)] > 0.8
 
 
+@needs_extra("openai")
 def test_every_fault_ends_in_the_right_answer_after_retries():
     with FakeOpenAI() as server:
         server.faults = ["429", "500", "malformed", "drop"]
@@ -77,6 +82,7 @@ def test_every_fault_ends_in_the_right_answer_after_retries():
     assert server.requests == len(QUERIES) + 4 and took >= 1.0  # the 429's Retry-After: 1 was honoured
 
 
+@needs_extra("openai")
 def test_a_slow_reply_times_out_and_is_asked_again():
     with FakeOpenAI() as server:
         server.faults, server.slow_seconds = ["slow"], 3.0
@@ -84,6 +90,7 @@ def test_a_slow_reply_times_out_and_is_asked_again():
     assert [label(a) for a in found] == expected()[:2] and server.requests == 3
 
 
+@needs_extra("openai")
 def test_an_unknown_label_is_an_error_of_its_query_only():
     with FakeOpenAI() as server:
         server.faults = ["unknown"]
@@ -92,6 +99,7 @@ def test_an_unknown_label_is_an_error_of_its_query_only():
     assert [label(a) for a in found[1:]] == expected()[1:3]
 
 
+@needs_extra("openai")
 def test_consecutive_failures_stop_the_adapter_with_one_message_and_few_requests():
     with FakeOpenAI() as server:
         server.faults = ["500"] * 200
@@ -124,6 +132,7 @@ tests:
 
 
 @needs_extra("allure")  # --alluredir: the Allure results are searched for the key too
+@needs_extra("openai")
 def test_a_run_through_pytest_is_cached_and_never_shows_the_key(tmp_path, run):
     key = "sk-test-5ecret-9f8e7d6c5b4a"
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
@@ -149,6 +158,7 @@ def test_a_run_through_pytest_is_cached_and_never_shows_the_key(tmp_path, run):
     assert len(outputs) > 8 and not any(key in text or key[3:] in text for text in outputs)
 
 
+@needs_extra("openai")
 def test_extraction_mode_reads_the_models_text_and_runs_behavioural_suites(tmp_path, run):
     from absa_checks.extraction.answers import normalise_answer
     from absa_checks.sources.builtin import load_builtin

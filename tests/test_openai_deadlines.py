@@ -22,7 +22,7 @@ from absa_checks.protocol import Query, QueryError
 from model_adapters.lexicon import LexiconAdapter
 from model_adapters.openai_adapter import OpenAIAdapter
 
-from conftest import REPO, _plugin_args
+from conftest import REPO, _plugin_args, needs_extra
 from openai_server import FakeOpenAI
 
 SENTENCES = [("The fries were soggy but the burgers were great.", "fries"), ("The staff was friendly.", "staff")]
@@ -49,6 +49,7 @@ def label(answer) -> str:
 
 # ---------------------------------------------------------------------------------------------- deadlines
 
+@needs_extra("openai")
 def test_a_trickled_reply_is_cut_off_at_the_total_timeout_and_asked_again():
     with FakeOpenAI() as server:
         server.faults = ["trickle"]  # ~300 bytes at 0.5 s each: minutes, never a socket timeout
@@ -59,6 +60,7 @@ def test_a_trickled_reply_is_cut_off_at_the_total_timeout_and_asked_again():
     assert [label(a) for a in box[0]] == EXPECTED[:1]
 
 
+@needs_extra("openai")
 def test_a_trickled_reply_without_retries_is_an_error_naming_the_timeout():
     with FakeOpenAI() as server:
         server.always = "trickle"
@@ -69,6 +71,7 @@ def test_a_trickled_reply_without_retries_is_an_error_naming_the_timeout():
     assert all(isinstance(a, QueryError) and "no complete reply within timeout 1 s" in a.message for a in box[0])
 
 
+@needs_extra("openai")
 def test_halting_leaves_a_hanging_server_at_once():
     with FakeOpenAI() as server:
         server.always = "hang"
@@ -84,6 +87,7 @@ def test_halting_leaves_a_hanging_server_at_once():
     assert all(isinstance(a, QueryError) and "interrupted" in a.message for a in box[0])
 
 
+@needs_extra("openai")
 @pytest.mark.parametrize("fault, settings", [
     ("500", {"backoff": 30.0, "retries": 4}),          # waiting 15-30 s before the retry
     ("", {"requests_per_minute": 1, "max_concurrency": 2}),  # the second request waits a minute for its slot
@@ -115,6 +119,7 @@ tests:
 """
 
 
+@needs_extra("openai")
 @pytest.mark.parametrize("sig, xdist", [(signal.SIGTERM, False), (signal.SIGINT, False), (signal.SIGINT, True)],
                          ids=["sigterm", "ctrl-c", "ctrl-c-xdist"])
 def test_a_signal_ends_a_run_waiting_on_a_hanging_server_with_the_partial_report(tmp_path: Path, sig, xdist):
@@ -164,6 +169,7 @@ def test_a_signal_ends_a_run_waiting_on_a_hanging_server_with_the_partial_report
 
 # ---------------------------------------------------------------------------------------------- settings
 
+@needs_extra("openai")
 @pytest.mark.parametrize("setting, value, message", [
     ("timeout", "abc", "timeout 'abc' must be a number above 0 and at most 3600, e.g. timeout: 30"),
     ("timeout", "0", "timeout 0 must be a number above 0"),
@@ -231,6 +237,7 @@ KEYS = ["sk-proj-4fGh7JkL9mNpQ2rStUvWxYz012345", "AbCdEf0123456789GhIjKlMnOp", "
         "my key with spaces", "OPENAI-API-KEY"]
 
 
+@needs_extra("openai")
 @pytest.mark.parametrize("pasted", KEYS, ids=["sk-proj", "high-entropy-name", "sk_live", "spaces", "dashes"])
 def test_a_key_pasted_into_api_key_env_is_refused_and_never_shown(tmp_path: Path, run, pasted):
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
@@ -255,6 +262,7 @@ def test_a_variable_name_in_api_key_env_still_works_and_is_named_when_unset():
 
 # ---------------------------------------------------------------------------------------------- answers
 
+@needs_extra("openai")
 @pytest.mark.parametrize("logprobs, problem", [
     ({"content": "positive"}, "non-empty 'content' list"),
     ({"content": []}, "non-empty 'content' list"),
@@ -277,6 +285,7 @@ def test_malformed_logprobs_are_an_error_of_their_own_query(logprobs, problem):
     assert label(found[1]) == EXPECTED[1]
 
 
+@needs_extra("openai")
 def test_logprobs_the_server_does_not_send_leave_the_label():
     with FakeOpenAI() as server:
         server.faults = ["logprobs:null", 'logprobs:{"content": null}']
@@ -284,6 +293,7 @@ def test_logprobs_the_server_does_not_send_leave_the_label():
     assert found == EXPECTED
 
 
+@needs_extra("openai")
 @pytest.mark.parametrize("answer, expected", [
     ("The sentiment is not positive; it is negative.", "negative"),
     ("**Neutral**", "neutral"),

@@ -12,6 +12,7 @@ import pytest
 
 from absa_checks.redaction import looks_secret, redact_text, redact_url, shown
 
+from conftest import needs_extra
 from openai_server import FakeOpenAI
 
 SUITE = """
@@ -37,6 +38,7 @@ def project(tmp_path: Path, entry: str) -> None:
     (tmp_path / "models.yaml").write_text("models:\n  served:\n    kind: openai\n" + entry)
 
 
+@needs_extra("openai")
 @pytest.mark.parametrize("entry, secret, message", [
     ("    base_url: 'http://alice:S3cretPassw0rdXYZ@{host}/v1'\n    model: lexicon\n", "S3cretPassw0rdXYZ",
      "base_url holds credentials"),
@@ -67,6 +69,7 @@ def test_a_secret_in_a_setting_is_refused_at_load_and_never_shown(tmp_path: Path
     assert not any(secret in text for text in outputs(tmp_path, result.out))
 
 
+@needs_extra("openai")
 @pytest.mark.parametrize("key, what", [("sk-test-Line1Part\nLine2Part", "a line break"),
                                        ("sk-test-Line1Part\n", "a line break"),
                                        (" sk-test-Line1Part", "a space or tab"),
@@ -82,6 +85,7 @@ def test_a_key_with_whitespace_is_refused_naming_the_variable_not_the_key(tmp_pa
     assert not any("Line1" in text or "Part" in text for text in outputs(tmp_path, result.out))
 
 
+@needs_extra("openai")
 def test_api_key_env_given_as_a_reference_is_explained(tmp_path: Path, run):
     with FakeOpenAI() as server:
         project(tmp_path, f"    base_url: '{server.base_url}'\n    model: lexicon\n    api_key_env: '${{MYK}}'\n")
@@ -93,6 +97,7 @@ def test_api_key_env_given_as_a_reference_is_explained(tmp_path: Path, run):
     assert not any("lowercasekeyvalue1234" in text for text in outputs(tmp_path, result.out))
 
 
+@needs_extra("openai")
 def test_api_key_env_given_through_a_variable_that_names_the_key_variable_works(tmp_path: Path, run):
     """An indirection (`api_key_env: ${WHICH}` with WHICH=REAL_KEY, REAL_KEY set) is a name: it is used."""
     key = "sk-test-Indirect9f8e7d6c5b"
@@ -104,6 +109,7 @@ def test_api_key_env_given_through_a_variable_that_names_the_key_variable_works(
     assert not any(key in text for text in outputs(tmp_path, result.out))
 
 
+@needs_extra("openai")
 @pytest.mark.parametrize("answer", ["Far from positive.", "Anything but positive.", "Positive? Not at all."])
 def test_an_answer_that_only_says_what_it_is_not_is_an_error_never_a_pass(tmp_path: Path, run, answer):
     with FakeOpenAI() as server:
@@ -160,6 +166,7 @@ def test_every_message_and_report_path_of_a_model_spec_is_redacted():
         assert "${MY_KEY}" in text and "http://***@host/v1/chat/completions?key=***" in text
 
 
+@needs_extra("openai")
 def test_a_server_echoing_the_key_in_its_answer_does_not_put_it_in_an_output(tmp_path: Path, run):
     key = "plainlowercasekeyvalue"  # not key-shaped: only the adapter knows it is the key
     with FakeOpenAI() as server:

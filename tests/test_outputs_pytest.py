@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, run_pytest
+from conftest import REPO, needs_extra, run_pytest
 from openai_server import FakeOpenAI
 from test_outputs import ARGS, SEMEVAL, baseline, cli, digest, fill, mount_tmpfs, no_traceback, one_error_line, tmpfs  # noqa: F401
 
@@ -137,6 +137,7 @@ def test_an_internal_error_never_leaves_a_complete_passing_report(tmp_path):
 
 # ---- a full or read-only --absa-cache: the run goes on without it ------------------------------------
 
+@needs_extra("openai")
 @pytest.mark.parametrize("disk", ["full", "read-only"])
 def test_a_cache_folder_that_cannot_be_written_is_one_warning_never_a_model_error(tmpfs, tmp_path, disk):  # noqa: F811
     if disk == "full":
