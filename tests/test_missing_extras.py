@@ -2,8 +2,10 @@
 that needs it stops before it starts with one line naming the extra, and the project's own tests that need it
 are skipped naming it (a failure when ABSA_REQUIRE_EXTRAS=1, as in CI, which installs every extra).
 
-A module is made missing in a subprocess by `sys.modules[name] = None`: importing it then fails and
-importlib finds no spec for it, as when it is not installed."""
+A module is made missing in a subprocess by wrapping every finder on `sys.meta_path` so that it finds no
+spec for it: importing it then fails and `importlib.util.find_spec` returns None, as when it is not
+installed. (Not `sys.modules[name] = None`: libraries that look a module up in `sys.modules`, as scipy does
+for torch, then find None there and break, which no real install does.)"""
 
 from __future__ import annotations
 
@@ -30,7 +32,14 @@ def named_missing(made_missing: tuple[str, ...]) -> str:
 
 def pytest_without(modules: tuple[str, ...], args: list[str], cwd: Path = REPO, env: dict | None = None):
     """`pytest ARGS` in a subprocess where `modules` cannot be imported."""
-    shim = (f"import sys\nfor name in {list(modules)!r}:\n    sys.modules[name] = None\n"
+    shim = (f"import sys\nHIDDEN = {list(modules)!r}\n"
+            "class Hide:\n"
+            "    def __init__(self, finder): self.finder = finder\n"
+            "    def __getattr__(self, name): return getattr(self.finder, name)\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name.split('.')[0] in HIDDEN: return None\n"
+            "        return self.finder.find_spec(name, path, target)\n"
+            "sys.meta_path[:] = [Hide(f) for f in sys.meta_path]\n"
             "import pytest\nsys.exit(pytest.main(sys.argv[1:]))")
     full_env = {**os.environ, "PYTHONPATH": str(REPO), **(env or {})}
     for name in ("PYTEST_XDIST_WORKER", "PYTEST_ADDOPTS", REQUIRE_EXTRAS):
