@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -48,7 +49,8 @@ def evaluate(model: str | None = None, suites: str | os.PathLike | Iterable[str 
     values = run_options.from_keywords({**given, **options})
     values = {key: _as_option_text(value) for key, value in values.items()}
     run_options.refuse_empty(values)
-    run = Run(run_options.read(values, root), data_given=values["data"])
+    # the summary lists the first failed cases, as pytest's absa-checks section does without -v
+    run = Run(replace(run_options.read(values, root), compact_failures=True), data_given=values["data"])
     try:
         return _evaluate(run, _suite_files(suites, root), root)
     finally:

@@ -189,8 +189,8 @@ class AbsaRun:
         if report.failed and report.when != "call":
             self.terminal.show_errors_in_full()
         built = self.run.built
-        if self.run.take(report.nodeid, report.user_properties, report.failed,
-                         "crashed while running" in str(report.longrepr)) and not built:
+        crashed = report.failed and "crashed while running" in str(report.longrepr)  # pytest-xdist lost a worker
+        if self.run.take(report.nodeid, report.user_properties, report.failed, crashed) and not built:
             terminate_as_interrupt()  # an xdist controller: its first absa result
 
     @pytest.hookimpl(optionalhook=True)
