@@ -61,7 +61,7 @@ def test_evaluate_equals_pytest_on_the_arts_laptop_replay(tmp_path, monkeypatch,
 
 
 @needs_shared_data
-def test_evaluate_equals_pytest_with_three_checkpoints_of_a_group(tmp_path, monkeypatch):
+def test_evaluate_equals_pytest_with_the_checkpoints_of_a_group(tmp_path, monkeypatch):
     csv = ARTS_OUTPUT / "laptop_results.csv"
     models = tmp_path / "models.yaml"
     models.write_text("models:\n" + "".join(f"  {name}: {{kind: replay, path: '{csv}', column: {column}}}\n"
