@@ -44,7 +44,7 @@ def evaluate(model: str | None = None, suites: str | os.PathLike | Iterable[str 
     absa-checks lines, the verdict last) and `.unwritten` (requested outputs that could not be written).
     `rootdir` (default: the working folder) is what node ids, models.yaml and .absa-cache are relative to, as
     pytest's rootdir is."""
-    root = Path(rootdir if rootdir is not None else Path.cwd()).resolve()
+    root = Path(os.path.abspath(rootdir if rootdir is not None else Path.cwd()))  # as pytest's rootdir: links kept
     given = {key: value for key, value in (("model", model), ("data", data)) if value is not None}
     values = run_options.from_keywords({**given, **options})
     values = {key: _as_option_text(value) for key, value in values.items()}
@@ -103,7 +103,7 @@ def _walk(folder: Path) -> list[Path]:
 
 def _shown(path: Path, root: Path) -> str:
     """A path as node ids show it: relative to the rootdir when it is inside."""
-    path = path.resolve()
+    path = Path(os.path.abspath(path))
     return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
 
 

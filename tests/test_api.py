@@ -134,3 +134,14 @@ def test_importing_the_package_stays_cheap():
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120,
                           env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
     assert done.stdout.splitlines() == ["[]", "True"], done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"sample": "many"}, r"sample='many': give a whole number \(as --absa-sample takes\)"),
+    ({"sample": 2.5}, r"sample=2\.5: give a whole number"),
+    ({"strict": "yes"}, r"strict='yes': give True or False"),
+    ({"sources": 3}, r"sources=3: give a text"),
+])
+def test_a_value_of_the_wrong_type_is_one_error_naming_the_keyword(options, message):
+    with pytest.raises(AbsaChecksError, match=message):
+        evaluate(**options)

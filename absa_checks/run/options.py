@@ -6,6 +6,7 @@ error; evaluate raises it)."""
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -96,7 +97,29 @@ def from_keywords(given: dict[str, Any]) -> dict[str, Any]:
             hint = f" (did you mean {close[0]}=?)" if close else ""
             raise AbsaChecksError(f"evaluate(): unknown option {key}={given[key]!r}{hint}; the options are the "
                                   f"pytest options without '--absa-': {', '.join(BY_KEYWORD)}")
-    return {key: given.get(key, option.default) for key, option in BY_KEYWORD.items()}
+    return {key: _typed(option, given[key]) if key in given else option.default for key, option in BY_KEYWORD.items()}
+
+
+def _typed(option: Option, value: Any) -> Any:
+    """A keyword's value as pytest's parser would have made it from text; a wrong type is one error."""
+    if value is None:
+        return None
+    want = "True or False" if option.flag else {int: "a whole number", float: "a number"}.get(
+        option.type, "a text (a path, a name; several as a list)")
+    try:
+        if option.flag and isinstance(value, bool):
+            return value
+        if option.type is None and not option.flag:
+            if isinstance(value, (str, os.PathLike, list, tuple)):
+                return value
+            raise ValueError(value)
+        if not option.flag and not isinstance(value, bool) and isinstance(value, (int, float, str)):
+            number = option.type(value)
+            if option.type is float or number == value or isinstance(value, str):
+                return number
+    except ValueError:
+        pass
+    raise AbsaChecksError(f"evaluate(): {option.keyword}={value!r}: give {want} (as {option.flag_name} takes)")
 
 
 def refuse_empty(values: dict[str, Any]) -> None:
