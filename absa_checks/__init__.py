@@ -1,3 +1,24 @@
-"""absa-checks: behavioural tests for aspect-based sentiment analysis models."""
+"""absa-checks: behavioural tests for aspect-based sentiment analysis models.
+
+`absa_checks.evaluate(model=..., suites=..., data=..., **options)` runs suites from Python (absa_checks.api).
+It is imported on first use: the pytest11 entry point imports this package in every pytest run of every
+project, which must stay cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+__all__ = ["evaluate", "__version__"]
+
+if TYPE_CHECKING:
+    from .api import evaluate
+
+
+def __getattr__(name: str) -> Any:
+    if name == "evaluate":
+        from .api import evaluate
+
+        return evaluate
+    raise AttributeError(f"module 'absa_checks' has no attribute {name!r}")

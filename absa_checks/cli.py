@@ -219,6 +219,7 @@ def _merge(args) -> int:
 
     from . import report_json, report_markdown, terminal
     from .allure_support import summary_files, write_run_results
+    from .reporters import with_unwritten
     from .shards import merge
 
     markdown = SimpleNamespace(markdown=Path(args.markdown) if args.markdown else None, follow_symlinks=args.follow_symlinks,
@@ -255,8 +256,7 @@ def _merge(args) -> int:
         print(lines[-1])
         print(f"merged {len(args.reports)} shards into {args.out}")
         return result.verdict.exit_status
-    print(f"{lines[-1]} (but {len(failed)} requested output{'s' if len(failed) > 1 else ''} could not be written, "
-          "see above: exit status 1)")
+    print(with_unwritten(lines[-1], len(failed)))
     print(f"merged {len(args.reports)} shards" + ("" if "out" in failed else f" into {args.out}"))
     return max(result.verdict.exit_status, 1)
 

@@ -76,6 +76,8 @@ class RunResult:
     simple_report: dict[str, Any] | None = None  # the JSON report's `simple_baseline`
     readiness: list[readiness_module.Trait] = field(default_factory=list)
     manifest: manifest_module.Manifest | None = None  # requested vs measured (absa_checks.manifest)
+    summary: list[str] = field(default_factory=list)  # the terminal's absa-checks lines, the verdict last
+    unwritten: list[str] = field(default_factory=list)  # requested outputs that could not be written (why)
 
     @cached_property
     def tables(self) -> list[summary_table.Table]:

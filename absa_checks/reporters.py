@@ -143,9 +143,16 @@ def summary_with_failures(result: RunResult, options: RunOptions, read: tuple[ou
     failed = [f"absa-checks: {line}" for line in [*refused, *also_failed]] + failed
     verdict = lines[-1:]
     if failed and verdict:
-        verdict = [f"{verdict[0]} (but {len(failed)} requested output{'s' if len(failed) > 1 else ''} "
-                   "could not be written, see above: exit status 1)"]
+        verdict = [with_unwritten(verdict[0], len(failed))]
     return lines[:-1] + written + failed + verdict, failed
+
+
+def with_unwritten(verdict: str, unwritten: int) -> str:
+    """The verdict line when requested outputs could not be written (the run, and `absa-checks merge`)."""
+    if not unwritten:
+        return verdict
+    return (f"{verdict} (but {unwritten} requested output{'s' if unwritten > 1 else ''} could not be written, "
+            "see above: exit status 1)")
 
 
 def summary(result: RunResult, options: RunOptions) -> list[str]:

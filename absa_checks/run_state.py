@@ -1,7 +1,7 @@
-"""What one pytest run knows: its options, loaded sources, predictions and collected outcomes.
+"""What one run knows: its options, loaded sources, predictions and collected outcomes.
 
-Each piece is a small object with one job; the plugin keeps them in `config.stash`, never in
-module globals, so two runs in one process (pytester) cannot see each other.
+Each piece is a small object with one job; the run core (absa_checks.run.core.Run) holds them, never
+module globals, so two runs in one process (pytester, evaluate in a loop) cannot see each other.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from .variants import VariantRequest, VariantSet, variant_set
 
 @dataclass(frozen=True)
 class RunOptions:
-    """The run's options, read once from pytest's (plugin._read_options); everything else reads these."""
+    """The run's options, read once (absa_checks.run.options.read: pytest's or evaluate's); the rest reads these."""
 
     model: str
     models_file: Path | None

@@ -43,8 +43,8 @@ SENTENCE = "The fries were soggy."
 
 
 def _plugin_args() -> list[str]:
-    installed = any(ep.value == "absa_checks.plugin" for ep in entry_points(group="pytest11"))
-    return [] if installed else ["-p", "absa_checks.plugin"]
+    installed = any(ep.name == "absa_checks" for ep in entry_points(group="pytest11"))
+    return [] if installed else ["-p", "absa_checks.pytest_plugin.plugin"]
 
 
 def trickle_seconds() -> float:

@@ -84,8 +84,8 @@ class Run:
 
 
 def _plugin_args() -> list[str]:
-    installed = any(ep.value == "absa_checks.plugin" for ep in entry_points(group="pytest11"))
-    return [] if installed else ["-p", "absa_checks.plugin"]
+    installed = any(ep.name == "absa_checks" for ep in entry_points(group="pytest11"))
+    return [] if installed else ["-p", "absa_checks.pytest_plugin.plugin"]
 
 
 def run_pytest(args: list[str], cwd: Path = REPO, report: Path | None = None, env: dict | None = None,

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from _pytest.config.argparsing import Parser
 
-from absa_checks import manifest, plugin
+from absa_checks import manifest
+from absa_checks.pytest_plugin import options as plugin_options
 from absa_checks.suite_files import classify
 from conftest import REPO, SHARED_DATA, needs_shared_data, run_pytest
 
@@ -72,9 +73,9 @@ def run_in(root: Path, *args: str, env: dict | None = None):
 def _string_options() -> list[str]:
     """Every absa-checks option that takes a text (read from the plugin itself, so a new one is covered)."""
     parser = Parser(_ispytest=True)
-    plugin.pytest_addoption(parser)
-    plugin.add_model_alias(parser)
-    group = parser.getgroup(*plugin.GROUP)
+    plugin_options.add_options(parser)
+    plugin_options.add_model_alias(parser)
+    group = parser.getgroup(*plugin_options.GROUP)
     found = [next(n for n in o.names() if n.startswith("--")) for o in group.options
              if o.attrs().get("type") in (None, str) and o.attrs().get("nargs") != 0 and not o.attrs().get("choices")]
     return sorted(found)

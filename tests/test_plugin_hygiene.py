@@ -141,11 +141,11 @@ def test_the_alias_is_added_only_while_model_is_free() -> None:
     installed (that path misses the hook that runs after the project's conftests)."""
     from _pytest.config.argparsing import Parser
 
-    from absa_checks import plugin
+    from absa_checks.pytest_plugin.options import add_model_alias
 
     parser = Parser(_ispytest=True)
-    assert plugin.add_model_alias(parser) is True
-    assert plugin.add_model_alias(parser) is False  # now owned: never added twice
+    assert add_model_alias(parser) is True
+    assert add_model_alias(parser) is False  # now owned: never added twice
     other = Parser(_ispytest=True)
     other.addoption("--model")
-    assert plugin.add_model_alias(other) is False
+    assert add_model_alias(other) is False

@@ -1,0 +1,1 @@
+"""The pytest front door: hooks (plugin.py), options, items and terminal glue over the run core."""

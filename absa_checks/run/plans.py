@@ -1,0 +1,247 @@
+"""Planning: a suite file's tests expand into plans, one per case and checkpoint (plain data, no pytest).
+
+The pytest plugin turns each plan into an item; `absa_checks.evaluate` runs the plans itself. Both get
+them from `plan_suite`, so both see the same cases, in the same order, under the same names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Union
+
+from .. import domains as domains_module, manifest
+from ..cases import Case, expand, sample_units, strategy_label
+from ..errors import AbsaChecksError
+from ..extraction.gold import with_alternatives
+from ..fingerprint import sha256_of_file
+from ..outputs import Named
+from ..sources import DataMissing
+from ..spec import ExtractionTestSpec, SuiteSpec, TestSpec
+
+
+@dataclass(frozen=True)
+class CasePlan:
+    """One case on one checkpoint: predicted, then checked against its expectation."""
+
+    name: str
+    test: TestSpec
+    source: str
+    case: Case
+    model: str
+    suite_sha256: str
+
+
+@dataclass(frozen=True)
+class MissingData:
+    """A test over a source whose data is absent (or whose variants cannot be generated here): skipped."""
+
+    name: str
+    test: TestSpec
+    source: str
+    reason: str
+    kind: str = "no-data"  # or "cannot-generate" (e.g. WordNet absent): absa_checks.manifest
+
+
+@dataclass(frozen=True)
+class NoCases:
+    """A gated test that got no case on a source: it fails, and its gates fail with the reason."""
+
+    name: str
+    test: TestSpec
+    source: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Quarantined:
+    """A variant our own checks rejected: skipped with the reason, counted in the report."""
+
+    name: str
+    test: TestSpec
+    source: str
+    rejected: object
+
+
+@dataclass(frozen=True)
+class NoVariant:
+    """An example written in a suite that got no variant for a test: skipped with why."""
+
+    name: str
+    test: TestSpec
+    source: str
+    unit_id: str
+    why: str
+
+    @property
+    def reason(self) -> str:
+        return f"example '{self.unit_id}' gave no {self.test.strategy} variant: {self.why}"
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """An extraction test on one source and checkpoint (model "" and `missing` set when its data is absent)."""
+
+    name: str
+    test: ExtractionTestSpec
+    source: str
+    model: str
+    sentences: tuple
+    missing: str = ""
+
+
+Plan = Union[CasePlan, MissingData, NoCases, Quarantined, NoVariant, Extraction]
+
+
+def suite_inputs(path: Path, suite: SuiteSpec) -> tuple[Named, ...]:
+    """The files a suite reads: itself, its examples files, its extraction tests' expanded ground truth."""
+    found = [Named("the suite file", path)]
+    found += [Named(f"the examples file of source '{name}'", Path(source.path))
+              for name, source in suite.inline_sources.items() if Path(source.path).is_absolute()]  # file: sources
+    found += [Named("the expanded ground truth", path.parent / expanded)
+              for test in suite.extraction_tests for _, expanded in test.expanded]
+    return tuple(found)
+
+
+def plan_suite(state, suite: SuiteSpec, folder: Path) -> Iterator[Plan]:
+    """Every plan of a parsed suite (`folder`: where it lives), in collection order; `state` is the run's
+    RunState (absa_checks.run.core), whose caches and bookkeeping the planning fills."""
+    state.sources.inputs.suites[suite.path] = suite.sha256  # every planned suite is part of the fingerprint
+    for extraction in suite.extraction_tests:
+        yield from _extraction_plans(state, extraction, folder)
+    for test in suite.tests:
+        state.suite_sources.update(test.sources)
+        for source in test.sources:
+            if state.options.sources is not None and source not in state.options.sources:
+                continue
+            yield from _test_plans(state, suite, test, source)
+
+
+def _extraction_plans(state, test: ExtractionTestSpec, folder: Path) -> Iterator[Plan]:
+    several = len(state.predictors) > 1
+    for source in test.sources:
+        if state.options.sources is not None and source not in state.options.sources:
+            continue
+        state.suite_sources.add(source)
+        models = domain_models(state, test.key, bool(test.gates), source, {})
+        if not models:
+            continue
+        try:
+            sentences = state.sources.gold(source)
+            expanded = dict(test.expanded).get(source)
+            if expanded:  # readers' accepted alternatives for the gold tuples (docs/extraction.md)
+                sentences = with_alternatives(sentences, folder / expanded)
+                state.sources.inputs.examples[f"{test.suite_path} expanded: {expanded}"] = \
+                    sha256_of_file(folder / expanded)
+        except DataMissing as missing:
+            yield Extraction(f"{test.name}[{source}]", test, source, "", (), str(missing))
+            continue
+        for model in state.predictors:
+            if model in models:
+                yield Extraction(f"{test.name}[{source}@{model}]" if several else f"{test.name}[{source}]", test,
+                                 source, model, tuple(sentences))
+
+
+def _test_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Iterator[Plan]:
+    # reports count cases per source and strategy: two tests with the same ones would count units twice
+    label = strategy_label(test)
+    other = state.tests_by_strategy.setdefault((source, label), test.key)
+    if other != test.key:
+        raise AbsaChecksError(f"{test.suite_path}:{test.line}: tests '{other}' and '{test.key}' both run {label} on "
+                              f"{source}; their cases would be counted twice in the reports (n doubled, "
+                              "intervals too narrow): keep one, or give them different sources or settings (k)")
+    models = domain_models(state, test.key, not test.gates.is_empty(), source,
+                           {name: own.domain for name, own in suite.inline_sources.items()})
+    if not models:  # every checkpoint is of another domain: left out, nothing loaded (absa_checks.domains)
+        return
+    try:
+        loaded = state.sources.load(source, suite)
+    except DataMissing as missing:
+        yield MissingData(f"{test.name}[{source}]", test, source, str(missing))
+        return
+    sample = state.options.sample if state.options.sample is not None else test.sample
+    units = sample_units(loaded.units, sample, state.options.seed, source)
+    try:
+        variants = state.variants.variants(test, loaded, units)
+    except AbsaChecksError as missing:  # e.g. WordNet absent: these tests cannot run here
+        yield MissingData(f"{test.name}[{source}]", test, source, str(missing), "cannot-generate")
+        return
+    cases = list(expand(test, source, units, variants.by_unit))
+    if not cases and not test.gates.is_empty():  # a gate on nothing must not vanish (and so pass)
+        why = (f"{len(variants.quarantined)} variants quarantined, {len(variants.not_applicable)} units with "
+               f"nothing to perturb" if units else "the source has no units")
+        yield NoCases(f"{test.name}[{source}:no-cases]", test, source,
+                      f"test '{test.name}' has gates but no cases on {source} ({len(units)} units: {why}); its gates "
+                      "cannot pass on nothing")
+    several = len(state.predictors) > 1
+    for model in models:  # one plan per case and checkpoint; one checkpoint keeps plain names
+        for case in cases:
+            name = f"{test.name}[{case.name}@{model}]" if several else f"{test.name}[{case.name}]"
+            yield CasePlan(name, test, source, case, model, suite.sha256)
+    for rejected in variants.quarantined:
+        yield Quarantined(f"{test.name}[{source}:{rejected.unit_id}]", test, source, rejected)
+    if source in suite.inline_sources:  # examples the user wrote: each one shows up, with or without a case
+        for unit_id, why in variants.without_variant:
+            yield NoVariant(f"{test.name}[{source}:{unit_id}:no-variant]", test, source, unit_id, why)
+
+
+def domain_models(state, test: str, gated: bool, source: str, own: dict[str, str | None]) -> list[str]:
+    """The checkpoints that run `test` on `source`: those of its domain, and with --absa-cross-domain the
+    others too (report-only). Each decision for another domain is written down for the run manifest."""
+    domain = domains_module.source_domain(source, own)
+    cross = state.options.cross_domain
+    found = []
+    for model, predictor in state.predictors.items():
+        declared = predictor.spec.domains
+        if domains_module.in_domain(declared, domain):
+            found.append(model)
+            continue
+        why = f"checkpoint '{model}' is for {'/'.join(declared)} and source '{source}' is {domain}"
+        state.domain_planned.append(manifest.Planned(
+            test, source, gated, manifest.CROSS_DOMAIN if cross else manifest.OTHER_DOMAIN,
+            f"{why}: run report-only ({domains_module.CROSS_DOMAIN_OPTION})" if cross else
+            f"{why}: left out for domain; {domains_module.CROSS_DOMAIN_OPTION} runs it report-only", model))
+        if cross:
+            found.append(model)
+    return found
+
+
+def shard_key(plan: Plan) -> str:
+    """What decides a plan's shard: its unit (cases, quarantined variants, listed examples), else its test
+    and source (absent data, no cases, extraction)."""
+    if isinstance(plan, CasePlan):
+        return f"{plan.source}\0{plan.case.unit_id}"
+    if isinstance(plan, Quarantined):
+        return f"{plan.source}\0{plan.rejected.unit_id}"
+    if isinstance(plan, NoVariant):
+        return f"{plan.source}\0{plan.unit_id}"
+    return f"{plan.test.key}\0{plan.source}"
+
+
+def planned(plans, predictors) -> list[manifest.Planned]:
+    """The (test, source) pairs the selected plans stand for, with what planning found (run manifest)."""
+    found: dict[tuple[str, str, str], manifest.Planned] = {}
+    extracting = any(p.extracting for p in predictors.values())
+    for plan in plans:
+        if isinstance(plan, CasePlan):
+            status, reason = manifest.CASES, ""
+        elif isinstance(plan, MissingData):
+            status, reason = plan.kind, plan.reason
+        elif isinstance(plan, NoCases):
+            status, reason = manifest.NO_CASES, plan.reason
+        elif isinstance(plan, NoVariant):
+            status, reason = manifest.NO_VARIANT, plan.reason
+        elif isinstance(plan, Quarantined):
+            status, reason = manifest.QUARANTINED, f"quarantined: {plan.rejected.reason}"
+        elif plan.missing:
+            status, reason = (manifest.NO_DATA if extracting else manifest.NOT_FOR_MODEL), plan.missing
+        elif not predictors[plan.model].extracting:
+            status, reason = manifest.NOT_FOR_MODEL, f"model '{plan.model}' does not find aspects itself"
+        else:
+            status, reason = manifest.EXTRACTION, ""
+        gated = bool(plan.test.gates) if isinstance(plan, Extraction) else not plan.test.gates.is_empty()
+        found_now = manifest.Planned(plan.test.key, plan.source, gated, status, reason)
+        key = (plan.test.key, plan.source, status)
+        # one reason per pair whatever the order or the shard: the first in sorted order (manifest.merged too)
+        found[key] = min(found.get(key, found_now), found_now, key=lambda p: p.reason)
+    return list(found.values())
