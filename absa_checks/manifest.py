@@ -146,7 +146,7 @@ def build(collection: Collection, refused: list[dict[str, str]], measured: set[t
     pairs, problems = [], []
     unmeasured_requests: dict[str, tuple[str, str]] = {}  # source -> (asked by, reason)
     gate_problems: list[str] = []
-    for test, found in by_test.items():
+    for found in by_test.values():
         test_measured = any((p.test, p.source) in measured for p in found)
         gated = any(p.gated for p in found)
         for p in found:

@@ -8,7 +8,7 @@ Names are mapped to polarities by name (`absa_checks.labels.canonical_label`), n
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Protocol, Sequence, Union, runtime_checkable
+from typing import Mapping, Protocol, Sequence, runtime_checkable
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class QueryError:
     message: str
 
 
-Answer = Union[Mapping[str, float], str, QueryError]
+Answer = Mapping[str, float] | str | QueryError
 
 
 @runtime_checkable

@@ -89,11 +89,15 @@ def compare(candidate: list[dict], simple: list[dict]) -> dict[str, SimpleCompar
     right_now, right_simple = _original_correctness(candidate), _original_correctness(simple)
     result = {}
     for source in sorted({s for s, _ in right_now}):
-        def of(found: dict) -> dict:
-            return {k: v for k, v in found.items() if k[0] == source}
-        result[source] = SimpleComparison(source, pair(of(units_now), of(units_simple), lambda k: k[1]),
-                                          pair(of(right_now), of(right_simple), lambda k: k[1]))
+        units = pair(_of(source, units_now), _of(source, units_simple), lambda k: k[1])
+        originals = pair(_of(source, right_now), _of(source, right_simple), lambda k: k[1])
+        result[source] = SimpleComparison(source, units, originals)
     return result
+
+
+def _of(source: str, found: dict) -> dict:
+    """The entries of one source (keys are (source, ...))."""
+    return {k: v for k, v in found.items() if k[0] == source}
 
 
 def verdict(found: SimpleComparison, alpha: float) -> tuple[str, str]:

@@ -91,11 +91,11 @@ def checkpoint_rows(per_model: dict[str, RunMetrics], mean: RunMetrics) -> list[
 
     result = []
     for name, source in mean.sources.items():
-        result.append((name, "original accuracy", *cells(lambda m: m.sources[name].original_accuracy)))
-        result.append((name, "ARS", *cells(lambda m: m.sources[name].ars)))
+        result.append((name, "original accuracy", *cells(lambda m, name=name: m.sources[name].original_accuracy)))
+        result.append((name, "ARS", *cells(lambda m, name=name: m.sources[name].ars)))
         for strategy in source.strategies:
-            result.append((name, f"{strategy} fail rate",
-                           *cells(lambda m: m.sources[name].strategies[strategy].fail_rate)))
+            result.append((name, f"{strategy} fail rate", *cells(
+                lambda m, name=name, strategy=strategy: m.sources[name].strategies[strategy].fail_rate)))
     return result
 
 
@@ -157,7 +157,9 @@ def all_tables(metrics: RunMetrics, gates: list[GateResult],
 
 def render_text(table: Table) -> list[str]:
     widths = [max(len(r[i]) for r in [table.header, *table.rows]) for i in range(len(table.header))]
-    line = lambda r: "  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip()
+    def line(r: tuple[str, ...]) -> str:
+        return "  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip()
+
     return [line(table.header), *(line(r) for r in table.rows)]
 
 
