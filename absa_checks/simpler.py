@@ -65,12 +65,13 @@ def answered(cases: Iterable[dict], answers: dict[Query, Prediction | QueryError
     result = []
     for case in cases:
         original, variant = answers.get(query_of(case["original"])), answers.get(query_of(case["variant"]))
-        ok = isinstance(original, Prediction) and isinstance(variant, Prediction)
+        records = ((prediction_record(original), prediction_record(variant))
+                   if isinstance(original, Prediction) and isinstance(variant, Prediction) else (None, None))
+        ok = records[0] is not None
         problem = next((a.message.splitlines()[0] for a in (original, variant) if isinstance(a, QueryError)),
                        "no answer")  # the first line: a model's traceback belongs to its own run, not to this gate
         result.append({**case, "status": case["status"] if ok else "error", "reason": case.get("reason", "")
-                       if ok else problem, "original_prediction": prediction_record(original) if ok else None,
-                       "variant_prediction": prediction_record(variant) if ok else None})
+                       if ok else problem, "original_prediction": records[0], "variant_prediction": records[1]})
     return result
 
 
@@ -157,7 +158,7 @@ def to_report(name: str, alpha: float, compared: dict[str, dict[str, SimpleCompa
 def rows(compared: dict[str, dict[str, SimpleComparison]], gates: list[GateResult]) -> list[tuple[str, ...]]:
     """Table rows: checkpoint, source, ARS and accuracy (candidate vs simple, p), gate."""
     several = len(compared) > 1
-    result = []
+    result: list[tuple[str, ...]] = []
     for model, found in compared.items():
         for source, c in found.items():
             gate = next((g for g in gates if g.source == source and g.checkpoint == (model if several else "")), None)

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from .gates import CASE_SLICE_GATES, UNDECIDED, GateResult
 from .metrics import RunMetrics
@@ -99,7 +100,7 @@ def checkpoint_rows(per_model: dict[str, RunMetrics], mean: RunMetrics) -> list[
     return result
 
 
-def slice_rows(metrics: RunMetrics, gates: list[GateResult] = ()) -> list[tuple[str, ...]]:
+def slice_rows(metrics: RunMetrics, gates: Sequence[GateResult] = ()) -> list[tuple[str, ...]]:
     """Per source and slice: units, accuracy, ARS, and the verdict of the gates set on that slice."""
     return [(name, key, str(found.units), pct(found.original_accuracy), with_ci(found.ars),
              _gate_cell([g for g in gates if g.source == name and g.slice == key]))
@@ -123,7 +124,7 @@ EXTRACTION_HEADER = ("source", "level", "sentences", "strict F1 [95% CI]", "flex
 def extraction_rows(results, gates: list[GateResult]) -> list[tuple[str, ...]]:
     """Extraction quality per source and level: strict (exact) and flexible matching side by side."""
     several = len({r.model for r in results}) > 1
-    found = []
+    found: list[tuple[str, ...]] = []
     for r in results:
         name = f"{r.source}@{r.model}" if several else r.source
         for level, modes in r.levels.items():
