@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 from . import claims as claims_module, domains as domains_module
 from .errors import AbsaChecksError
-from .protocol import Adapter
+from .protocol import Adapter, Extractor
 from .redaction import redact_text
 from .yaml_lines import decode, load_located
 
@@ -50,7 +50,7 @@ class AdapterKind:
 
     name: str
     keys: tuple[str, ...]                       # the settings an entry may have besides `kind`
-    build: Callable[["ModelSpec"], Adapter]     # cheap: heavy models load on their first prediction
+    build: Callable[["ModelSpec"], Adapter | Extractor]  # cheap: heavy models load on their first prediction
     required: tuple[str, ...] = ()
     inline: Callable[[str], dict[str, Any]] | None = None  # `kind:rest` on the command line -> settings
     inline_form: str = ""                       # how that form is written, for error messages
@@ -359,7 +359,7 @@ def _expand_env(value: Any, model: str, key: str, origin: str) -> Any:
     return _ENV.sub(substitute, value)
 
 
-def build(spec: ModelSpec) -> Adapter:
+def build(spec: ModelSpec) -> Adapter | Extractor:
     """Construct the adapter (cheap: heavy models load lazily on first prediction)."""
     try:
         kind = get_kind(spec.kind, f"model '{spec.name}'")

@@ -84,7 +84,8 @@ def _mentions(tokens: list[str]) -> list[tuple[str, str]]:
         polarity = WORDS.get(token)
         if polarity is None:
             continue
-        how, between = "asserted", []
+        how = "asserted"
+        between: list[str] = []
         for back in range(at - 1, -1, -1):  # back to the clause start or the previous polarity word
             word = tokens[back]
             if word in CLAUSE_MARKS or word in CLAUSE_WORDS:

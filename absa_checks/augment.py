@@ -191,7 +191,7 @@ def write_xml(made: list[tuple[Unit, Variant]], out: TextIO) -> None:
         terms = ET.SubElement(sentence, "aspectTerms")
         example: Example = variant.example
         for aspect in sorted((example.target, *example.others), key=lambda a: a.start):
-            ET.SubElement(terms, "aspectTerm", term=aspect.term, polarity=aspect.polarity or "conflict",
-                          **{"from": str(aspect.start), "to": str(aspect.end)})
+            ET.SubElement(terms, "aspectTerm", {"term": aspect.term, "polarity": aspect.polarity or "conflict",
+                                                "from": str(aspect.start), "to": str(aspect.end)})
     ET.indent(root)
     out.write(ET.tostring(root, encoding="unicode") + "\n")

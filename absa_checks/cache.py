@@ -53,7 +53,7 @@ class CacheUnusable(Exception):
     """The cache folder cannot be read or written (full disk, read-only, permission): the run goes on without."""
 
 
-def _why(err: Exception) -> str:
+def _why(err: BaseException) -> str:
     """One line for a failing cache: the disk's reason and its fix."""
     if isinstance(err, OSError):
         return describe(err)
@@ -75,7 +75,7 @@ class PredictionCache:
         self._ready = False  # the folder and table are made on first use: a run with no suite makes none
         self.failure: str | None = None
 
-    def _give_up(self, err: Exception) -> None:
+    def _give_up(self, err: BaseException) -> None:
         if self.failure is None:
             self.failure = (f"absa-checks: the prediction cache --absa-cache {self.directory} is not used: {_why(err)}; "
                             "this run predicts without it")

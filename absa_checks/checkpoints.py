@@ -9,9 +9,9 @@ gates, pictures and the JSON report read it as they read one checkpoint. In that
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping, TypeVar
 
-from .metrics import RunMetrics, SourceMetrics, StrategyMetrics, TestMetrics
+from .metrics import RateLike, RunMetrics, SourceMetrics, StrategyMetrics, TestMetrics
 from .outcomes import CaseOutcome
 from .stats import Rate, Spread, spread
 
@@ -24,13 +24,23 @@ def by_model(outcomes: Iterable[CaseOutcome], models: list[str]) -> dict[str, li
     return found
 
 
-def _spread_of(items: dict[str, object], get: Callable[[object], Rate]) -> Spread:
-    return spread([(model, get(item)) for model, item in items.items()])
+M = TypeVar("M")  # one checkpoint's metrics of a source, strategy or test
+
+
+def _spread_of(items: Mapping[str, M], get: Callable[[M], RateLike | None]) -> Spread:
+    return spread([(model, _own_rate(get(item))) for model, item in items.items()])
+
+
+def _own_rate(found: RateLike | None) -> Rate:
+    """One checkpoint's own metrics hold Rates (only their mean holds Spreads)."""
+    if not isinstance(found, Rate):
+        raise TypeError(f"a checkpoint's metrics hold Rates, not {found!r}")
+    return found
 
 
 def _mean_source(per_model: dict[str, SourceMetrics], with_slices: bool = True) -> SourceMetrics:
     first = next(iter(per_model.values()))
-    strategies = {}
+    strategies: dict[str, StrategyMetrics] = {}
     for name in sorted({s for found in per_model.values() for s in found.strategies}):
         have = {model: found.strategies[name] for model, found in per_model.items() if name in found.strategies}
         strategies[name] = StrategyMetrics(
@@ -40,11 +50,11 @@ def _mean_source(per_model: dict[str, SourceMetrics], with_slices: bool = True) 
             fail_rate=_spread_of(have, lambda s: s.fail_rate),
             not_found=_spread_of(have, lambda s: s.not_found) if all_have(have, "not_found") else None,
             ambiguous=_spread_of(have, lambda s: s.ambiguous) if all_have(have, "ambiguous") else None)
-    slices = {}
+    slices: dict[str, SourceMetrics] = {}
     if with_slices:
         for key in sorted({k for found in per_model.values() for k in found.slices}):
-            have = {model: found.slices[key] for model, found in per_model.items() if key in found.slices}
-            slices[key] = _mean_source(have, with_slices=False)
+            in_slice = {model: found.slices[key] for model, found in per_model.items() if key in found.slices}
+            slices[key] = _mean_source(in_slice, with_slices=False)
     return SourceMetrics(first.source, max(s.units for s in per_model.values()),
                          sum(s.units_with_errors for s in per_model.values()),
                          _spread_of(per_model, lambda s: s.original_accuracy), _spread_of(per_model, lambda s: s.ars),
@@ -83,6 +93,6 @@ def _mean_test(have: dict[str, TestMetrics]) -> TestMetrics:
                        _spread_of(have, lambda t: t.ambiguous) if all_have(have, "ambiguous") else None)
 
 
-def all_have(items: dict[str, object], name: str) -> bool:
+def all_have(items: Mapping[str, object], name: str) -> bool:
     """Whether every checkpoint's metrics carry the rate `name` (they do when it was computed)."""
     return all(getattr(item, name) is not None for item in items.values())

@@ -114,7 +114,7 @@ def check(claim: Claim, metrics: RunMetrics) -> ClaimResult:
 def check_all(claims: dict[str, tuple[Claim, ...]], metrics: RunMetrics,
               per_model: dict[str, RunMetrics] | None, group: str = "") -> list[ClaimResult]:
     """Each subject's claims against its metrics: a checkpoint's own, or (the group) the mean's."""
-    results = []
+    results: list[ClaimResult] = []
     for subject, found in claims.items():
         target = metrics if per_model is None or subject == group else per_model.get(subject)
         if target is None:  # a checkpoint deselected entirely

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from .gates import GateResult
 from .metrics import ARS_STRATEGIES
@@ -75,7 +75,7 @@ def _right(prediction: dict | None, example: dict) -> bool:
     return prediction is not None and prediction["label"] == example["gold"]
 
 
-def pair(now: dict[Any, bool], before: dict[Any, bool], name: callable) -> Paired:
+def pair(now: dict[Any, bool], before: dict[Any, bool], name: Callable[[Any], Any]) -> Paired:
     shared = sorted(set(now) & set(before), key=str)
     broken = tuple(name(k) for k in shared if before[k] and not now[k])
     fixed = tuple(name(k) for k in shared if now[k] and not before[k])

@@ -122,7 +122,7 @@ def differences(mine: dict[str, Any], first: dict[str, Any]) -> list[str]:
     found: list[str] = []
     renamed: list[tuple[str, str]] = []
     for part in PARTS:
-        a, b = mine.get(part), first.get(part)
+        a, b = mine.get(part, {}), first.get(part, {})
         if a == b:
             continue
         if part == "generator":

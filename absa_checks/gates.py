@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .metrics import ARS_STRATEGIES, RunMetrics, SourceMetrics
-from .stats import Rate
+from .metrics import ARS_STRATEGIES, RateLike, RunMetrics, SourceMetrics
 
 BASES = ("interval", "point")
 CHECKPOINT_RULES = ("mean", "worst")  # several checkpoints: gate the mean across them, or every one
@@ -33,7 +32,7 @@ class GateResult:
     test: str
     source: str
     threshold: float
-    rate: Rate | None
+    rate: RateLike | None
     basis: str
     verdict: str     # "pass", "fail", "inconclusive" (the interval straddles the threshold) or "no-data"
     reason: str
@@ -206,7 +205,7 @@ def _partial_ars(test: str, source: SourceMetrics, threshold: float, basis: str)
                       f"{', '.join(ARS_STRATEGIES)}")
 
 
-def _decide(name: str, test: str, source: str, threshold: float, rate: Rate | None, basis: str,
+def _decide(name: str, test: str, source: str, threshold: float, rate: RateLike | None, basis: str,
             upper_limit: bool) -> GateResult:
     label = _LABELS.get(name) or f"{'flexible ' if name.endswith('_flexible') else ''}" \
         f"{name[len('min_'):].split('_f1')[0]} F1"  # min_pair_f1 -> "pair F1"

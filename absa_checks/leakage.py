@@ -71,7 +71,9 @@ def format_fingerprints(sets: list[PublicSet]) -> str:
 
 def parse_fingerprints(text: str) -> list[PublicSet]:
     sets: list[PublicSet] = []
-    name, description, prints = None, "", set()
+    name: str | None = None
+    description = ""
+    prints: set[str] = set()
     for line in text.splitlines():
         if not line or line.startswith("#"):
             continue
@@ -89,7 +91,7 @@ def parse_fingerprints(text: str) -> list[PublicSet]:
 
 def shipped_test_sets() -> list[PublicSet]:
     """The test sets the package knows, from the fixture shipped with it."""
-    shipped = resources.files("absa_checks").joinpath("fixtures", FINGERPRINTS_FILE)
+    shipped = resources.files("absa_checks") / "fixtures" / FINGERPRINTS_FILE
     try:
         sets = parse_fingerprints(shipped.read_text(encoding="utf-8"))
     except OSError as err:

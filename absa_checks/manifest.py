@@ -146,7 +146,7 @@ def build(collection: Collection, refused: list[dict[str, str]], measured: set[t
     pairs, problems = [], []
     unmeasured_requests: dict[str, tuple[str, str]] = {}  # source -> (asked by, reason)
     gate_problems: list[str] = []
-    for test, found in by_test.items():
+    for found in by_test.values():
         test_measured = any((p.test, p.source) in measured for p in found)
         gated = any(p.gated for p in found)
         for p in found:
@@ -165,10 +165,10 @@ def build(collection: Collection, refused: list[dict[str, str]], measured: set[t
     for source, (asked, reason) in sorted(unmeasured_requests.items()):
         if source not in measured_sources:  # else another test measured it
             by_asker.setdefault(asked, []).append((source, reason))
-    for asked, found in by_asker.items():
-        names = ", ".join(source for source, _ in found)
-        problems.append(f"{len(found)} requested source(s) not measured (asked for by {asked}): {names}; "
-                        f"{_first_line(found[0][1])}")
+    for asked, not_measured in by_asker.items():
+        names = ", ".join(source for source, _ in not_measured)
+        problems.append(f"{len(not_measured)} requested source(s) not measured (asked for by {asked}): {names}; "
+                        f"{_first_line(not_measured[0][1])}")
     if gate_problems:
         problems.append(_joined("gated test/source pair(s) not measured, and their tests measured nothing else "
                                 "(the gates would pass on nothing)", gate_problems))

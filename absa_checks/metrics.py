@@ -22,9 +22,11 @@ from typing import Iterable
 
 from . import slices as slices_module
 from .outcomes import CaseOutcome
-from .stats import Rate, clopper_pearson, wilson
+from .stats import Rate, Spread, clopper_pearson, wilson
 
 
+# a rate: one checkpoint's Rate, or a Spread across checkpoints (absa_checks.checkpoints), which quacks like one
+RateLike = Rate | Spread
 MISSING = ("not-found", "ambiguous")  # an extraction model's cases without one polarity for the target
 
 
@@ -32,11 +34,11 @@ MISSING = ("not-found", "ambiguous")  # an extraction model's cases without one 
 class StrategyMetrics:
     n: int
     units: int
-    original_accuracy: Rate
-    variant_accuracy: Rate
-    fail_rate: Rate
-    not_found: Rate | None = None
-    ambiguous: Rate | None = None
+    original_accuracy: RateLike
+    variant_accuracy: RateLike
+    fail_rate: RateLike
+    not_found: RateLike | None = None
+    ambiguous: RateLike | None = None
 
 
 @dataclass(frozen=True)
@@ -48,11 +50,11 @@ class TestMetrics:
     n: int
     failed: int
     errors: int
-    fail_rate: Rate
-    variant_accuracy: Rate
+    fail_rate: RateLike
+    variant_accuracy: RateLike
     gates: dict
-    not_found: Rate | None = None
-    ambiguous: Rate | None = None
+    not_found: RateLike | None = None
+    ambiguous: RateLike | None = None
 
 
 ARS_STRATEGIES = ("revtgt", "revnon", "adddiff")  # the unit of ARTS's Aspect Robustness Score
@@ -63,8 +65,8 @@ class SourceMetrics:
     source: str
     units: int
     units_with_errors: int
-    original_accuracy: Rate
-    ars: Rate
+    original_accuracy: RateLike
+    ars: RateLike
     strategies: dict[str, StrategyMetrics] = field(default_factory=dict)
     slices: dict[str, "SourceMetrics"] = field(default_factory=dict)
     ars_covers: tuple[str, ...] = ARS_STRATEGIES  # the ARS strategies with cases here
@@ -118,7 +120,7 @@ def slice_key(kind: str, value: object) -> str:
     return f"{kind}={str(value).lower()}"
 
 
-def _with_slices(source: str, cases: list[CaseOutcome], gated: list[str] = ()) -> SourceMetrics:
+def _with_slices(source: str, cases: list[CaseOutcome], gated: Iterable[str] = ()) -> SourceMetrics:
     """The source's metrics, and the same metrics per slice ("aspects=multi", "hard=true", ...), including
     the slices that gates name ("opposite_others>=1")."""
     groups: dict[str, list[CaseOutcome]] = defaultdict(list)

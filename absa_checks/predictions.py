@@ -138,6 +138,7 @@ def in_batches(items: Sequence[T], batch_size: int, answer: Callable[[list[T]], 
                                              f"a row; the first failure: {first_failure.splitlines()[0]}"))
                            for item in batch)
             continue
+        found: Mapping[T, A | QueryError]
         try:
             found = answer(batch)
             failed_in_a_row = 0

@@ -8,7 +8,7 @@ Names are mapped to polarities by name (`absa_checks.labels.canonical_label`), n
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Protocol, Sequence, Union, runtime_checkable
+from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class QueryError:
     message: str
 
 
-Answer = Union[Mapping[str, float], str, QueryError]
+Answer = Mapping[str, float] | str | QueryError
 
 
 @runtime_checkable
@@ -56,3 +56,21 @@ class Adapter(Protocol):
 
     def predict(self, queries: Sequence[Query]) -> list[Answer]:
         """One answer per query, in order."""
+
+
+class Extractor(Protocol):
+    """An extraction model's adapter (`task = "extract"`): it finds the aspects itself, answering each sentence
+    with its tuples (absa_checks.extraction.tuples.AspectTuple), a text answer, or a `QueryError`
+    (absa_checks/extraction/answers.py)."""
+
+    name: str
+    task: str
+
+    def describe(self) -> dict[str, object]:
+        """Settings worth printing in a report; JSON-serialisable."""
+
+    def fingerprint(self) -> str:
+        """A short hash that changes whenever the model's answers could change."""
+
+    def extract(self, sentences: Sequence[str]) -> list[Any]:
+        """One answer per sentence, in order."""

@@ -95,7 +95,7 @@ def check_wiped(config, inputs: Iterable[outputs.Named], folders: Iterable[outpu
                 refuse(f"lies in the folder {place}, an input of this run")
         seen = 0
         allure = folder.option == "--alluredir"
-        for root, dirs, names in os.walk(os.path.expanduser(folder.path)):
+        for root, _dirs, names in os.walk(os.path.expanduser(folder.path)):
             for name in names:
                 seen += 1
                 if name.lower().endswith(YAML):

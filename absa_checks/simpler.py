@@ -65,12 +65,13 @@ def answered(cases: Iterable[dict], answers: dict[Query, Prediction | QueryError
     result = []
     for case in cases:
         original, variant = answers.get(query_of(case["original"])), answers.get(query_of(case["variant"]))
-        ok = isinstance(original, Prediction) and isinstance(variant, Prediction)
+        records = ((prediction_record(original), prediction_record(variant))
+                   if isinstance(original, Prediction) and isinstance(variant, Prediction) else (None, None))
+        ok = records[0] is not None
         problem = next((a.message.splitlines()[0] for a in (original, variant) if isinstance(a, QueryError)),
                        "no answer")  # the first line: a model's traceback belongs to its own run, not to this gate
         result.append({**case, "status": case["status"] if ok else "error", "reason": case.get("reason", "")
-                       if ok else problem, "original_prediction": prediction_record(original) if ok else None,
-                       "variant_prediction": prediction_record(variant) if ok else None})
+                       if ok else problem, "original_prediction": records[0], "variant_prediction": records[1]})
     return result
 
 
@@ -89,11 +90,15 @@ def compare(candidate: list[dict], simple: list[dict]) -> dict[str, SimpleCompar
     right_now, right_simple = _original_correctness(candidate), _original_correctness(simple)
     result = {}
     for source in sorted({s for s, _ in right_now}):
-        def of(found: dict) -> dict:
-            return {k: v for k, v in found.items() if k[0] == source}
-        result[source] = SimpleComparison(source, pair(of(units_now), of(units_simple), lambda k: k[1]),
-                                          pair(of(right_now), of(right_simple), lambda k: k[1]))
+        units = pair(_of(source, units_now), _of(source, units_simple), lambda k: k[1])
+        originals = pair(_of(source, right_now), _of(source, right_simple), lambda k: k[1])
+        result[source] = SimpleComparison(source, units, originals)
     return result
+
+
+def _of(source: str, found: dict) -> dict:
+    """The entries of one source (keys are (source, ...))."""
+    return {k: v for k, v in found.items() if k[0] == source}
 
 
 def verdict(found: SimpleComparison, alpha: float) -> tuple[str, str]:
@@ -153,7 +158,7 @@ def to_report(name: str, alpha: float, compared: dict[str, dict[str, SimpleCompa
 def rows(compared: dict[str, dict[str, SimpleComparison]], gates: list[GateResult]) -> list[tuple[str, ...]]:
     """Table rows: checkpoint, source, ARS and accuracy (candidate vs simple, p), gate."""
     several = len(compared) > 1
-    result = []
+    result: list[tuple[str, ...]] = []
     for model, found in compared.items():
         for source, c in found.items():
             gate = next((g for g in gates if g.source == source and g.checkpoint == (model if several else "")), None)

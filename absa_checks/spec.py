@@ -252,7 +252,8 @@ class _Checker:
 def _kind(value: Any) -> str:
     if value is None:
         return "nothing"
-    return {dict: "a mapping", list: "a list", str: f"the string {value!r}"}.get(type(value), repr(value))
+    kinds: dict[type, str] = {dict: "a mapping", list: "a list", str: f"the string {value!r}"}
+    return kinds.get(type(value), repr(value))
 
 
 def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: str | None = None) -> SuiteSpec:
@@ -280,13 +281,13 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
     tests_raw = top["tests"]
     if not isinstance(tests_raw, list) or not tests_raw:
         raise check.fail(("tests",), "'tests' must be a non-empty list of tests (each starting with '- name:')")
-    tests = []
+    tests: list[TestSpec] = []
     seen: set[str] = set()
-    extraction_tests = []
+    extraction_tests: list[ExtractionTestSpec] = []
     for i, raw_test in enumerate(tests_raw):
         if isinstance(raw_test, dict) and raw_test.get("task") == "extraction":
             found = _parse_extraction_test(check, raw_test, ("tests", i), shown)
-            if any(t.name == found.name for t in (*tests, *extraction_tests)):
+            if found.name in [*(t.name for t in tests), *(t.name for t in extraction_tests)]:
                 raise check.fail(("tests", i, "name"), f"two tests are named '{found.name}'; names must be unique "
                                                        "in a suite")
             extraction_tests.append(found)
@@ -646,7 +647,9 @@ def _check_term(check: _Checker, sentence: str, term: str, span: tuple[int, int]
                                              "(offsets count characters from 0, end excluded)")
         return
     if not starts and anywhere:
-        inside = re.search(rf"\w*{re.escape(term)}\w*", sentence).group()
+        word = re.search(rf"\w*{re.escape(term)}\w*", sentence)
+        assert word is not None  # the term occurs (anywhere)
+        inside = word.group()
         raise check.fail(term_at, f"'{check.name(term_at)}': {term!r} occurs only inside a longer word ({inside!r}) "
                                   f"in {sentence!r}; add 'span: [from, to]' if that is really the aspect")
     if not starts:

@@ -67,13 +67,20 @@ def _metric_getters(metrics: RunMetrics) -> dict[tuple[str, str], Callable[[RunM
     """(source, metric name) -> how to read that rate from one checkpoint's metrics."""
     getters: dict[tuple[str, str], Callable[[RunMetrics], Any]] = {}
     for name, source in metrics.sources.items():
-        getters[(name, "original accuracy")] = lambda m, n=name: m.sources[n].original_accuracy
-        getters[(name, "ARS")] = lambda m, n=name: m.sources[n].ars
+        getters[(name, "original accuracy")] = _reader(name, None, "original_accuracy")
+        getters[(name, "ARS")] = _reader(name, None, "ars")
         for strategy in source.strategies:
-            getters[(name, f"{strategy} fail rate")] = lambda m, n=name, s=strategy: m.sources[n].strategies[s].fail_rate
-            getters[(name, f"{strategy} variant accuracy")] = \
-                lambda m, n=name, s=strategy: m.sources[n].strategies[s].variant_accuracy
+            getters[(name, f"{strategy} fail rate")] = _reader(name, strategy, "fail_rate")
+            getters[(name, f"{strategy} variant accuracy")] = _reader(name, strategy, "variant_accuracy")
     return getters
+
+
+def _reader(source: str, strategy: str | None, rate: str) -> Callable[[RunMetrics], Any]:
+    """How to read one rate of a source (or of one strategy on it) from a checkpoint's metrics."""
+    def read(metrics: RunMetrics) -> Any:
+        found = metrics.sources[source]
+        return getattr(found if strategy is None else found.strategies[strategy], rate)
+    return read
 
 
 def by_metric(per_model: dict[str, RunMetrics], mean: RunMetrics, splits: dict[str, list[str]]

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from .gates import CASE_SLICE_GATES, UNDECIDED, GateResult
 from .metrics import RunMetrics
@@ -91,15 +92,15 @@ def checkpoint_rows(per_model: dict[str, RunMetrics], mean: RunMetrics) -> list[
 
     result = []
     for name, source in mean.sources.items():
-        result.append((name, "original accuracy", *cells(lambda m: m.sources[name].original_accuracy)))
-        result.append((name, "ARS", *cells(lambda m: m.sources[name].ars)))
+        result.append((name, "original accuracy", *cells(lambda m, name=name: m.sources[name].original_accuracy)))
+        result.append((name, "ARS", *cells(lambda m, name=name: m.sources[name].ars)))
         for strategy in source.strategies:
-            result.append((name, f"{strategy} fail rate",
-                           *cells(lambda m: m.sources[name].strategies[strategy].fail_rate)))
+            result.append((name, f"{strategy} fail rate", *cells(
+                lambda m, name=name, strategy=strategy: m.sources[name].strategies[strategy].fail_rate)))
     return result
 
 
-def slice_rows(metrics: RunMetrics, gates: list[GateResult] = ()) -> list[tuple[str, ...]]:
+def slice_rows(metrics: RunMetrics, gates: Sequence[GateResult] = ()) -> list[tuple[str, ...]]:
     """Per source and slice: units, accuracy, ARS, and the verdict of the gates set on that slice."""
     return [(name, key, str(found.units), pct(found.original_accuracy), with_ci(found.ars),
              _gate_cell([g for g in gates if g.source == name and g.slice == key]))
@@ -123,7 +124,7 @@ EXTRACTION_HEADER = ("source", "level", "sentences", "strict F1 [95% CI]", "flex
 def extraction_rows(results, gates: list[GateResult]) -> list[tuple[str, ...]]:
     """Extraction quality per source and level: strict (exact) and flexible matching side by side."""
     several = len({r.model for r in results}) > 1
-    found = []
+    found: list[tuple[str, ...]] = []
     for r in results:
         name = f"{r.source}@{r.model}" if several else r.source
         for level, modes in r.levels.items():
@@ -157,7 +158,9 @@ def all_tables(metrics: RunMetrics, gates: list[GateResult],
 
 def render_text(table: Table) -> list[str]:
     widths = [max(len(r[i]) for r in [table.header, *table.rows]) for i in range(len(table.header))]
-    line = lambda r: "  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip()
+    def line(r: tuple[str, ...]) -> str:
+        return "  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip()
+
     return [line(table.header), *(line(r) for r in table.rows)]
 
 

@@ -48,9 +48,9 @@ def variant_set(test: TestSpec | VariantRequest, loaded: LoadedSource, units: tu
     """
     mode = mode_for(test, loaded)
     if mode == "given":
-        by_unit = {u.unit_id: u.given.get(test.strategy, ()) for u in units}
-        return VariantSet(mode, by_unit, without_variant=tuple(
-            (unit_id, f"the source gives no {test.strategy} variant for it") for unit_id, found in by_unit.items()
+        given = {u.unit_id: u.given.get(test.strategy, ()) for u in units}
+        return VariantSet(mode, given, without_variant=tuple(
+            (unit_id, f"the source gives no {test.strategy} variant for it") for unit_id, found in given.items()
             if not found))
     domain = loaded.domain or "restaurant"
     settings = Settings(seed, test.params)

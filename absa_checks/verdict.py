@@ -68,12 +68,12 @@ def decide(metrics: RunMetrics, gates: list[GateResult], strict: bool, other_fai
         return Verdict(1, False, f"{len(failed_gates)} of {len(decided)} gates failed: {names}{more}")
     if decided:
         if len(decided) == 1:
-            gates, note = "the gate", " (inconclusive, counted as passed)" if undecided else ""
+            which, note = "the gate", " (inconclusive, counted as passed)" if undecided else ""
         else:
-            gates = f"all {len(decided)} gates"
+            which = f"all {len(decided)} gates"
             note = f", {len(undecided)} of them inconclusive, counted as passed" if undecided else ""
         counted = "; cases are not counted without --absa-strict" if metrics.cases else ""
-        return Verdict(0, True, f"{gates} passed{note} ({case_note}{counted})")
+        return Verdict(0, True, f"{which} passed{note} ({case_note}{counted})")
     if findings or missed:
         return Verdict(1, False, f"{case_note} and the run has no gates")
     if not metrics.cases:

@@ -55,7 +55,7 @@ def main() -> int:
         shown = (f"{100 * ars['value']:.2f} ± {100 * ars['std']:.2f}" if ars.get("std") is not None
                  else f"{100 * ars['value']:.2f}")
         rows.append((model, len(found["run"]["models"]), found["summary"]["cases"], seconds, shown))
-    print("| --model | checkpoints | cases | wall (best of %d) | per case | ARS (%%) |" % args.repeat)
+    print(f"| --model | checkpoints | cases | wall (best of {args.repeat}) | per case | ARS (%) |")
     print("|---|---|---|---|---|---|")
     for model, count, cases, seconds, shown in rows:
         print(f"| {model} | {count} | {cases:,} | {seconds:.2f} s | {1000 * seconds / cases:.2f} ms | {shown} |")

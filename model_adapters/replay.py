@@ -76,11 +76,11 @@ class ReplayAdapter:
                                "replay file as UTF-8") from None
         if self.path.suffix.lower() in (".jsonl", ".ndjson"):
             rows = []
-            for number, line in enumerate(text.splitlines(), 1):
-                if line.strip():
+            for number, row_text in enumerate(text.splitlines(), 1):
+                if row_text.strip():
                     try:
-                        rows.append((number, json.loads(line)))
-                    except ValueError as err:
+                        rows.append((number, json.loads(row_text)))
+                    except json.JSONDecodeError as err:
                         raise AdapterError(f"{self.path}:{number}: not a JSON object ({err.msg})") from None
         else:
             reader = csv.DictReader(text.splitlines())

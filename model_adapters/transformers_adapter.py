@@ -51,10 +51,10 @@ class TransformersAdapter:
         self.max_length = int(max_length)
         self.revision = revision
         self.truncated = 0
-        self._model = None
-        self._tokenizer = None
+        self._model: Any = None  # torch and transformers objects, loaded on first use
+        self._tokenizer: Any = None
         self._index_to_label: dict[int, str] = {}
-        self._device = None
+        self._device: Any = None
 
     def describe(self) -> dict[str, object]:
         return {"kind": "transformers", "path": self.path, "input": self.input, "device": self.device_option,

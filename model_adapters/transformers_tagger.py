@@ -41,10 +41,10 @@ class TransformersTagger:
         self.max_length = max_length
         self.revision = revision
         self.truncated = 0
-        self._model = None
-        self._tokenizer = None
+        self._model: Any = None  # torch and transformers objects, loaded on first use
+        self._tokenizer: Any = None
         self._tags: dict[int, str] = {}
-        self._device = None
+        self._device: Any = None
 
     def describe(self) -> dict[str, object]:
         return {"kind": "transformers-tagger", "path": self.path, "device": self.device_option, "dtype": self.dtype,

@@ -59,8 +59,8 @@ def test_results_carry_titles_labels_attachments_summary_and_gates(tmp_path, run
     # what broke carries its table; a passing case carries only its stable parameters (a small report)
     assert food["status"] == "passed" and not food.get("attachments") and not food.get("descriptionHtml")
     assert "wine is awful" in room["descriptionHtml"]
-    assert {(l["name"], l["value"]) for l in room["labels"]} >= {("epic", "tiny"), ("feature", "adddiff"),
-                                                                   ("story", "adddiff")}
+    assert {(label["name"], label["value"]) for label in room["labels"]} >= {("epic", "tiny"), ("feature", "adddiff"),
+                                                                               ("story", "adddiff")}
     assert [p["name"] for p in room["parameters"]] == ["case", "unit", "model"]
     assert [p.get("excluded", False) for p in room["parameters"]] == [False, False, True]  # history survives a new model
     assert room["attachments"][0]["name"] == "original vs variant"
@@ -103,8 +103,8 @@ def test_items_that_are_not_cases_have_their_own_history_ids(tmp_path, run):
     assert len(skipped) == len(outcome.report["quarantine"]["variants"]) > 50
     assert len({r["historyId"] for r in skipped}) == len(skipped)
     assert all(r["name"].startswith("quarantined revtgt variant: ") for r in skipped)
-    assert {(l["name"], l["value"]) for l in skipped[0]["labels"]} >= {("epic", "builtin-restaurant"),
-                                                                       ("feature", "revtgt")}
+    assert {(label["name"], label["value"]) for label in skipped[0]["labels"]} >= {("epic", "builtin-restaurant"),
+                                                                                   ("feature", "revtgt")}
 
 
 def test_adapter_errors_are_broken_not_failed(tmp_path, run):

@@ -33,7 +33,9 @@ def test_sampling_is_seeded(run):
     first = run(args + ["--absa-seed", "7"], env={"ABSA_DATA_DIR": ""})
     again = run(args + ["--absa-seed", "7"], env={"ABSA_DATA_DIR": ""})
     other = run(args + ["--absa-seed", "8"], env={"ABSA_DATA_DIR": ""})
-    units = lambda r: sorted({c["unit"] for c in r.report["cases"]})
+    def units(r) -> list[str]:
+        return sorted({c["unit"] for c in r.report["cases"]})
+
     assert len(units(first)) == 4 and units(first) == units(again)
     assert units(other) != units(first)
 

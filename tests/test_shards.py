@@ -55,7 +55,9 @@ def test_four_shards_merged_equal_the_single_run(tmp_path, run):
     result = json.loads((tmp_path / "merged.json").read_text())
     assert set(result) == set(single)
     # byte for byte, apart from timing: the same JSON, in the same order
-    without_timing = lambda report: json.dumps({k: v for k, v in report.items() if k != "timing"}, indent=1)
+    def without_timing(report: dict) -> str:
+        return json.dumps({k: v for k, v in report.items() if k != "timing"}, indent=1)
+
     assert without_timing(result) == without_timing(single)
     assert f"absa-checks {'PASSED' if single['verdict']['passed'] else 'FAILED'}: " in merged.stdout
 

@@ -101,7 +101,9 @@ def test_input_orders(named):
     pair = a.encode([q(sentence, "service")])
     first = TransformersAdapter("tiny", str(named), input="sentence-first").encode([q(sentence, "service")])
     only = TransformersAdapter("tiny", str(named), input="sentence-only")
-    tokens = lambda enc: a._tokenizer.convert_ids_to_tokens(enc["input_ids"][0])
+    def tokens(enc) -> list[str]:
+        return a._tokenizer.convert_ids_to_tokens(enc["input_ids"][0])
+
     assert tokens(pair)[:3] == ["[CLS]", "service", "[SEP]"]
     assert tokens(first)[-3:] == ["[SEP]", "service", "[SEP]"]
     # the sentence-only baseline answers every aspect of a sentence the same

@@ -21,11 +21,11 @@ def semeval_sentences(path: Path) -> list[AnnotatedSentence]:
         root = ET.parse(path).getroot()
     except (OSError, ET.ParseError) as err:
         raise DataError(f"{path}: cannot be read as SemEval-2014 XML ({err})") from None
-    found = []
+    found: list[AnnotatedSentence] = []
     for sentence in root.iter("sentence"):
         text = sentence.findtext("text") or ""
-        gold = tuple(AspectTuple(term.get("term", ""), canonical_label(term.get("polarity")), int(term.get("from")),
-                                 int(term.get("to")))
+        gold = tuple(AspectTuple(term.get("term", ""), canonical_label(term.get("polarity")), int(term.attrib["from"]),
+                                 int(term.attrib["to"]))
                      for term in sentence.iter("aspectTerm") if term.get("polarity") != "conflict")
         found.append(AnnotatedSentence(sentence.get("id", str(len(found))), text, gold, spans=True))
     return found

@@ -143,7 +143,8 @@ def heads(words: Sequence[str]) -> tuple[str, ...]:
                 return heads(rest) if rest else (words[i - 1],)
             words = words[:i]
             break
-    found, conjunct = [], []
+    found: list[str] = []
+    conjunct: list[str] = []
     for word in (*words, "and"):
         if word in COORDINATORS:
             if conjunct:
@@ -239,6 +240,12 @@ def flexible_text_match(predicted: str, gold: str, sentence: str, others: Sequen
     return False
 
 
+def _overlap(a: AspectTuple, b: AspectTuple) -> bool:
+    """Whether the two spans overlap (never when one has no span)."""
+    return (a.start is not None and a.end is not None and b.start is not None and b.end is not None
+            and a.start < b.end and b.start < a.end)
+
+
 def aspect_match(predicted: AspectTuple, gold: AspectTuple, mode: str, sentence: str,
                  others: Sequence[AspectTuple] = (), alternatives: Sequence[str] = ()) -> bool:
     if strict_match(predicted, gold):
@@ -248,7 +255,7 @@ def aspect_match(predicted: AspectTuple, gold: AspectTuple, mode: str, sentence:
     if predicted.has_span and gold.has_span and others:
         # a longer span must not overlap another gold term's span
         for other in others:
-            if other.has_span and other != gold and predicted.start < other.end and other.start < predicted.end:
+            if other.has_span and other != gold and _overlap(predicted, other):
                 return False
     return flexible_text_match(predicted.aspect, gold.aspect, sentence, [o.aspect for o in others if o != gold],
                                alternatives)

@@ -31,7 +31,7 @@ def decode(sentence: str, offsets: Sequence[tuple[int, int]], tags: Sequence[str
     """The aspects a tagger found in `sentence`, from each piece's (start, end) and tag; pieces with an
     empty span (special tokens) are ignored."""
     found: list[AspectTuple] = []
-    run: list[tuple[int, int, str]] = []
+    run: list[tuple[int, int, str | None]] = []  # (start, end, polarity): B-/I- tags always have one
 
     def close() -> None:
         if run:

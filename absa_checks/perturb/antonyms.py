@@ -90,7 +90,7 @@ class AntonymFinder:
             return curated, "curated"
         synsets = self.wordnet.synsets(lemma, pos)
         for rank, synset in enumerate(synsets):
-            direct = {a.name() for l in synset.lemmas() if l.name().lower() == lemma for a in l.antonyms()}
+            direct = {a.name() for lem in synset.lemmas() if lem.name().lower() == lemma for a in lem.antonyms()}
             if pos == "n":
                 return None  # "is a joy" -> "is a sorrow" reads badly: nouns are negated ("is not a joy")
             if pos == "v":
@@ -104,7 +104,7 @@ class AntonymFinder:
         for synset in synsets[:SATELLITE_SENSES]:
             if synset.pos() != "s":
                 continue
-            via_head = {a.name() for head in synset.similar_tos() for l in head.lemmas() for a in l.antonyms()}
+            via_head = {a.name() for head in synset.similar_tos() for lem in head.lemmas() for a in lem.antonyms()}
             best = self._best(via_head, pos, domain_only=True, lemma=lemma)  # a head's antonym is a loose fit
             if best:
                 return best, "wordnet-satellite"
@@ -126,6 +126,6 @@ class AntonymFinder:
             return None
 
         def usage(word: str) -> int:
-            return sum(l.count() for s in self.wordnet.synsets(word, pos) for l in s.lemmas() if l.name() == word)
+            return sum(lem.count() for s in self.wordnet.synsets(word, pos) for lem in s.lemmas() if lem.name() == word)
 
         return min(single, key=lambda w: (w.lower() not in self.domain_vocabulary, -usage(w), w))

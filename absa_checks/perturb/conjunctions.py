@@ -90,7 +90,9 @@ def _joins_clauses(sentence: TaggedSentence, left_start: int, word, right_end: i
         return True
     left = [t for t in sentence.tokens if left_start <= t.start and t.end <= word.start]
     right = [t for t in sentence.tokens if word.end <= t.start and t.end <= right_end]
-    has_verb = lambda tokens: any(t.tag.startswith(("VB", "MD")) for t in tokens)
+    def has_verb(tokens: list) -> bool:
+        return any(t.tag.startswith(("VB", "MD")) for t in tokens)
+
     return has_verb(left) and has_verb(right)
 
 

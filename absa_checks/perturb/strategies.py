@@ -144,6 +144,7 @@ def revnon(example: Example, resources: Resources, rng: random.Random) -> Step |
     intensifiers, weakeners = resources.intensifiers, resources.weakeners
     for index in candidates:
         other = example.others[index - 1]
+        assert other.polarity is not None  # a candidate is polar
         same = other.polarity == example.polarity
         steps: list[Edit] = []
         theirs = [o for o in example.opinions if o.aspect == index]
@@ -257,6 +258,7 @@ def adddiff(example: Example, resources: Resources, domain: str, k: int, rng: ra
     phrases = [e.expression for e in chosen]
     joined = phrases[0] if k == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
     final = _FINAL.search(example.sentence)
+    assert final is not None  # the pattern matches at the end of any sentence
     body_end = final.start()
     if example.polarity not in POLAR:
         link = "; "

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from ..examples import Aspect, DataIssue, Example, Unit, Variant
 from ..labels import canonical_label
@@ -72,7 +73,7 @@ def _with_sentence_mates(originals: dict[str, Example]) -> dict[str, Example]:
     return result
 
 
-def _read_record(key: str, record: object, source: str, issues: list[DataIssue]) -> Example | None:
+def _read_record(key: str, record: Any, source: str, issues: list[DataIssue]) -> Example | None:
     try:
         sentence, term = str(record["sentence"]), str(record["term"])
         start, end = int(record["from"]), int(record["to"])

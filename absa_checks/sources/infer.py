@@ -107,7 +107,7 @@ NOT_EVALUATIVE = frozenset({
     "ill", "lost", "lose", "losing", "important", "significant", "major", "minor", "complete", "completely", "pure",
     "direct", "exact", "correct", "proper", "careful", "active", "party", "friends", "friend", "hands", "heart",
     "granted", "clearly", "definitely", "certainly", "surely", "truly", "really", "absolutely", "advantage",
-    "united", "full", "freedom", "kiss", "hug", "haha", "wow", "hell", "damn", "please", "pleasure", "lucky", "luck",
+    "united", "full", "freedom", "kiss", "hug", "haha", "wow", "hell", "damn", "pleasure", "lucky", "luck",
     "worry", "worried", "fine", "worth", "recommend", "recommended", "recommends", "problem", "problems", "issue",
     "issues", "trouble"})
 # Opinions only where a rule ties them to the aspect ("small portions", "the soup was cold"); a loose
@@ -137,8 +137,8 @@ ADJECTIVES = frozenset({
     "fantastic", "delectable", "scrumptious", "succulent", "inedible", "watery", "oily", "dry", "raw", "heavenly",
     "divine", "addictive", "responsive", "useless", "useful", "handy", "convenient", "inconvenient",
     "user-friendly", "upgradeable", "upgradable", "defective", "faulty", "broken", "sharp", "bright", "average",
-    "solid", "spotty", "blazing", "powerful", "difficult", "tough", "chewy", "undercooked", "overdone", "bitter",
-    "tepid", "lukewarm", "flavourless", "sensitive", "efficient", "speedy", "zippy", "nimble", "dull", "pleasant",
+    "solid", "spotty", "blazing", "powerful", "difficult", "tough", "chewy", "overdone", "bitter",
+    "tepid", "lukewarm", "flavourless", "sensitive", "zippy", "nimble", "dull", "pleasant",
     "unpleasant", "calm", "accommodating", "adequate", "inadequate", "superior", "inferior", "reasonably-priced", "well-priced"})
 VERBS = frozenset({
     "love", "loved", "loves", "like", "liked", "likes", "enjoy", "enjoyed", "enjoys", "adore", "adored", "adores",
@@ -156,7 +156,7 @@ ADVERBS = frozenset({
     "efficiently", "effortlessly", "quietly", "loudly", "brilliantly", "excellently", "superbly", "awesome",
     "amazing", "good", "right", "wrong", "awful", "terrible", "fantastic", "better", "worse", "best", "worst",
     "flawless", "perfect", "easily", "reasonably", "fairly", "cheaply", "generously", "promptly", "rudely",
-    "warmly", "kindly", "graciously", "deliciously", "fresh", "hot", "cold", "quick", "efficiently", "ok", "okay"})
+    "warmly", "kindly", "graciously", "deliciously", "fresh", "hot", "cold", "quick", "ok", "okay"})
 # Verbs of a device doing its job: negated or stopped, they are the opinion ("did not work", "stopped working").
 FUNCTION_VERBS = frozenset({"work", "works", "worked", "working", "function", "functions", "functioned",
                             "functioning", "respond", "responds", "responded", "responding", "charge", "charges",

@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     base = args.base or base_encoder()
     tokenizer = AutoTokenizer.from_pretrained(base)
     model = BertForSequenceClassification.from_pretrained(
-        base, num_labels=3, id2label=dict(enumerate(LABELS)), label2id={l: i for i, l in enumerate(LABELS)})
+        base, num_labels=3, id2label=dict(enumerate(LABELS)), label2id={name: i for i, name in enumerate(LABELS)})
 
     def batches(records: list[dict], shuffle: bool, generator=None):
         order = (torch.randperm(len(records), generator=generator).tolist() if shuffle else range(len(records)))

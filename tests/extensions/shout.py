@@ -11,7 +11,8 @@ from absa_checks.perturb.strategies import NotApplicable, Step
 
 def shout_step(example, context):
     target = example.target
-    for match in re.finditer(r"[a-z]{%d,}" % context.params["min_length"], example.sentence):
+    shortest = context.params["min_length"]
+    for match in re.finditer(rf"[a-z]{{{shortest},}}", example.sentence):
         if match.end() <= target.start or match.start() >= target.end:
             return Step("shout", (Edit(match.start(), match.end(), match.group(), match.group().upper(), "shout"),))
     return NotApplicable("no word to shout")
