@@ -13,12 +13,12 @@ __version__ = "0.1.0"
 __all__ = ["evaluate", "__version__"]
 
 if TYPE_CHECKING:
-    from .api import evaluate
+    from absa_checks.api import evaluate
 
 
 def __getattr__(name: str) -> Any:
     if name == "evaluate":
-        from .api import evaluate
+        from absa_checks.api import evaluate
 
         return evaluate
     raise AttributeError(f"module 'absa_checks' has no attribute {name!r}")

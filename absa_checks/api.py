@@ -16,19 +16,19 @@ from __future__ import annotations
 
 import fnmatch
 import os
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
-from .conclusion import RunResult
-from .errors import AbsaChecksError, AdapterError
-from .run import checking
-from .run import options as run_options
-from .run.core import FAILED_EXIT, NO_CASE_EXIT, OK_EXIT, Run
-from .run.plans import CasePlan, Extraction, MissingData, NoCases, Plan
-from .run.plans import shard_key
-from .shards import shard_of
-from .suite_files import classify, is_yaml
+from absa_checks.common.errors import AbsaChecksError, AdapterError
+from absa_checks.run import checking
+from absa_checks.run import options as run_options
+from absa_checks.run.conclusion import RunResult
+from absa_checks.run.core import FAILED_EXIT, NO_CASE_EXIT, OK_EXIT, Run
+from absa_checks.run.plans import CasePlan, Extraction, MissingData, NoCases, Plan, shard_key
+from absa_checks.run.shards import shard_of
+from absa_checks.suites.suite_files import classify, is_yaml
 
 # pytest's default norecursedirs: folders `pytest suites/` does not look into
 NO_RECURSE = ("*.egg", ".*", "_darcs", "build", "CVS", "dist", "node_modules", "venv", "{arch}", "__pycache__")

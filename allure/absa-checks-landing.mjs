@@ -6,7 +6,7 @@ import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const SUMMARY = "absa-checks::absa-checks summary"; // the fullName absa_checks/allure_support.py gives it
+const SUMMARY = "absa-checks::absa-checks summary"; // the fullName absa_checks/reports/allure_support.py gives it
 
 export default class AbsaChecksLanding {
   constructor(options = {}) {

@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from absa_checks.extraction.sources import GOLD_SOURCES, load_gold  # noqa: E402
+from absa_checks.sources.gold_sources import GOLD_SOURCES, load_gold  # noqa: E402
 from model_adapters.transformers_tagger import TransformersTagger  # noqa: E402
 
 BATCH = 64

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from absa_checks.examples import Variant  # noqa: E402
+from absa_checks.common.examples import Variant  # noqa: E402
 from absa_checks.perturb.engine import Quarantined, Settings, generate  # noqa: E402
 from absa_checks.perturb.resources import load_resources  # noqa: E402
 from absa_checks.sources import load_dataset  # noqa: E402

@@ -35,9 +35,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from absa_checks.extraction.scoring import rates, sentence_counts  # noqa: E402
-from absa_checks.extraction.sources import GOLD_SOURCES, load_gold  # noqa: E402
-from absa_checks.extraction.tuples import AspectTuple  # noqa: E402
+from absa_checks.common.tuples import AspectTuple  # noqa: E402
+from absa_checks.judge.scoring import rates, sentence_counts  # noqa: E402
+from absa_checks.sources.gold_sources import GOLD_SOURCES, load_gold  # noqa: E402
 
 CACHE = Path("/tmp/absa-matching/tagger_outputs.jsonl")
 SEMEVAL = ("semeval14-restaurant", "semeval14-laptop")

@@ -28,9 +28,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from absa_checks.protocol import Query  # noqa: E402
-from model_adapters.openai_adapter import OpenAIAdapter  # noqa: E402
 from openai_server import FakeOpenAI  # noqa: E402
+
+from absa_checks.models.protocol import Query  # noqa: E402
+from model_adapters.openai_adapter import OpenAIAdapter  # noqa: E402
 
 SUITE = """suite: served
 tests:

@@ -23,7 +23,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import reference_stats as reference  # noqa: E402
-from absa_checks.stats import clopper_pearson, mcnemar_exact, mcnemar_worse, wilson  # noqa: E402
+
+from absa_checks.judge.stats import clopper_pearson, mcnemar_exact, mcnemar_worse, wilson  # noqa: E402
 
 
 def import_ms(module: str, repeat: int) -> tuple[float, float]:
@@ -53,8 +54,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    from scipy import stats as scipy_stats
     import scipy
+    from scipy import stats as scipy_stats
 
     print(f"scipy {scipy.__version__}, Python {sys.version.split()[0]}\n")
     print("(a) import time, cumulative (best / median of", args.repeat, "processes)")

@@ -20,7 +20,7 @@ import numpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from absa_checks.stats import clopper_pearson, mcnemar_exact, mcnemar_worse, wilson  # noqa: E402
+from absa_checks.judge.stats import clopper_pearson, mcnemar_exact, mcnemar_worse, wilson  # noqa: E402
 
 
 def bootstrap_bounds(k: int, n: int) -> tuple[float, float]:
@@ -52,7 +52,7 @@ def coverage_table(runs: int) -> list[str]:
     return lines
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def midp_worse(b: int, f: int) -> float:
     n = b + f
     return 1.0 if n == 0 else (sum(math.comb(n, i) for i in range(b + 1, n + 1)) + math.comb(n, b) / 2) / 2 ** n

@@ -28,12 +28,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from absa_checks.examples import Example, Variant  # noqa: E402
+from absa_checks.common.examples import Example, Variant  # noqa: E402
+from absa_checks.judge.stats import wilson  # noqa: E402
 from absa_checks.perturb.engine import Settings, generate  # noqa: E402
 from absa_checks.perturb.resources import load_resources  # noqa: E402
 from absa_checks.sources import load_dataset  # noqa: E402
 from absa_checks.sources.semeval import load_semeval  # noqa: E402
-from absa_checks.stats import wilson  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 SOURCES = {"semeval14-laptop": ("laptop", "arts-laptop"), "semeval14-restaurant": ("restaurant", "arts-restaurant")}

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
-from absa_checks.adapters import AdapterKind
-from absa_checks.errors import AdapterError
-
-from .protocol import QueryError
+from absa_checks.common.errors import AdapterError
+from absa_checks.models.adapters import AdapterKind
+from model_adapters.protocol import QueryError
 
 
 class ExtractionReplay:

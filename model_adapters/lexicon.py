@@ -8,18 +8,17 @@ a deliberately aspect-blind baseline that a robustness suite must catch.
 
 from __future__ import annotations
 
-from absa_checks.adapters import AdapterKind
-
 import hashlib
 import math
+from collections.abc import Sequence
 from importlib.metadata import version
 from pathlib import Path
-from typing import Sequence
 
 import vaderSentiment.vaderSentiment as _vader
 
-from absa_checks.clauses import target_clause, target_window
-from absa_checks.polarity import Polarity
+from absa_checks.models.adapters import AdapterKind
+from absa_checks.perturb.polarity import Polarity
+from absa_checks.sources.clauses import target_clause, target_window
 from model_adapters.protocol import Answer, Query, QueryError
 
 # Bump whenever the scoring below changes, so cached answers are invalidated (see fingerprint()).
@@ -102,7 +101,7 @@ class LexiconAdapter:
 
 
 def _build(spec) -> LexiconAdapter:
-    from absa_checks.errors import AbsaChecksError
+    from absa_checks.common.errors import AbsaChecksError
 
     try:
         return LexiconAdapter(scope=spec.settings.get("scope", "target"))

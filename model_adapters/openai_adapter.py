@@ -6,7 +6,7 @@
   on servers that support it); with `logprobs: true`, probabilities from the first token's top log
   probabilities, else the label alone.
 - `mode: extract`: one request per sentence, answered with the aspects and polarities as text (JSON,
-  ASQP or `aspect: polarity`), read by absa_checks.extraction.text_output.
+  ASQP or `aspect: polarity`), read by absa_checks.models.text_output.
 
 The SDK's async client sends the requests, `max_concurrency` at a time (a semaphore), and is their only
 retry owner: `max_retries` is the entry's `retries`; its two retry hooks are configured here: which replies
@@ -29,7 +29,7 @@ without `api_key_env` no Authorization header goes out.
 Every setting's type and range is checked when the entry is read (before the run). An interrupt (Ctrl-C,
 SIGTERM) while requests are under way cancels them (their connections closed, the retry and rate-limit
 waits ended) at once: the event loop runs in a daemon thread, and nothing holds the run on a server that
-does not answer. Answers are read for the polarity they assert (absa_checks.answer_reading); malformed
+does not answer. Answers are read for the polarity they assert (absa_checks.models.answer_reading); malformed
 log probabilities make their own query an error.
 """
 
@@ -46,18 +46,18 @@ import random
 import re
 import threading
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future
 from numbers import Real
-from typing import Any, Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
-from absa_checks.adapters import AdapterKind
-from absa_checks.answer_reading import read_polarity
-from absa_checks.errors import AdapterError
-from absa_checks.labels import POLARITIES, polarity_word
-from absa_checks.redaction import looks_secret, redact_text, redact_url, shown
-
-from .protocol import Answer, Query, QueryError
+from absa_checks.common.errors import AdapterError
+from absa_checks.common.labels import POLARITIES, polarity_word
+from absa_checks.common.redaction import looks_secret, redact_text, redact_url, shown
+from absa_checks.models.adapters import AdapterKind
+from absa_checks.models.answer_reading import read_polarity
+from model_adapters.protocol import Answer, Query, QueryError
 
 MODES = ("classify", "extract")
 GUIDED = ("none", "choice", "json_schema")
@@ -233,7 +233,7 @@ class OpenAIAdapter:
         self.name = name
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.base_url = base_url
-        self.shown_url = redact_url(self.url)  # what every message and report shows (absa_checks.redaction)
+        self.shown_url = redact_url(self.url)  # what every message and report shows (absa_checks.common.redaction)
         self.shown_base_url = redact_url(base_url)
         self.model = model
         self.mode = mode
@@ -336,7 +336,7 @@ class OpenAIAdapter:
 
     def _hide(self, text: str) -> str:
         """A server's text for a message: the key (a server may echo the Authorization header) and anything
-        key-shaped hidden (absa_checks.redaction)."""
+        key-shaped hidden (absa_checks.common.redaction)."""
         return redact_text(text.replace(self.key, "***") if self.key else text)
 
     @staticmethod
@@ -381,7 +381,7 @@ class OpenAIAdapter:
                 "type": "object", "properties": {"polarity": {"enum": list(POLARITIES)}}, "required": ["polarity"]}}}
         return body
 
-    def _serve(self, sdk: "_Sdk", prompts: list[str], batch: "_Batch", outcome: Future) -> None:
+    def _serve(self, sdk: _Sdk, prompts: list[str], batch: _Batch, outcome: Future) -> None:
         """The worker thread: one event loop for this batch."""
         loop = asyncio.new_event_loop()
         try:
@@ -391,7 +391,7 @@ class OpenAIAdapter:
         finally:
             loop.close()
 
-    async def _ask_all(self, sdk: "_Sdk", prompts: list[str], batch: "_Batch") -> list:
+    async def _ask_all(self, sdk: _Sdk, prompts: list[str], batch: _Batch) -> list:
         gate = asyncio.Semaphore(self.max_concurrency)
         client = _client(sdk, self)
         try:
@@ -408,7 +408,7 @@ class OpenAIAdapter:
         return [QueryError(f"model '{self.name}': not asked, the run was interrupted")
                 if isinstance(reply, asyncio.CancelledError) else reply for reply in done]
 
-    async def _one(self, sdk: "_Sdk", client: Any, gate: asyncio.Semaphore, prompt: str) -> dict | QueryError:
+    async def _one(self, sdk: _Sdk, client: Any, gate: asyncio.Semaphore, prompt: str) -> dict | QueryError:
         """A reply {content, logprobs}, or QueryError when this request failed for good."""
         try:
             async with gate:
@@ -423,7 +423,7 @@ class OpenAIAdapter:
         except asyncio.CancelledError:  # halted while waiting for its turn
             return QueryError(f"model '{self.name}': not asked, the run was interrupted")
 
-    async def _ask(self, sdk: "_Sdk", client: Any, prompt: str) -> dict | QueryError:
+    async def _ask(self, sdk: _Sdk, client: Any, prompt: str) -> dict | QueryError:
         """One chat completion through the SDK (its retries included); the reply was checked whole by the
         HTTP client (_http_client), so it is a chat completion here."""
         body = self._body(prompt)

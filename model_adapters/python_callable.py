@@ -5,19 +5,17 @@ only through the entry's `labels:` ({0: negative, 1: neutral, 2: positive}): a n
 
 from __future__ import annotations
 
-from absa_checks.adapters import AdapterKind
-
 import hashlib
 import importlib
 import inspect
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
-from absa_checks.errors import AdapterError
-from absa_checks.labels import label_map
-
-from .protocol import Answer, Query
+from absa_checks.common.errors import AdapterError
+from absa_checks.common.labels import label_map
+from absa_checks.models.adapters import AdapterKind
+from model_adapters.protocol import Answer, Query
 
 
 class PythonCallableAdapter:

@@ -7,19 +7,16 @@ an error for that case, never a silent pass.
 
 from __future__ import annotations
 
-from absa_checks.adapters import AdapterKind
-
 import csv
 import hashlib
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
-from absa_checks.errors import AdapterError
-
-from absa_checks.labels import polarity_word
-
-from .protocol import Answer, Query, QueryError
+from absa_checks.common.errors import AdapterError
+from absa_checks.common.labels import polarity_word
+from absa_checks.models.adapters import AdapterKind
+from model_adapters.protocol import Answer, Query, QueryError
 
 ID_ALIASES = (("_adv4", "_adv3"),)
 _CONFLICT = object()  # marks a (sentence, term) whose rows disagree

@@ -11,17 +11,16 @@ torch. The fingerprint hashes the config and weight files plus the settings that
 
 from __future__ import annotations
 
-from absa_checks.adapters import AdapterKind
-
 import hashlib
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
-from absa_checks.errors import AdapterError
-from absa_checks.labels import POLARITIES, label_key, label_map, polarity_word
-
-from .protocol import Answer, Query, QueryError
+from absa_checks.common.errors import AdapterError
+from absa_checks.common.labels import POLARITIES, label_key, label_map, polarity_word
+from absa_checks.models.adapters import AdapterKind
+from model_adapters.protocol import Answer, Query, QueryError
 
 INPUT_ORDERS = ("aspect-first", "sentence-first", "sentence-only")
 DTYPES = ("float32", "float16", "bfloat16")

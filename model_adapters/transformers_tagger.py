@@ -1,6 +1,6 @@
 """Aspect extraction with polarity by a token tagger (AutoModelForTokenClassification with unified BIO
 tags such as `B-positive`, `I-negative`, `O`): the model is given the sentence alone and answers the
-aspects it finds, with their character spans and polarities (absa_checks.extraction.tagging decodes).
+aspects it finds, with their character spans and polarities (absa_checks.models.tagging decodes).
 
 A sentence longer than `max_length` word pieces is not answered: its answer is an error saying where it
 was cut and to raise max_length (as the classifier's for an aspect cut off), never a list that silently
@@ -13,16 +13,23 @@ the settings that change answers, as for the classifier adapter.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from absa_checks.adapters import AdapterKind
-from absa_checks.errors import AdapterError
-from absa_checks.extraction.tagging import decode, parse_tag
-from absa_checks.extraction.tuples import AspectTuple
-
-from .protocol import QueryError
-from .transformers_adapter import (_check_device_name, _no_progress_bars, _resolve_device, build_settings,
-                                   check_settings, checkpoint_fingerprint, locate)
+from absa_checks.common.errors import AdapterError
+from absa_checks.common.tuples import AspectTuple
+from absa_checks.models.adapters import AdapterKind
+from absa_checks.models.tagging import decode, parse_tag
+from model_adapters.protocol import QueryError
+from model_adapters.transformers_adapter import (
+    _check_device_name,
+    _no_progress_bars,
+    _resolve_device,
+    build_settings,
+    check_settings,
+    checkpoint_fingerprint,
+    locate,
+)
 
 
 class TransformersTagger:

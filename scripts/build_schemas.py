@@ -1,5 +1,5 @@
 """Write the JSON Schemas of suite and examples files that ship in absa_checks/schemas/, from the registries
-(absa_checks/schema.py). Run it after adding a strategy, a strategy parameter or a gate key, and commit the
+(absa_checks/suites/schema.py). Run it after adding a strategy, a strategy parameter or a gate key, and commit the
 result; tests/test_schema.py fails while the shipped files differ from what it writes.
 
     python scripts/build_schemas.py [--out-dir DIR]
@@ -14,7 +14,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from absa_checks import outputs, schema  # noqa: E402
+from absa_checks.common import outputs  # noqa: E402
+from absa_checks.suites import schema  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -40,7 +40,7 @@ def needs_extra(extra: str) -> pytest.MarkDecorator:
 
 def missing_extra(extra: str) -> str:
     """Why a test of `extra` cannot run here ('' when it can): the missing modules and the install command."""
-    from absa_checks.adapters import missing_modules
+    from absa_checks.models.adapters import missing_modules
 
     missing = missing_modules(EXTRAS[extra])
     if not missing:

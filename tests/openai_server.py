@@ -22,9 +22,9 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from absa_checks.common.labels import POLARITIES
+from absa_checks.models.protocol import Query
 from model_adapters.lexicon import LexiconAdapter
-from absa_checks.protocol import Query
-from absa_checks.labels import POLARITIES
 
 
 class FakeOpenAI(ThreadingHTTPServer):
@@ -52,7 +52,7 @@ class FakeOpenAI(ThreadingHTTPServer):
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}/v1"
 
-    def __enter__(self) -> "FakeOpenAI":
+    def __enter__(self) -> FakeOpenAI:
         self.thread.start()
         return self
 

@@ -13,10 +13,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from absa_checks.allure_support import diff_html
-from conftest import REPO, needs_extra
 from test_exit_status import setup_project
+
+from absa_checks.reports.allure_support import diff_html
+from conftest import REPO, needs_extra
 
 pytestmark = needs_extra("allure")
 

@@ -1,4 +1,4 @@
-"""LLM answers read as a reader would (absa_checks/answer_reading.py): the polarity the answer asserts, or a
+"""LLM answers read as a reader would (absa_checks/models/answer_reading.py): the polarity the answer asserts, or a
 refusal with its reason; never the first polarity word it happens to contain. The table holds answers as
 chat models write them; None means refused (the case becomes an error naming the answer)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from absa_checks.answer_reading import read_polarity
+from absa_checks.models.answer_reading import read_polarity
 
 TABLE = [
     # plain, formatted, labelled

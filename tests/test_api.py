@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from absa_checks import evaluate
-from absa_checks.errors import AbsaChecksError
+from absa_checks.common.errors import AbsaChecksError
 from conftest import ARTS_OUTPUT, REPO, SHARED_DATA, needs_shared_data, run_pytest
 
 NO_DATA = {"ABSA_DATA_DIR": ""}

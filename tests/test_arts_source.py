@@ -8,7 +8,6 @@ from collections import Counter
 from absa_checks.sources import DataMissing, load_dataset
 from absa_checks.sources.arts import load_arts, split_record_key
 from absa_checks.sources.spans import repair_span
-
 from conftest import SHARED_DATA, needs_shared_data
 
 

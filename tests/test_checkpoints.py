@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from absa_checks.errors import AbsaChecksError
-from absa_checks.stats import Rate, spread, t975, wilson
+from absa_checks.common.errors import AbsaChecksError
+from absa_checks.judge.stats import Rate, spread, t975, wilson
+from absa_checks.models import adapters as registry
 from conftest import ARTS_OUTPUT, SHARED_DATA, needs_shared_data
-from absa_checks import adapters as registry
 
 
 def test_t_quantiles():
@@ -180,7 +180,7 @@ def _case(model: str, unit: str, right: bool) -> dict:
 
 
 def test_each_checkpoint_is_paired_with_the_baseline_checkpoint_of_its_name_or_the_only_one():
-    from absa_checks.comparison import against_baseline
+    from absa_checks.judge.comparison import against_baseline
 
     baseline = [_case("a", "u1", True), _case("a", "u2", True), _case("b", "u1", False), _case("b", "u2", False)]
     now = {"a": [_case("a", "u1", True), _case("a", "u2", False)], "b": [_case("b", "u1", True), _case("b", "u2", True)],

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from absa_checks.claims import Claim, check, parse
-from absa_checks.errors import AbsaChecksError
-from absa_checks.metrics import RunMetrics, SourceMetrics
-from absa_checks.stats import clopper_pearson, wilson
+from absa_checks.common.errors import AbsaChecksError
+from absa_checks.judge.claims import check
+from absa_checks.judge.metrics import RunMetrics, SourceMetrics
+from absa_checks.judge.stats import clopper_pearson, wilson
+from absa_checks.models.claims import Claim, parse
 from conftest import ARTS_OUTPUT, SHARED_DATA, needs_shared_data
 
 
@@ -94,8 +95,8 @@ def test_the_published_bert_pt_table7_numbers_are_reproduced_and_five_points_mor
 
 
 def test_a_group_claim_is_checked_against_the_interval_of_the_mean_and_a_members_against_its_own():
-    from absa_checks.checkpoints import mean_metrics
-    from absa_checks.claims import check_all
+    from absa_checks.judge.checkpoints import mean_metrics
+    from absa_checks.judge.claims import check_all
     per_model = {"s1": metrics(900, 600), "s2": metrics(940, 660)}
     mean = mean_metrics(per_model)
     spread = mean.sources["arts-restaurant"].ars

@@ -7,11 +7,10 @@ import math
 import random
 
 import numpy
-
 import pytest
 
-from absa_checks.comparison import Paired, compare, regression_verdict
-from absa_checks.stats import Rate, mcnemar_exact, mcnemar_worse, wilson
+from absa_checks.judge.comparison import Paired, compare, regression_verdict
+from absa_checks.judge.stats import Rate, mcnemar_exact, mcnemar_worse, wilson
 from conftest import ARTS_OUTPUT, SHARED_DATA, needs_extra, needs_shared_data
 
 
@@ -77,7 +76,7 @@ def _gate_fail_rate(broken: float, fixed: float, runs: int = 1000, n: int = 1000
     counts = rng.multinomial(n, [base * broken, (1 - base) * fixed, 1 - base * broken - (1 - base) * fixed], runs)
     right = round(n * base)  # the baseline's count only sets the shown ARS, not the decision
 
-    @functools.lru_cache(maxsize=None)  # runs repeat (b, f) pairs; the exact tails are big-integer sums
+    @functools.cache  # runs repeat (b, f) pairs; the exact tails are big-integer sums
     def gate(b: int, f: int) -> bool:
         paired = Paired(n, right, right - b + f, ("x",) * b, ("y",) * f, mcnemar_exact(b, f))
         return regression_verdict(paired, alpha, 0.02)[0] == "fail"

@@ -7,11 +7,11 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from absa_checks import reporters
-from absa_checks.conclusion import Baseline, RunContext, conclude
-from absa_checks.run_state import RunOptions
-
 from test_metrics import OUTCOMES
+
+from absa_checks.run import reporters
+from absa_checks.run.conclusion import Baseline, RunContext, conclude
+from absa_checks.run.run_state import RunOptions
 
 OPTIONS = RunOptions(model="m", models_file=None, data_dir=None, sources=None, sample=None, seed=0, report=None,
                      markdown=None, strict=False, gate_basis="interval", batch_size=64)

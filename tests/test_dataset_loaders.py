@@ -7,13 +7,13 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from conftest import SHARED_DATA, needs_shared_data
 
-from absa_checks.examples import Aspect
+from absa_checks.common.examples import Aspect
 from absa_checks.sources import BUILTIN_SOURCES, load_dataset
 from absa_checks.sources.infer import infer_opinions
 from absa_checks.sources.mams import load_mams
 from absa_checks.sources.semeval import align_tokens, load_semeval, read_semeval_xml
+from conftest import SHARED_DATA, needs_shared_data
 
 # ------------------------------------------------------------------------------------------ helpers
 

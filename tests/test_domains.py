@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from absa_checks import adapters, domains
-from absa_checks.errors import AbsaChecksError, SpecError
-from absa_checks.gates import GateResult, mark_duplicates
-from absa_checks.spec import parse_suite
-from absa_checks.stats import wilson
+from absa_checks.common import domains
+from absa_checks.common.errors import AbsaChecksError, SpecError
+from absa_checks.judge.gates import GateResult, mark_duplicates
+from absa_checks.judge.stats import wilson
+from absa_checks.models import adapters
+from absa_checks.suites.spec import parse_suite
 from conftest import SHARED_DATA, needs_shared_data
 
 LAPTOP_DATA = ("arts-laptop", "gcae-hard-laptop", "semeval14-laptop")

@@ -1,4 +1,4 @@
-"""Tests for absa_checks/expectations.py: flip (DIR), unchanged (INV, with CheckList's tolerance), gold.
+"""Tests for absa_checks/suites/expectations.py: flip (DIR), unchanged (INV, with CheckList's tolerance), gold.
 
 Probabilities are ordered (negative, neutral, positive).
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from absa_checks.expectations import Expectation, check, label_of
+from absa_checks.suites.expectations import Expectation, check, label_of
 
 NEG_P = (0.7, 0.2, 0.1)
 NEU_P = (0.2, 0.6, 0.2)

@@ -12,11 +12,18 @@ from pathlib import Path
 import pytest
 import yaml
 
-from absa_checks.extraction.matching import (aspect_match, assign, content_words, flexible_text_match, head, heads,
-                                             matched, surface)
-from absa_checks.extraction.scoring import Counts, sentence_counts
-from absa_checks.extraction.tuples import AnnotatedSentence, AspectTuple
-
+from absa_checks.common.tuples import AnnotatedSentence, AspectTuple
+from absa_checks.judge.matching import (
+    aspect_match,
+    assign,
+    content_words,
+    flexible_text_match,
+    head,
+    heads,
+    matched,
+    surface,
+)
+from absa_checks.judge.scoring import Counts, sentence_counts
 from conftest import MODELS, REPO, SHARED_DATA, needs_extra
 
 PAIRS = yaml.safe_load((Path(__file__).parent / "data" / "matching_pairs.yaml").read_text(encoding="utf-8"))["pairs"]

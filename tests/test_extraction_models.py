@@ -9,9 +9,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from absa_checks.extraction.tagging import decode
-from absa_checks.extraction.tuples import AspectTuple
-
+from absa_checks.common.tuples import AspectTuple
+from absa_checks.models.tagging import decode
 from conftest import MODELS, SHARED_DATA, needs_extra, needs_shared_data
 
 E2E = MODELS / "minilm-absa-e2e-rest"
@@ -73,7 +72,7 @@ def test_the_extraction_suite_reports_the_strict_pair_f1_an_independent_computat
 def test_extraction_gates_and_text_answers_from_stored_outputs(tmp_path, run):
     """A replay of stored text answers (the gold quads of ASQP rest15 as ASQP paraphrases, every tenth
     sentence answered with nothing): all four levels scored, and F1 gates decided like the others."""
-    from absa_checks.extraction.gold import asqp_sentences
+    from absa_checks.sources.gold import asqp_sentences
 
     sentences = asqp_sentences(SHARED_DATA / "asqp" / "rest15" / "test.txt")
     sentiment = {"positive": "great", "negative": "bad", "neutral": "ok"}
@@ -112,9 +111,8 @@ def test_behavioural_suites_on_an_extraction_model_and_its_replay_agree(tmp_path
     not_found = [c for c in live.report["cases"] if c["status"] == "not-found"]
     assert not_found and all("not among the aspects found" in c["reason"] for c in not_found)
     # the stored outputs of every sentence the run asked about, replayed: the same numbers
+    from absa_checks.sources.gold_sources import load_gold
     from model_adapters.transformers_tagger import TransformersTagger
-
-    from absa_checks.extraction.sources import load_gold
 
     sentences = sorted({c[side]["sentence"] for c in live.report["cases"] for side in ("original", "variant")}
                        | {s.sentence for s in load_gold("asqp-rest16", SHARED_DATA)})
@@ -179,7 +177,7 @@ def test_unreadable_text_answers_are_errors_of_their_cases_never_a_crash(tmp_pat
 @needs_shared_data
 def test_an_expanded_ground_truth_counts_the_forms_readers_accepted(tmp_path, run):
     """`expanded:` per source: the accepted alternatives count under flexible matching, never under strict."""
-    from absa_checks.extraction.gold import asqp_sentences
+    from absa_checks.sources.gold import asqp_sentences
 
     sentences = asqp_sentences(SHARED_DATA / "asqp" / "rest15" / "test.txt")
     first = sentences[0]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from absa_checks.extraction.text_output import OutputError, parse
-from absa_checks.extraction.tuples import IMPLICIT, AspectTuple
+from absa_checks.common.tuples import IMPLICIT, AspectTuple
+from absa_checks.models.text_output import OutputError, parse
 
 
 def test_json_lists_objects_and_prose_around_them():

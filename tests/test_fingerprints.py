@@ -11,7 +11,6 @@ import subprocess
 import sys
 
 import pytest
-
 from test_extraction_models import SUITE as TINY_SUITE
 
 from conftest import REPO
@@ -289,7 +288,7 @@ def test_shards_made_from_another_suite_file_are_refused_naming_it(tmp_path, run
 
 
 def test_every_part_that_differs_is_named():
-    from absa_checks.fingerprint import differences
+    from absa_checks.common.fingerprint import differences
 
     first = {"suites": {"a.yaml": "1"}, "examples": {"ex.yaml": "1"}, "data": {"arts-laptop": {"arts/l.json": "1"}},
              "model": {"bert": "1"}, "generator": "1", "options": {"seed": 42, "sample": None, "sources": None}}
@@ -317,8 +316,8 @@ def test_a_models_file_that_is_not_utf8_is_one_message(tmp_path, run):
 
 def test_two_examples_without_ids_with_one_sentence_and_aspect_are_an_error_naming_both_lines(tmp_path):
     """Without ids, an example's unit is named by its sentence and aspect: two such examples became one unit."""
-    from absa_checks.errors import SpecError
-    from absa_checks.spec import parse_suite
+    from absa_checks.common.errors import SpecError
+    from absa_checks.suites.spec import parse_suite
 
     example = ("      - sentence: \"The fries were soggy.\"\n        aspect: fries\n        polarity: {polarity}\n"
                "        variants:\n          adddiff: \"The fries were soggy, but the beer was {word}.\"\n")
@@ -334,7 +333,7 @@ def test_two_examples_without_ids_with_one_sentence_and_aspect_are_an_error_nami
 
 
 def test_shards_of_other_versions_with_one_fingerprint_name_what_differs(tmp_path):
-    from absa_checks.shards import ShardError, read_shard_reports
+    from absa_checks.run.shards import ShardError, read_shard_reports
 
     def shard(k: int, python: str) -> str:
         path = tmp_path / f"s{k}.json"

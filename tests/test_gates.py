@@ -1,4 +1,4 @@
-"""Tests for absa_checks/gates.py (thresholds on interval or point) and absa_checks/verdict.py (exit status).
+"""Tests for absa_checks/judge/gates.py (thresholds on interval or point) and absa_checks/judge/verdict.py (exit status).
 
 Rates are built by hand with their 95% intervals worked out in the comments (Wilson: see
 tests/test_stats.py for the arithmetic; bootstrap-exact: binomial quantiles).
@@ -10,11 +10,11 @@ from dataclasses import replace
 
 import pytest
 
-from absa_checks.gates import GateResult, evaluate
-from absa_checks import metrics as metrics_module
-from absa_checks.metrics import RunMetrics, SourceMetrics
-from absa_checks.stats import Rate, clopper_pearson, wilson
-from absa_checks.verdict import decide
+from absa_checks.judge import metrics as metrics_module
+from absa_checks.judge.gates import GateResult, evaluate
+from absa_checks.judge.metrics import RunMetrics, SourceMetrics
+from absa_checks.judge.stats import Rate, clopper_pearson, wilson
+from absa_checks.judge.verdict import decide
 
 TEST = "suites/s.yaml::revnon"
 

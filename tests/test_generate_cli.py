@@ -8,15 +8,15 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO, SHARED_DATA, needs_shared_data
 
 from absa_checks.cli import main
-from absa_checks.examples import Aspect, Example, Unit, Variant
-from absa_checks.generate import Tally
+from absa_checks.common.examples import Aspect, Example, Unit, Variant
 from absa_checks.perturb.engine import Quarantined
 from absa_checks.perturb.strategies import NotApplicable
+from absa_checks.perturb.variants import VariantSet
+from absa_checks.run.generate import Tally
 from absa_checks.sources.catalog import known_source_names
-from absa_checks.variants import VariantSet
+from conftest import REPO, SHARED_DATA, needs_shared_data
 
 SENTENCES = """\
 # two sentences in the project's markup

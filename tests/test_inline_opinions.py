@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from absa_checks.errors import SpecError
-from absa_checks.sources.inline import load_inline
-from absa_checks.spec import parse_suite
+from absa_checks.common.errors import SpecError
+from absa_checks.suites.inline import load_inline
+from absa_checks.suites.spec import parse_suite
 
 SUITE = """\
 suite: mine

@@ -14,12 +14,11 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SHARED_DATA, needs_shared_data
 
-from absa_checks import augment
-from absa_checks.leakage import (FINGERPRINTS_FILE, fingerprint, normalise, sets_by_fingerprint,
-                                 shipped_test_sets)
-from absa_checks.sources.files import load_file
+from absa_checks.run import augment
+from absa_checks.run.leakage import FINGERPRINTS_FILE, fingerprint, normalise, sets_by_fingerprint, shipped_test_sets
+from absa_checks.suites.files import load_file
+from conftest import REPO, SHARED_DATA, needs_shared_data
 
 SHIPPED = REPO / "absa_checks" / "fixtures" / FINGERPRINTS_FILE
 SCRIPT = REPO / "scripts" / "build_leakage_fingerprints.py"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from absa_checks.polarity import supplementary_lexicon
+from absa_checks.perturb.polarity import supplementary_lexicon
 from model_adapters.lexicon import (
     ALGORITHM_VERSION,
     LexiconAdapter,

@@ -1,4 +1,4 @@
-"""The run manifest (absa_checks.manifest): a run where something requested was not measured is never
+"""The run manifest (absa_checks.judge.manifest): a run where something requested was not measured is never
 PASSED. Requested: sources named by --absa-sources, dataset sources when a data folder is given, gated
 tests. Each case runs pytest in a subprocess on a scratch project, as a user would (docs/reliability.md,
 rows 68-79)."""
@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from _pytest.config.argparsing import Parser
 
-from absa_checks import manifest
+from absa_checks.judge import manifest
 from absa_checks.pytest_plugin import options as plugin_options
-from absa_checks.suite_files import classify
+from absa_checks.suites.suite_files import classify
 from conftest import REPO, SHARED_DATA, needs_shared_data, run_pytest
 
 NO_DATA = {"ABSA_DATA_DIR": ""}  # the run's own environment must not bring a data folder

@@ -1,4 +1,4 @@
-"""Tests for absa_checks/metrics.py: ARS, accuracies and fail rates from hand-built case outcomes.
+"""Tests for absa_checks/judge/metrics.py: ARS, accuracies and fail rates from hand-built case outcomes.
 
 The fixture below has two sources and three strategies. Every expected count is tallied by hand
 in the comments next to the data.
@@ -6,14 +6,14 @@ in the comments next to the data.
 
 from __future__ import annotations
 
-from dataclasses import replace
 import random
+from dataclasses import replace
 
 import pytest
 
-from absa_checks.metrics import aggregate
-from absa_checks.outcomes import CaseOutcome
-from absa_checks.stats import clopper_pearson, wilson
+from absa_checks.judge.metrics import aggregate
+from absa_checks.judge.outcomes import CaseOutcome
+from absa_checks.judge.stats import clopper_pearson, wilson
 
 SUITE = "suites/s.yaml"
 TEST_OF = {"revtgt": f"{SUITE}::revtgt", "revnon": f"{SUITE}::revnon", "adddiff": f"{SUITE}::adddiff"}

@@ -24,7 +24,7 @@ TIMEOUT = 300  # a liveness bound only: each run here stops before its first cas
 def named_missing(made_missing: tuple[str, ...]) -> str:
     """How the error names the transformers extra's modules missing in the subprocess: those made missing
     there and those not installed here at all (in a venv with only .[test], all of them)."""
-    from absa_checks.adapters import missing_modules
+    from absa_checks.models.adapters import missing_modules
 
     absent = set(made_missing) | set(missing_modules(EXTRAS["transformers"]))
     return ", ".join(m for m in EXTRAS["transformers"] if m in absent)

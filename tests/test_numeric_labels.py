@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from absa_checks.errors import AdapterError
-from absa_checks.extraction.answers import normalise_answer
-from absa_checks.extraction.text_output import OutputError, parse
-from absa_checks.labels import label_map, polarity_word
-from absa_checks.predictions import normalise
-from absa_checks.protocol import QueryError
+from absa_checks.common.errors import AdapterError
+from absa_checks.common.labels import label_map, polarity_word
+from absa_checks.models.answers import normalise_answer
+from absa_checks.models.predictions import normalise
+from absa_checks.models.protocol import QueryError
+from absa_checks.models.text_output import OutputError, parse
 
 SUITE = """suite: numbers
 tests:

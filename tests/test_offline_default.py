@@ -54,7 +54,7 @@ def test_generated_cases_run_offline_on_the_builtin_fixtures(run):
 
 def test_the_aspect_blind_baseline_fails_revnon_and_adddiff_clearly_more(run):
     """lexicon-sentence reads the whole sentence, so edits to other aspects move it; lexicon does not."""
-    from absa_checks.stats import wilson
+    from absa_checks.judge.stats import wilson
 
     args = ["suites/", "-m", "revnon or adddiff", "--absa-sources", "builtin-restaurant,builtin-laptop"]
     reports = {model: run(args + ["--model", model], env={"ABSA_DATA_DIR": ""}).report

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from absa_checks import terminal
-from absa_checks.adapters import ModelSpec, resolve
-from absa_checks.errors import AbsaChecksError
-from absa_checks.gates import GateResult
-from absa_checks.verdict import Verdict
-from conftest import REPO, SHARED_DATA, needs_shared_data, run_pytest
 from test_exit_status import MODEL, SUITE
+
+from absa_checks.common.errors import AbsaChecksError
+from absa_checks.judge.gates import GateResult
+from absa_checks.judge.verdict import Verdict
+from absa_checks.models.adapters import ModelSpec, resolve
+from absa_checks.reports import terminal
+from conftest import REPO, SHARED_DATA, needs_shared_data, run_pytest
 
 ARTS_TEST = """
   - name: revtgt_arts

@@ -7,14 +7,13 @@ from __future__ import annotations
 import time
 
 import pytest
+from openai_server import FakeOpenAI
 
-from absa_checks.errors import AdapterError
-from absa_checks.protocol import Query, QueryError
+from absa_checks.common.errors import AdapterError
+from absa_checks.models.protocol import Query, QueryError
+from conftest import needs_extra
 from model_adapters.lexicon import LexiconAdapter
 from model_adapters.openai_adapter import OpenAIAdapter
-
-from conftest import needs_extra
-from openai_server import FakeOpenAI
 
 SENTENCES = [("The fries were soggy but the burgers were great.", "fries"),
              ("The fries were soggy but the burgers were great.", "burgers"),
@@ -160,7 +159,7 @@ def test_a_run_through_pytest_is_cached_and_never_shows_the_key(tmp_path, run):
 
 @needs_extra("openai")
 def test_extraction_mode_reads_the_models_text_and_runs_behavioural_suites(tmp_path, run):
-    from absa_checks.extraction.answers import normalise_answer
+    from absa_checks.models.answers import normalise_answer
     from absa_checks.sources.builtin import load_builtin
 
     (tmp_path / "pytest.ini").write_text("[pytest]\n")

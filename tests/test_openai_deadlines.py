@@ -16,14 +16,13 @@ import time
 from pathlib import Path
 
 import pytest
+from openai_server import FakeOpenAI
 
-from absa_checks.errors import AdapterError
-from absa_checks.protocol import Query, QueryError
+from absa_checks.common.errors import AdapterError
+from absa_checks.models.protocol import Query, QueryError
+from conftest import REPO, _plugin_args, needs_extra
 from model_adapters.lexicon import LexiconAdapter
 from model_adapters.openai_adapter import OpenAIAdapter
-
-from conftest import REPO, _plugin_args, needs_extra
-from openai_server import FakeOpenAI
 
 SENTENCES = [("The fries were soggy but the burgers were great.", "fries"), ("The staff was friendly.", "staff")]
 QUERIES = [Query(s, a, s.index(a), s.index(a) + len(a)) for s, a in SENTENCES]

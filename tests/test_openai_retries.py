@@ -12,14 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
-
-from absa_checks.protocol import Query, QueryError
-from model_adapters.lexicon import LexiconAdapter
-from model_adapters.openai_adapter import MAX_RETRY_AFTER, OpenAIAdapter, _retry_after
-
-from conftest import EXTRAS, REPO, needs_extra
 from openai_server import FakeOpenAI
 from test_missing_extras import pytest_without
+
+from absa_checks.models.protocol import Query, QueryError
+from conftest import EXTRAS, REPO, needs_extra
+from model_adapters.lexicon import LexiconAdapter
+from model_adapters.openai_adapter import MAX_RETRY_AFTER, OpenAIAdapter, _retry_after
 
 SENTENCE = "The fries were soggy but the burgers were great."
 QUERY = Query(SENTENCE, "fries", 4, 9)
@@ -110,7 +109,7 @@ def test_a_retry_after_above_60_s_is_not_retried_and_says_so_in_one_message(faul
 
 @needs_extra("openai")
 def test_consecutive_long_retry_afters_stop_the_adapter_naming_the_last():
-    from absa_checks.errors import AdapterError
+    from absa_checks.common.errors import AdapterError
 
     with FakeOpenAI() as server:
         server.always = "429:600"

@@ -2,18 +2,17 @@
 key pasted into model: or into a numeric setting, a key with a stray line break. Each run is a real pytest
 subprocess against a real server on 127.0.0.1 (tests/openai_server.py); every output (stdout and stderr,
 and every file the run wrote: JSON, Markdown, JUnit XML, Allure) is searched for the secret. Also the
-redaction module itself (absa_checks/redaction.py), and an answer that only says what it is not, end to end."""
+redaction module itself (absa_checks/common/redaction.py), and an answer that only says what it is not, end to end."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-
-from absa_checks.redaction import looks_secret, redact_text, redact_url, shown
-
-from conftest import needs_extra
 from openai_server import FakeOpenAI
+
+from absa_checks.common.redaction import looks_secret, redact_text, redact_url, shown
+from conftest import needs_extra
 
 SUITE = """
 suite: served
@@ -156,7 +155,7 @@ def test_looks_secret(value, secret):
 
 
 def test_every_message_and_report_path_of_a_model_spec_is_redacted():
-    from absa_checks.adapters import ModelSpec
+    from absa_checks.models.adapters import ModelSpec
     spec = ModelSpec("m", "openai", from_env=(("MY_KEY", "envvalue123456"),))
     message = ("model 'm': URLError talking to http://u:Passw0rdHere@host/v1/chat/completions?key=QueryS3cret; "
                "key envvalue123456 or sk-live-Abcdefgh12345678")

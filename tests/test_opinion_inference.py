@@ -9,10 +9,9 @@ import sys
 
 import pytest
 
-from absa_checks.examples import Aspect, Example, Opinion
-from absa_checks.sources.files import load_file
+from absa_checks.common.examples import Aspect, Example, Opinion
 from absa_checks.sources.infer import infer_opinions, with_inferred_opinions
-
+from absa_checks.suites.files import load_file
 from conftest import REPO, SHARED_DATA, needs_shared_data
 
 

@@ -1,4 +1,4 @@
-"""One writer for every output (absa_checks/outputs.py): an output never destroys an input, another output, a
+"""One writer for every output (absa_checks/common/outputs.py): an output never destroys an input, another output, a
 device, a FIFO or a link; a full, read-only or forbidden folder is one line, and the other outputs are still
 written. Real pytest and `absa-checks` processes, real files, a real small tmpfs (mounted where we may)."""
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from absa_checks import outputs
+from absa_checks.common import outputs
 from conftest import REPO, _plugin_args, run_pytest
 
 ARGS = ["suites/", "--absa-sources", "restaurant-inline", "-q", "--tb=no"]

@@ -1,4 +1,4 @@
-"""pytest's own outputs are outputs too (absa_checks/pytest_outputs.py): --junitxml never replaces an input or
+"""pytest's own outputs are outputs too (absa_checks/pytest_plugin/pytest_outputs.py): --junitxml never replaces an input or
 another output, --clean-alluredir and --basetemp never empty a folder holding an input, a read-only or full
 --alluredir and --absa-cache are one line; and the `absa-checks` commands refuse empty values and inputs that
 give nothing. Real pytest and `absa-checks` processes, real files, a real small tmpfs (reusing test_outputs)."""
@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from conftest import REPO, needs_extra, run_pytest
 from openai_server import FakeOpenAI
 from test_outputs import ARGS, SEMEVAL, baseline, cli, digest, fill, mount_tmpfs, no_traceback, one_error_line, tmpfs  # noqa: F401
+
+from conftest import REPO, needs_extra, run_pytest
 
 EXAMPLES = ("examples:\n  - sentence: The soup was cold but the bread was warm.\n    aspect: soup\n"
             "    polarity: negative\n    aspects: [{term: bread, polarity: positive}]\n")

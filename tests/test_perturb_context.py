@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from absa_checks.examples import Aspect, Edit, Example, Opinion
+from absa_checks.common.examples import Aspect, Edit, Example, Opinion
 from absa_checks.perturb import context
 from absa_checks.perturb.aspect_groups import covered_groups, groups_of
 

@@ -11,14 +11,14 @@ import re
 
 import pytest
 
-from absa_checks.examples import Aspect, Edit, Example, Opinion, Unit, Variant
+from absa_checks.common.examples import Aspect, Edit, Example, Opinion, Unit, Variant
+from absa_checks.common.text import apply_edits, map_position, tokenize
 from absa_checks.perturb import validity
 from absa_checks.perturb.engine import Quarantined, Settings, generate
 from absa_checks.perturb.resources import load_resources
 from absa_checks.perturb.strategies import NotApplicable, tagged
-from absa_checks.perturb.text import apply_edits, map_position, tokenize
+from absa_checks.perturb.wordlists import load_aspect_bank, load_wordlists
 from absa_checks.sources.markup import examples_of, parse_marked
-from absa_checks.wordlists import load_aspect_bank, load_wordlists
 
 DEGREE_ADVERBS = tuple(load_wordlists().degree_adverbs)
 

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from absa_checks.examples import Variant
+from absa_checks.common.examples import Variant
 from absa_checks.perturb.engine import Quarantined, Settings, generate
 from absa_checks.perturb.resources import load_resources
 from absa_checks.perturb.strategies import NotApplicable

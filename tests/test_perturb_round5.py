@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from absa_checks.examples import Aspect, Edit, Example, Unit, Variant
+from absa_checks.common.examples import Aspect, Edit, Example, Unit, Variant
 from absa_checks.perturb import context
 from absa_checks.perturb.engine import Quarantined, Settings, generate
 from absa_checks.perturb.resources import load_resources

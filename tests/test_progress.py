@@ -15,9 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from absa_checks.progress import (PLAIN_INTERVAL, FileProgress, Progress, ProgressDisplay, ProgressWatcher, combine,
-                                  duration, progress_line)
-
+from absa_checks.models.progress import (
+    PLAIN_INTERVAL,
+    FileProgress,
+    Progress,
+    ProgressDisplay,
+    ProgressWatcher,
+    combine,
+    duration,
+    progress_line,
+)
 from conftest import PAIR_MODEL, REPO, needs_extra, needs_shared_models, run_pytest
 
 

@@ -7,8 +7,8 @@ Interrupts are real signals sent to a real pytest subprocess, timed by a model t
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -33,7 +33,7 @@ tests:
 # says how far it got: one line per batch in $PROGRESS; with $FAIL_BATCH it raises on that batch.
 SLOW_KIND = '''
 import os, time
-from absa_checks.adapters import AdapterKind
+from absa_checks.models.adapters import AdapterKind
 
 
 class Slow:
@@ -210,7 +210,7 @@ def test_environment_values_never_reach_a_report_or_an_error(project: Path):
 def test_pictures_survive_a_zero_width_interval_side():
     """A rate equal to its interval's end (a mean across checkpoints that all agree) made matplotlib raise
     after the whole run ('xerr must not contain negative values'), losing the Markdown summary."""
-    from absa_checks import pictures
+    from absa_checks.reports import pictures
 
     # the bound one ulp above the value, as `mean - hypot(mean - low, 0)` can give
     rate = {"value": 0.1, "k": None, "n": 30, "ci95": [0.10000000000000002, 0.2], "ci_method": "checkpoints"}
@@ -308,7 +308,7 @@ sources:
 
 @pytest.mark.parametrize("value", [0, -5, "128", 3.5, True])
 def test_a_transformers_max_length_out_of_range_is_refused_before_loading(value):
-    from absa_checks.errors import AdapterError
+    from absa_checks.common.errors import AdapterError
     from model_adapters.transformers_adapter import TransformersAdapter
 
     with pytest.raises(AdapterError, match=rf"model 'm': max_length {value!r} is not a whole number of tokens"):
@@ -320,9 +320,9 @@ def test_a_transformers_max_length_out_of_range_is_refused_before_loading(value)
     ("The soupy soup was cold.", None),  # the whole word is found, not the one inside soupy
 ])
 def test_an_aspect_is_found_as_a_word_not_inside_one(tmp_path: Path, sentence: str, message: str | None):
-    from absa_checks.errors import AbsaChecksError
-    from absa_checks.sources.inline import load_inline
-    from absa_checks.spec import parse_suite
+    from absa_checks.common.errors import AbsaChecksError
+    from absa_checks.suites.inline import load_inline
+    from absa_checks.suites.spec import parse_suite
 
     suite = tmp_path / "s.yaml"
     suite.write_text(f"suite: s\nsources:\n  mine:\n    examples:\n      - {{sentence: \"{sentence}\", aspect: soup, "
@@ -378,9 +378,9 @@ def pytest_runtest_setup(item):
 
 def test_example_ids_never_collide_with_numbered_variants(tmp_path: Path):
     """Unit "x" with two ADDDIFF variants and unit "x:0": three cases, three names (two used to share "x:0")."""
-    from absa_checks.cases import expand
-    from absa_checks.sources.inline import load_inline
-    from absa_checks.spec import parse_suite
+    from absa_checks.suites.cases import expand
+    from absa_checks.suites.inline import load_inline
+    from absa_checks.suites.spec import parse_suite
 
     suite = tmp_path / "s.yaml"
     suite.write_text('''suite: s

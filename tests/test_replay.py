@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from absa_checks.errors import AdapterError
+from absa_checks.common.errors import AdapterError
 from model_adapters.protocol import Query, QueryError
 from model_adapters.replay import ReplayAdapter, normalise_id
 

@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from absa_checks.shards import shard_of
+from absa_checks.run.shards import shard_of
 from conftest import REPO, run_pytest
 
 NO_DATA = {"ABSA_DATA_DIR": ""}

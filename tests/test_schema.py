@@ -1,4 +1,4 @@
-"""The JSON Schemas of suite and examples files (absa_checks/schema.py, shipped in absa_checks/schemas/):
+"""The JSON Schemas of suite and examples files (absa_checks/suites/schema.py, shipped in absa_checks/schemas/):
 every stock file validates and names its schema, the shipped files are what the registries make now, a new
 strategy appears in them, and the schema and our loader agree: what the loader accepts validates, and a
 misspelt key is refused by both, the schema's error naming the key."""
@@ -15,11 +15,11 @@ import jsonschema
 import pytest
 import yaml
 
-from absa_checks import schema, strategies
-from absa_checks.errors import SpecError
+from absa_checks.common.errors import SpecError
 from absa_checks.sources.catalog import known_source_names
-from absa_checks.spec import parse_examples_file, parse_suite
-from absa_checks.suite_files import classify
+from absa_checks.suites import schema, strategies
+from absa_checks.suites.spec import parse_examples_file, parse_suite
+from absa_checks.suites.suite_files import classify
 
 REPO = Path(__file__).resolve().parents[1]
 MODELINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")

@@ -6,7 +6,7 @@ import importlib.util
 
 import pytest
 
-from absa_checks.examples import Aspect, Edit, Example, Opinion
+from absa_checks.common.examples import Aspect, Edit, Example, Opinion
 from absa_checks.perturb.resources import load_resources
 from absa_checks.perturb.screen import edits_between, screen
 from conftest import REPO, SHARED_DATA, needs_shared_data

@@ -7,12 +7,13 @@ from types import MappingProxyType
 
 import pytest
 
-from absa_checks import allure_support, strategies
-from absa_checks.errors import AbsaChecksError
-from absa_checks.examples import Aspect, Example, Unit
+from absa_checks.common.errors import AbsaChecksError
+from absa_checks.common.examples import Aspect, Example, Unit
 from absa_checks.perturb.engine import Settings, generate
-from absa_checks.spec import parse_suite
-from absa_checks.strategies import Parameter, Strategy
+from absa_checks.reports import allure_support
+from absa_checks.suites import strategies
+from absa_checks.suites.spec import parse_suite
+from absa_checks.suites.strategies import Parameter, Strategy
 
 
 def _min_length(value):

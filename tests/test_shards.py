@@ -10,8 +10,7 @@ from collections import Counter
 
 import pytest
 
-from absa_checks.shards import parse_shard, shard_of
-
+from absa_checks.run.shards import parse_shard, shard_of
 from conftest import REPO, needs_extra
 
 ARGS = ["suites/", "--absa-sources", "builtin-restaurant,builtin-laptop", "--absa-sample", "40", "-q", "--tb=no"]

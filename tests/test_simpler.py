@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from absa_checks.simpler import compare, p_better, verdict
+from absa_checks.judge.simpler import compare, p_better, verdict
 
 
 def case(unit: str, strategy: str, gold: str, original: str, variant: str, source: str = "s") -> dict:

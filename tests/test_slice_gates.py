@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from absa_checks import slices
-from absa_checks.errors import SpecError
-from absa_checks.spec import parse_suite
-from absa_checks.stats import wilson
+from absa_checks.common.errors import SpecError
+from absa_checks.judge.stats import wilson
+from absa_checks.suites import slices
+from absa_checks.suites.spec import parse_suite
 
 KNOWN = ("builtin-restaurant", "builtin-laptop")
 

@@ -16,9 +16,9 @@ from fractions import Fraction
 
 import pytest
 
-from absa_checks.errors import AbsaChecksError
-from absa_checks.adapters import read_groups, resolve_run
-from absa_checks.splits import decompose
+from absa_checks.common.errors import AbsaChecksError
+from absa_checks.judge.splits import decompose
+from absa_checks.models.adapters import read_groups, resolve_run
 from conftest import ARTS_OUTPUT, SHARED_DATA, needs_shared_data
 
 SUFFIXES = ("_adv1", "_adv2", "_adv3", "_adv4")

@@ -1,4 +1,4 @@
-"""Tests for absa_checks/stats.py: Wilson intervals and the exact (Clopper-Pearson) interval for ARS.
+"""Tests for absa_checks/judge/stats.py: Wilson intervals and the exact (Clopper-Pearson) interval for ARS.
 
 Expected numbers are worked out by hand in the comments (z = 1.959964, z^2 = 3.841459).
 """
@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from absa_checks.stats import Rate, clopper_pearson, wilson
+from absa_checks.judge.stats import Rate, clopper_pearson, wilson
 from benchmarks.statistics_tables import bootstrap_bounds  # what ARS used before
 
 Z2 = 3.841459  # z^2 for z = 1.959964

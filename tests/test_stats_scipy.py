@@ -1,4 +1,4 @@
-"""absa_checks/stats.py on scipy.stats, checked against the hand-written statistics it replaced
+"""absa_checks/judge/stats.py on scipy.stats, checked against the hand-written statistics it replaced
 (tests/reference_stats.py), against scipy's other route to the same number, and against R's values.
 
 The hand-written versions defined the numbers in every report until issue 26, so the scipy-based ones
@@ -13,11 +13,12 @@ import subprocess
 import sys
 
 import pytest
+import reference_stats as reference
 from scipy import stats as scipy_stats
 
-import reference_stats as reference
-from absa_checks import checkpoints, comparison, conclusion, gates, metrics, simpler, stats
-from absa_checks.stats import Z95, clopper_pearson, mcnemar_exact, mcnemar_worse, t975, wilson
+from absa_checks.judge import checkpoints, comparison, gates, metrics, simpler, stats
+from absa_checks.judge.stats import Z95, clopper_pearson, mcnemar_exact, mcnemar_worse, t975, wilson
+from absa_checks.run import conclusion
 from conftest import REPO, run_pytest
 
 SMALL = [(k, n) for n in range(1, 21) for k in range(n + 1)]

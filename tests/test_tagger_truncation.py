@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from absa_checks.protocol import QueryError
-
+from absa_checks.models.protocol import QueryError
 from conftest import MODELS, needs_extra
 
 pytestmark = needs_extra("transformers")

@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from absa_checks.errors import AbsaChecksError, AdapterError
-from absa_checks import adapters as registry
+from absa_checks.common.errors import AbsaChecksError, AdapterError
+from absa_checks.models import adapters as registry
+from conftest import needs_extra
 from model_adapters.protocol import Query, QueryError
 from model_adapters.transformers_adapter import TransformersAdapter
-
-from conftest import needs_extra
 
 pytestmark = needs_extra("transformers")
 

@@ -6,11 +6,19 @@ import dataclasses
 
 import pytest
 
-from absa_checks import wordlists
-from absa_checks.errors import AbsaChecksError, DataError
-from absa_checks.wordlists import (BankEntry, count_whole_words, load_antonyms, load_aspect_bank,
-                                   load_conjunctions, load_degree_adverbs, load_negators, load_weakeners,
-                                   load_wordlists)
+from absa_checks.common.errors import AbsaChecksError, DataError
+from absa_checks.perturb import wordlists
+from absa_checks.perturb.wordlists import (
+    BankEntry,
+    count_whole_words,
+    load_antonyms,
+    load_aspect_bank,
+    load_conjunctions,
+    load_degree_adverbs,
+    load_negators,
+    load_weakeners,
+    load_wordlists,
+)
 
 DOMAINS = ("restaurant", "laptop")
 
@@ -121,7 +129,7 @@ def test_antonyms_are_needed(wn):
     without it would find no antonym or a different one (WordNet's first sense of "incredible" gives
     "credible"; "fast" -> "slow" fails the lexicon sense check, as neither word has a valence)."""
     from absa_checks.perturb.antonyms import AntonymFinder
-    from absa_checks.polarity import Polarity
+    from absa_checks.perturb.polarity import Polarity
 
     uncurated = AntonymFinder(wn, {}, frozenset(), frozenset(), Polarity().valence)
     pointless = {(word, pos): antonym for (word, pos), antonym in load_antonyms().items()

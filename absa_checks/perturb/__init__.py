@@ -1,0 +1,1 @@
+"""Stage 3, perturbations: variants generated from units, checked, or quarantined."""

@@ -13,10 +13,11 @@ When nothing fits, the caller negates instead. Only single words; the antonym is
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
-from .inflect import adjective_form, verb_form
+from absa_checks.perturb.inflect import adjective_form, verb_form
 
 TAG_TO_WORDNET = {"J": "a", "V": "v", "R": "r", "N": "n"}
 # Review spellings of verbs that WordNet does not know, so "I reccomend the dumplings" still reads as a verb

@@ -9,9 +9,9 @@ A subordinating contrast after a comma becomes "and" as well ("warm, though the 
 
 from __future__ import annotations
 
-from ..examples import Edit, Example
-from .inflect import match_case
-from .sentence import TaggedSentence
+from absa_checks.common.examples import Edit, Example
+from absa_checks.perturb.inflect import match_case
+from absa_checks.perturb.sentence import TaggedSentence
 
 ADDITIVE = frozenset({"and"})
 SWAPPABLE_CONTRAST = frozenset({"but", "yet"})

@@ -17,12 +17,12 @@ Precision before coverage: each rule removes a cause seen in the blind judgement
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
-from ..examples import Edit, Example
-from ..polarity import Polarity
-from ..sources.infer import clause_bounds
-from .sentence import TaggedSentence
+from absa_checks.common.examples import Edit, Example
+from absa_checks.perturb.polarity import Polarity
+from absa_checks.perturb.sentence import TaggedSentence
+from absa_checks.sources.infer import clause_bounds
 
 # Nouns that frame a sentence as praise or complaint ("A con was ...", "Two complaints-")
 _FRAME_NOUNS = r"cons?|pros?|complaints?|problems?|issues?|downsides?|upsides?|drawbacks?|highlights?|treat"

@@ -8,15 +8,15 @@ reports count per strategy and reason.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
-from ..examples import Example, Unit, Variant
-from .. import strategies as strategy_names
-from .resources import Resources
-from .sentence import TaggedSentence
-from .strategies import NotApplicable, Rejected, StepContext, apply_step, tagged
-from . import context, validity
+from absa_checks.common.examples import Example, Unit, Variant
+from absa_checks.perturb import context, validity
+from absa_checks.perturb.resources import Resources
+from absa_checks.perturb.sentence import TaggedSentence
+from absa_checks.perturb.strategies import NotApplicable, Rejected, StepContext, apply_step, tagged
+from absa_checks.suites import strategies as strategy_names
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class Settings:
     params: tuple[tuple[str, object], ...] = ()  # the strategies' parameters set (k, neutral, ...), sorted
 
     @classmethod
-    def of(cls, seed: int = 0, **params) -> "Settings":
+    def of(cls, seed: int = 0, **params) -> Settings:
         """Settings with the parameters given that are set (None means "the strategy's default")."""
         return cls(seed, tuple(sorted((k, v) for k, v in params.items() if v is not None)))
 

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
-from ..polarity import Polarity
-from ..sources.infer import vader_lexicon
-from ..wordlists import BankEntry, WordLists, load_aspect_bank, load_wordlists
-from .antonyms import AntonymFinder
-from .text import Tagger, pattern_tagger
-from .wordnet import load_wordnet
+from absa_checks.common.text import Tagger, pattern_tagger
+from absa_checks.perturb.antonyms import AntonymFinder
+from absa_checks.perturb.polarity import Polarity
+from absa_checks.perturb.wordlists import BankEntry, WordLists, load_aspect_bank, load_wordlists
+from absa_checks.perturb.wordnet import load_wordnet
+from absa_checks.sources.infer import vader_lexicon
 
 DOMAINS = ("restaurant", "laptop")
 BASE_INTENSIFIERS = frozenset({"very", "so", "too", "really", "quite", "extremely", "super", "incredibly",
@@ -34,7 +34,7 @@ class Resources:
 
 def domain_vocabulary(domain: str, wordlists: WordLists) -> frozenset[str]:
     """Lower-case words of the domain's built-in sentences and aspect bank."""
-    from ..sources.builtin import fixture_sentences
+    from absa_checks.sources.builtin import fixture_sentences
 
     words: set[str] = set()
     for sentence in fixture_sentences(domain):

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..examples import Edit, Opinion
-from .antonyms import AntonymFinder
-from .inflect import article_for, match_case, verb_form
-from .sentence import TaggedSentence
-from .text import BE_FORMS, COPULAS, DO_FORMS, HAVE_FORMS, MODALS
+from absa_checks.common.examples import Edit, Opinion
+from absa_checks.common.text import BE_FORMS, COPULAS, DO_FORMS, HAVE_FORMS, MODALS
+from absa_checks.perturb.antonyms import AntonymFinder
+from absa_checks.perturb.inflect import article_for, match_case, verb_form
+from absa_checks.perturb.sentence import TaggedSentence
 
 NEGATION_PARTICLES = frozenset({"not", "n't", "never"})
 CLITIC_NEGATED_MODALS = {"ca": "can", "wo": "will", "sha": "shall"}

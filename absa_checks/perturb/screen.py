@@ -10,12 +10,12 @@ from __future__ import annotations
 import difflib
 import re
 
-from ..examples import Aspect, Edit, Example
-from ..labels import opposite
-from .engine import reversal_problems
-from .resources import Resources
-from .strategies import tagged
-from .validity import language_problems
+from absa_checks.common.examples import Aspect, Edit, Example
+from absa_checks.common.labels import opposite
+from absa_checks.perturb.engine import reversal_problems
+from absa_checks.perturb.resources import Resources
+from absa_checks.perturb.strategies import tagged
+from absa_checks.perturb.validity import language_problems
 
 _TOKEN = re.compile(r"\w+(?:['\u2019-]\w+)*|[^\w\s]")
 POLAR = ("positive", "negative")

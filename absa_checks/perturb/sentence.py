@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .text import Token
+from absa_checks.common.text import Token
 
 CLAUSE_STOPS = frozenset({",", ";", ":", ".", "!", "?", "(", ")", "-", "but", "and", "although", "though",
                           "while", "whereas", "however", "yet", "because", "so", "or"})

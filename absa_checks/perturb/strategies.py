@@ -10,16 +10,16 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from ..examples import Aspect, Edit, Example
-from ..labels import opposite
-from ..strategies import DEFAULT_NEUTRAL
-from ..sources.infer import clause_bounds
-from . import conjunctions
-from .aspect_groups import covered_groups, groups_of
-from .resources import Resources
-from .reverse import Change, exaggerate_opinion, reverse_opinion
-from .sentence import TaggedSentence
-from .text import apply_edits, tag_tokens
+from absa_checks.common.examples import Aspect, Edit, Example
+from absa_checks.common.labels import opposite
+from absa_checks.common.text import apply_edits, tag_tokens
+from absa_checks.perturb import conjunctions
+from absa_checks.perturb.aspect_groups import covered_groups, groups_of
+from absa_checks.perturb.resources import Resources
+from absa_checks.perturb.reverse import Change, exaggerate_opinion, reverse_opinion
+from absa_checks.perturb.sentence import TaggedSentence
+from absa_checks.sources.infer import clause_bounds
+from absa_checks.suites.strategies import DEFAULT_NEUTRAL
 
 POLAR = ("positive", "negative")
 

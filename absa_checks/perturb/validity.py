@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from ..examples import Edit, Example
-from .sentence import TaggedSentence
+from absa_checks.common.examples import Edit, Example
+from absa_checks.perturb.sentence import TaggedSentence
 
 _DOUBLE_NEGATION = re.compile(
     r"(?i)\b(?:not|never|no)\s+(?:\w+\s+)?(?:not|never)\b|n't\s+(?:\w+\s+)?(?:not|never)\b|\bcannot\s+not\b")

@@ -13,7 +13,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ..errors import AbsaChecksError
+from absa_checks.common.errors import AbsaChecksError
 
 WORDNET_ENV = "ABSA_WORDNET_DIR"
 DEBIAN_DIR = Path("/usr/share/wordnet")

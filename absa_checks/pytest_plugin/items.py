@@ -7,19 +7,20 @@ passes, failures and skips. They import no reporter: Allure's per-case labels go
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, NoReturn
+from typing import NoReturn
 
 import pytest
 
-from .. import strategies
-from ..errors import AbsaChecksError, AdapterError
-from ..outputs import Named
-from ..run import checking
-from ..run.plans import CasePlan, Extraction, MissingData, NoCases, NoVariant, Plan, Quarantined, suite_inputs
-from ..sources.catalog import known_source_names
-from ..spec import parse_suite
-from ..suite_files import classify, is_yaml
+from absa_checks.common.errors import AbsaChecksError, AdapterError
+from absa_checks.common.outputs import Named
+from absa_checks.run import checking
+from absa_checks.run.plans import CasePlan, Extraction, MissingData, NoCases, NoVariant, Plan, Quarantined, suite_inputs
+from absa_checks.sources.catalog import known_source_names
+from absa_checks.suites import strategies
+from absa_checks.suites.spec import parse_suite
+from absa_checks.suites.suite_files import classify, is_yaml
 
 RUN_KEY: pytest.StashKey = pytest.StashKey()  # the plugin's AbsaRun glue, set up in plugin.pytest_configure
 
@@ -38,7 +39,7 @@ ExpectationNotMet.__module__ = "builtins"
 
 
 def is_suite_file(path: Path) -> bool:
-    """Whether `path` is a suite file (absa_checks.suite_files decides, on the text as YAML reads it)."""
+    """Whether `path` is a suite file (absa_checks.suites.suite_files decides, on the text as YAML reads it)."""
     return is_yaml(path) and classify(path, path.parent).kind == "suite"
 
 
@@ -69,7 +70,7 @@ class SuiteFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         run = glue(self.config).run
         suite, self.inputs = run.read_suite(self.path, shown_path(self.config, self.path))
-        for plan in run.plan(suite, self.path.parent):  # inputs: never an output of the run (absa_checks.outputs)
+        for plan in run.plan(suite, self.path.parent):  # inputs: never an output of the run (absa_checks.common.outputs)
             yield ITEMS[type(plan)].from_parent(self, name=plan.name, plan=plan)
 
     def repr_failure(self, excinfo, style=None):
@@ -79,7 +80,7 @@ class SuiteFile(pytest.File):
 
 
 class NotASuiteFile(pytest.File):
-    """A YAML file named on the command line, or one that looks like a suite (absa_checks.suite_files), that
+    """A YAML file named on the command line, or one that looks like a suite (absa_checks.suites.suite_files), that
     has no top-level `suite:` key: an error saying why, never a file silently left out."""
 
     why: str = ""

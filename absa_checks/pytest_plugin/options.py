@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from ..errors import AbsaChecksError
-from ..run import options as run_options
-from ..run_state import RunOptions
+from absa_checks.common.errors import AbsaChecksError
+from absa_checks.run import options as run_options
+from absa_checks.run.run_state import RunOptions
 
 GROUP = ("absa-checks", "behavioural tests for aspect-based sentiment models")
 # Whether `--model` is ours: set while pytest loads the initial conftests, which may own it themselves.

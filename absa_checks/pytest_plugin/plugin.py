@@ -14,15 +14,22 @@ from pathlib import Path
 
 import pytest
 
-from .. import allure_support, reporters
-from ..errors import AbsaChecksError
-from ..run.core import Run
-from ..run.plans import shard_key
-from ..shards import shard_of
-from ..suite_files import classify, is_yaml
-from .items import RUN_KEY, CaseItem, NotASuiteFile, SuiteFile, SuiteItemTypes, suites_read
-from .options import MODEL_ALIAS_KEY, add_model_alias, add_options, asked_for, read_options, selection
-from .terminal import TerminalGlue
+from absa_checks.common.errors import AbsaChecksError
+from absa_checks.pytest_plugin import allure_hooks, output_checks
+from absa_checks.pytest_plugin.items import RUN_KEY, CaseItem, NotASuiteFile, SuiteFile, SuiteItemTypes, suites_read
+from absa_checks.pytest_plugin.options import (
+    MODEL_ALIAS_KEY,
+    add_model_alias,
+    add_options,
+    asked_for,
+    read_options,
+    selection,
+)
+from absa_checks.pytest_plugin.terminal import TerminalGlue
+from absa_checks.run.core import Run
+from absa_checks.run.plans import shard_key
+from absa_checks.run.shards import shard_of
+from absa_checks.suites.suite_files import classify, is_yaml
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -39,7 +46,7 @@ def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Pa
 
 @pytest.hookimpl(tryfirst=True)  # before allure-pytest empties --alluredir (--clean-alluredir) or makes it
 def pytest_configure(config: pytest.Config) -> None:
-    allure_dir = Path(config.option.allure_report_dir) if allure_support.active(config) else None
+    allure_dir = Path(config.option.allure_report_dir) if allure_hooks.active(config) else None
     glue = AbsaRun(config, read_options(config, allure_dir))
     config.stash[RUN_KEY] = glue
     config.pluginmanager.register(glue, "absa-checks-run")
@@ -50,7 +57,7 @@ def pytest_configure(config: pytest.Config) -> None:
         except AbsaChecksError as err:
             raise pytest.UsageError(str(err)) from None
     glue.check_outputs()  # an output (ours or pytest's) that would destroy an input, a device or a link
-    allure_support.guard_writes(config)
+    allure_hooks.guard_writes(config)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
@@ -110,13 +117,13 @@ class AbsaRun:
 
     def recorded(self, outcome) -> None:
         """A case's outcome, recorded by its item: Allure's labels for it, when Allure is on."""
-        if allure_support.active(self.config):
-            allure_support.decorate(outcome, len(self.run.state.predictors) > 1)
+        if allure_hooks.active(self.config):
+            allure_hooks.decorate(outcome, len(self.run.state.predictors) > 1)
 
     def labelled(self, item, title: str) -> None:
         """An item without a case's outcome (no data, quarantined ...): Allure's labels, when Allure is on."""
-        if allure_support.active(self.config):
-            allure_support.identify(item, title)
+        if allure_hooks.active(self.config):
+            allure_hooks.identify(item, title)
 
     def pytest_collectreport(self, report) -> None:
         if report.failed:
@@ -152,10 +159,10 @@ class AbsaRun:
         read = tuple(named for suite in suites for named in getattr(suite, "inputs", ()))
         try:
             self.run.check_outputs(read)
-            reporters.check_pytest_outputs(self.config, self.options, self.run.specs(), read)
+            output_checks.check_pytest_outputs(self.config, self.options, self.run.specs(), read)
         except AbsaChecksError as err:
             if session is not None:  # pytest writes --junitxml when the session ends, even after a usage error
-                reporters.drop_pytest_files(self.config)
+                output_checks.drop_pytest_files(self.config)
             raise pytest.UsageError(str(err)) from None
 
     @pytest.hookimpl(trylast=True)
@@ -240,8 +247,8 @@ class AbsaRun:
             session.exitstatus = result.verdict.exit_status  # a shard that got no unit is a shard: exit 0
         read = suites_read(self.config.rootpath, {o.test for o in result.outcomes}) \
             if _is_distributed(self.config) else ()
-        failed_during = [*allure_support.write_failures(self.config),
-                         *reporters.pytest_files_still_safe(self.config, self.options, read)]
+        failed_during = [*allure_hooks.write_failures(self.config),
+                         *output_checks.pytest_files_still_safe(self.config, self.options, read)]
         self.terminal.summary_lines, unwritten = run.report(result, read, failed_during)
         if unwritten and session.exitstatus == pytest.ExitCode.OK:  # a requested output is missing
             session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from ..outcomes import NO_VARIANT_KEY, PROPERTY_KEY, QUARANTINE_KEY
-from ..progress import FileProgress, ProgressWatcher, TerminalProgress, display_for
+from absa_checks.judge.outcomes import NO_VARIANT_KEY, PROPERTY_KEY, QUARANTINE_KEY
+from absa_checks.models.progress import FileProgress, ProgressWatcher, TerminalProgress, display_for
 
 
 class TerminalGlue:

@@ -9,13 +9,21 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ..errors import AdapterError
-from ..expectations import check
-from ..extraction.scoring import extraction_counts
-from ..extraction.targets import Missing
-from ..outcomes import EXTRACTION_KEY, NO_CASES_KEY, NO_VARIANT_KEY, PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome, outcome_for
-from ..predictions import Prediction
-from .plans import CasePlan, Extraction, NoCases, NoVariant, Quarantined
+from absa_checks.common.errors import AdapterError
+from absa_checks.judge.outcomes import (
+    EXTRACTION_KEY,
+    NO_CASES_KEY,
+    NO_VARIANT_KEY,
+    PROPERTY_KEY,
+    QUARANTINE_KEY,
+    CaseOutcome,
+    outcome_for,
+)
+from absa_checks.judge.scoring import extraction_counts
+from absa_checks.judge.targets import Missing
+from absa_checks.models.predictions import Prediction
+from absa_checks.run.plans import CasePlan, Extraction, NoCases, NoVariant, Quarantined
+from absa_checks.suites.expectations import check
 
 
 @dataclass(frozen=True)

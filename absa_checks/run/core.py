@@ -1,8 +1,8 @@
 """The run core: what one run of suites needs, without pytest.
 
 A `Run` holds the options, the checkpoints and their predictors, the source and variant caches, the plans
-of the suites read, the outcomes collected, and concludes once (absa_checks.conclusion) and writes the
-reports (absa_checks.reporters). The three front doors drive it with small calls: the pytest plugin (hooks
+of the suites read, the outcomes collected, and concludes once (absa_checks.run.conclusion) and writes the
+reports (absa_checks.run.reporters). The three front doors drive it with small calls: the pytest plugin (hooks
 translate to these calls), `absa_checks.evaluate` (absa_checks.api) and the CLI.
 """
 
@@ -14,27 +14,30 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
 
-from .. import adapters as registry
-from .. import cache, manifest, reporters, simpler, terminal
-from ..cache import PredictionCache
-from ..conclusion import RunContext, RunResult, conclude, read_baseline
-from ..errors import AbsaChecksError
-from ..fingerprint import fingerprint, model_sha256, sha256_of
-from ..outcomes import EXTRACTION_KEY, NO_CASES_KEY, NO_VARIANT_KEY, PROPERTY_KEY, QUARANTINE_KEY, CaseOutcome
-from ..outputs import Named
-from ..progress import ProgressSink
-from ..run_state import OutcomeCollector, Predictor, RunOptions, SourceCache, VariantCache
-from ..shards import shard_identity
-from ..simpler import SimpleRun
-from ..sources import DATA_ENV
-from ..sources.catalog import known_source_names
-from ..spec import SuiteSpec, parse_suite
-from . import plans as plans_module
-from .plans import CasePlan, Extraction, Plan, suite_inputs
+from absa_checks.common.errors import AbsaChecksError
+from absa_checks.common.fingerprint import fingerprint, model_sha256, sha256_of
+from absa_checks.common.outputs import Named
+from absa_checks.judge import manifest, simpler
+from absa_checks.judge import outcomes as outcome_records
+from absa_checks.judge.simpler import SimpleRun
+from absa_checks.models import adapters as registry
+from absa_checks.models import cache
+from absa_checks.models.cache import PredictionCache
+from absa_checks.models.progress import ProgressSink
+from absa_checks.reports import terminal
+from absa_checks.run import plans as plans_module
+from absa_checks.run import reporters
+from absa_checks.run.conclusion import RunContext, RunResult, conclude, read_baseline
+from absa_checks.run.plans import CasePlan, Extraction, Plan, suite_inputs
+from absa_checks.run.run_state import OutcomeCollector, Predictor, RunOptions, SourceCache, VariantCache
+from absa_checks.run.shards import shard_identity
+from absa_checks.sources import DATA_ENV
+from absa_checks.sources.catalog import known_source_names
+from absa_checks.suites.spec import SuiteSpec, parse_suite
 
 NO_CASE_EXIT, OK_EXIT, FAILED_EXIT = 5, 0, 1  # pytest's exit statuses the report's manifest knows
 
@@ -102,7 +105,7 @@ class Run:
         self.collector = OutcomeCollector()
         self.started = time.time()
         self.worker_stats: list[dict] = []  # per xdist worker: checkpoint -> prediction counts
-        self.worker_inputs: list[dict] = []  # per xdist worker: the files it read (absa_checks.fingerprint)
+        self.worker_inputs: list[dict] = []  # per xdist worker: the files it read (absa_checks.common.fingerprint)
         self.worker_collections: list[manifest.Collection] = []  # xdist controller: the workers' collections
         self.collection: manifest.Collection | None = None  # what this process planned (the run manifest)
         self.refused: list[dict[str, str]] = []  # suite files that could not be read as suites, with why
@@ -226,17 +229,18 @@ class Run:
             return [json.loads(value) for key, value in properties if key == wanted]
 
         collector = self.collector
-        records, quarantined, empty = found(PROPERTY_KEY), found(QUARANTINE_KEY), found(NO_CASES_KEY)
-        for record in found(NO_VARIANT_KEY)[-1:]:
+        records = found(outcome_records.PROPERTY_KEY)
+        quarantined, empty = found(outcome_records.QUARANTINE_KEY), found(outcome_records.NO_CASES_KEY)
+        for record in found(outcome_records.NO_VARIANT_KEY)[-1:]:
             collector.without_variant[nodeid] = record
-        for record in found(EXTRACTION_KEY)[-1:]:
+        for record in found(outcome_records.EXTRACTION_KEY)[-1:]:
             collector.extraction[nodeid] = record
         if failed and crashed:  # pytest-xdist lost a worker
             collector.crashed.append(nodeid)
         elif empty:
             collector.no_cases[nodeid] = empty[-1]  # call and teardown reports both carry it
         elif records:
-            collector.add(CaseOutcome.from_dict(records[-1]))
+            collector.add(outcome_records.CaseOutcome.from_dict(records[-1]))
             return True
         elif quarantined:
             collector.quarantine(nodeid, quarantined[-1])
@@ -269,7 +273,7 @@ class Run:
     # -- concluding ---------------------------------------------------------------------------------------
 
     def conclude(self, exit_status: int, stopped: str = "", selection: dict | None = None) -> RunResult:
-        """Metrics, gates, comparisons and verdict of the outcomes collected (absa_checks.conclusion);
+        """Metrics, gates, comparisons and verdict of the outcomes collected (absa_checks.run.conclusion);
         `exit_status`: the front door's status before the verdict (5: nothing ran), `stopped`: why the run
         ended early, `selection`: what chose the items besides the shard (-k, -m ...)."""
         state, outcomes, collection = self.state, self.collector.outcomes(), self.merged_collection()
@@ -296,7 +300,7 @@ class Run:
 
     def report(self, result: RunResult, read: tuple[Named, ...] = (),
                failed_during: list[str] = ()) -> tuple[list[str], list[str]]:
-        """Every wanted report written (absa_checks.reporters): the summary's lines (the verdict last) and the
+        """Every wanted report written (absa_checks.run.reporters): the summary's lines (the verdict last) and the
         requested outputs that could not be written."""
         lines, unwritten = reporters.summary_with_failures(result, self.options, read, list(failed_during))
         if self.collector.without_variant:  # before the verdict, which stays the last line
@@ -324,7 +328,7 @@ class Run:
         total["model_loaded"] = any(s["model_loaded"] for s in per_model.values())
         return {**total, "per_checkpoint": per_model}
 
-    def _readiness_context(self, outcomes: list[CaseOutcome]) -> dict:
+    def _readiness_context(self, outcomes: list[outcome_records.CaseOutcome]) -> dict:
         """The group's splits and claims, and the simple baseline's answers to the run's cases."""
         layout, found = self.state.layout, {}
         if layout is not None:
@@ -335,7 +339,7 @@ class Run:
             found["simple"] = self._simple_run(outcomes)
         return found
 
-    def _simple_run(self, outcomes: list[CaseOutcome]) -> SimpleRun:
+    def _simple_run(self, outcomes: list[outcome_records.CaseOutcome]) -> SimpleRun:
         """The simple model's answers to every original and variant of the run (once each, cached)."""
         predictor = self.state.simple
         cases = list({o.case_id: o.to_dict() for o in outcomes}.values())

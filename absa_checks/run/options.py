@@ -7,17 +7,18 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from .. import adapters as registry
-from .. import gates as gates_module
-from ..errors import AbsaChecksError
-from ..run_state import RunOptions
-from ..shards import parse_shard
-from ..sources import resolve_data_dir
-from ..variants import DEFAULT_SEED
+from absa_checks.common.errors import AbsaChecksError
+from absa_checks.judge import gates as gates_module
+from absa_checks.models import adapters as registry
+from absa_checks.perturb.variants import DEFAULT_SEED
+from absa_checks.run.run_state import RunOptions
+from absa_checks.run.shards import parse_shard
+from absa_checks.sources import resolve_data_dir
 
 MODEL_HELP = ("model to test: a name from models.yaml, replay:<path>#<column>, python:<module>:<function> "
               "(default: lexicon); several checkpoints: a,b,c or a group from models.yaml")

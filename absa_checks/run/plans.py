@@ -6,18 +6,19 @@ them from `plan_suite`, so both see the same cases, in the same order, under the
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Union
 
-from .. import domains as domains_module, manifest
-from ..cases import Case, expand, sample_units, strategy_label
-from ..errors import AbsaChecksError
-from ..extraction.gold import with_alternatives
-from ..fingerprint import sha256_of_file
-from ..outputs import Named
-from ..sources import DataMissing
-from ..spec import ExtractionTestSpec, SuiteSpec, TestSpec
+from absa_checks.common import domains as domains_module
+from absa_checks.common.errors import AbsaChecksError
+from absa_checks.common.fingerprint import sha256_of_file
+from absa_checks.common.outputs import Named
+from absa_checks.judge import manifest
+from absa_checks.sources import DataMissing
+from absa_checks.sources.gold import with_alternatives
+from absa_checks.suites.cases import Case, expand, sample_units, strategy_label
+from absa_checks.suites.spec import ExtractionTestSpec, SuiteSpec, TestSpec
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class MissingData:
     test: TestSpec
     source: str
     reason: str
-    kind: str = "no-data"  # or "cannot-generate" (e.g. WordNet absent): absa_checks.manifest
+    kind: str = "no-data"  # or "cannot-generate" (e.g. WordNet absent): absa_checks.judge.manifest
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ class Extraction:
     missing: str = ""
 
 
-Plan = Union[CasePlan, MissingData, NoCases, Quarantined, NoVariant, Extraction]
+Plan = CasePlan | MissingData | NoCases | Quarantined | NoVariant | Extraction
 
 
 def suite_inputs(path: Path, suite: SuiteSpec) -> tuple[Named, ...]:
@@ -152,7 +153,7 @@ def _test_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Iterato
                               "intervals too narrow): keep one, or give them different sources or settings (k)")
     models = domain_models(state, test.key, not test.gates.is_empty(), source,
                            {name: own.domain for name, own in suite.inline_sources.items()})
-    if not models:  # every checkpoint is of another domain: left out, nothing loaded (absa_checks.domains)
+    if not models:  # every checkpoint is of another domain: left out, nothing loaded (absa_checks.common.domains)
         return
     try:
         loaded = state.sources.load(source, suite)

@@ -7,14 +7,14 @@ Dataset sources read files under a data directory laid out like the project's sh
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
-from .arts import load_arts
-from .base import DataMissing, LoadedSource
-from .mams import MAMS_TEST, load_mams
-from .semeval import TEST_FILES, load_semeval
+from absa_checks.sources.arts import load_arts
+from absa_checks.sources.base import DataMissing, LoadedSource
+from absa_checks.sources.mams import MAMS_TEST, load_mams
+from absa_checks.sources.semeval import TEST_FILES, load_semeval
 
 DATA_ENV = "ABSA_DATA_DIR"
 ARTS_HOW = "the ARTS test set from github.com/zhijing-jin/ARTS_TestSet (data/arts_testset/)"
@@ -47,7 +47,7 @@ GCAE_HOW = "the GCAE hard subsets from github.com/wxue004cs/GCAE (atsa-*/atsa_ha
 
 
 def _gcae(relative_path: str, domain: str) -> Callable[[Path, str], LoadedSource]:
-    from .gcae import load_gcae
+    from absa_checks.sources.gcae import load_gcae
 
     return lambda data_dir, name: load_gcae(data_dir / relative_path, name, domain)
 

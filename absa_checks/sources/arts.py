@@ -14,10 +14,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..examples import Aspect, DataIssue, Example, Unit, Variant
-from ..labels import canonical_label
-from .base import LoadedSource, read_json
-from .spans import repair_span
+from absa_checks.common.examples import Aspect, DataIssue, Example, Unit, Variant
+from absa_checks.common.labels import canonical_label
+from absa_checks.sources.base import LoadedSource, read_json
+from absa_checks.sources.spans import repair_span
 
 SUFFIX_STRATEGY = {"_adv1": "revtgt", "_adv2": "revnon", "_adv3": "adddiff", "_adv4": "adddiff"}
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import AbsaChecksError, DataError
-from ..examples import DataIssue, Unit
+from absa_checks.common.errors import AbsaChecksError, DataError
+from absa_checks.common.examples import DataIssue, Unit
 
 
 @dataclass(frozen=True)

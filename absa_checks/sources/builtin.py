@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
-from ..examples import Unit
-from .base import LoadedSource
-from .markup import MarkedSentence, examples_of, read_marked_file
+from absa_checks.common.examples import Unit
+from absa_checks.sources.base import LoadedSource
+from absa_checks.sources.markup import MarkedSentence, examples_of, read_marked_file
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 BUILTIN_DOMAINS = {"builtin-restaurant": "restaurant", "builtin-laptop": "laptop"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def fixture_sentences(domain: str) -> tuple[MarkedSentence, ...]:
     return tuple(read_marked_file(FIXTURES / f"{domain}.sentences.txt"))
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import BUILTIN_SOURCES, load_dataset
-from .base import LoadedSource
-from .builtin import BUILTIN_DOMAINS, load_builtin
+from absa_checks.sources import BUILTIN_SOURCES, load_dataset
+from absa_checks.sources.base import LoadedSource
+from absa_checks.sources.builtin import BUILTIN_DOMAINS, load_builtin
 
 
 def known_source_names() -> tuple[str, ...]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..examples import Aspect, DataIssue, Example, Unit
-from ..labels import canonical_label
-from .base import LoadedSource, read_json
-from .infer import infer_opinions
+from absa_checks.common.examples import Aspect, DataIssue, Example, Unit
+from absa_checks.common.labels import canonical_label
+from absa_checks.sources.base import LoadedSource, read_json
+from absa_checks.sources.infer import infer_opinions
 
 
 def load_gcae(path: Path, name: str, domain: str) -> LoadedSource:

@@ -21,7 +21,7 @@ annotation (one span per opinion word; a negation belongs to its word: "not good
 7. when rules 1-6 attach nothing: rule 2 or 3 for an "it"/"they" that follows the aspect closely
    ("I installed Linux via Parallels and it works flawlessly");
 8. else the nearest clear sentiment word (VADER |valence| >= 1.5, or an evaluative adjective) of the
-   aspect's own clause (absa_checks.clauses.target_clause) that no rule gave another aspect.
+   aspect's own clause (absa_checks.sources.clauses.target_clause) that no rule gave another aspect.
 
 "Evaluative" means the word carries sentiment in the VADER lexicon (|mean valence| >= 1.0) or in
 TextBlob's adjective lexicon (|polarity| >= 0.2 with subjectivity >= 0.4), or is on the short
@@ -43,14 +43,14 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from importlib import resources
 from types import MappingProxyType
-from typing import Callable, Mapping, Sequence
 
-from ..clauses import target_clause
-from ..errors import DataError
-from ..examples import Aspect, Example, Opinion
+from absa_checks.common.errors import DataError
+from absa_checks.common.examples import Aspect, Example, Opinion
+from absa_checks.sources.clauses import target_clause
 
 MIN_VALENCE = 1.0         # VADER: mean valence of a clear sentiment word
 NOUN_VALENCE = 1.5        # a noun needs more: "problem" (-1.7) judges, "luck" or "party" do not
@@ -254,7 +254,7 @@ def textblob_lexicon() -> Mapping[str, tuple[float, float]]:
 @functools.lru_cache(maxsize=1)
 def _tagger() -> Tagger:
     """TextBlob's pattern tagger, the perturbations' own (built once)."""
-    from ..perturb.text import pattern_tagger
+    from absa_checks.common.text import pattern_tagger
 
     return pattern_tagger()
 

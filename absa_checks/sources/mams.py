@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..examples import DataIssue
-from .base import LoadedSource
-from .semeval import build_units, read_semeval_xml
+from absa_checks.common.examples import DataIssue
+from absa_checks.sources.base import LoadedSource
+from absa_checks.sources.semeval import build_units, read_semeval_xml
 
 MAMS_TEST = "mams/MAMS-ATSA/raw/test.xml"
 

@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import DataError
-from ..examples import Aspect, Example, Opinion
+from absa_checks.common.errors import DataError
+from absa_checks.common.examples import Aspect, Example, Opinion
 
 POLARITY_CODES = {"pos": "positive", "neg": "negative", "neu": "neutral"}
 _MARK = re.compile(r"\[([^\[\]{}|]+)\|([a-z]+)\]|\{([^\[\]{}|]+)\|([^\[\]{}|]+)\}")

@@ -24,16 +24,16 @@ from __future__ import annotations
 import difflib
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
-from ..errors import DataError
-from ..examples import Aspect, DataIssue, Example, Opinion, Unit
-from ..labels import canonical_label
-from .base import LoadedSource, read_json
-from .infer import infer_opinions
-from .spans import repair_span
+from absa_checks.common.errors import DataError
+from absa_checks.common.examples import Aspect, DataIssue, Example, Opinion, Unit
+from absa_checks.common.labels import canonical_label
+from absa_checks.sources.base import LoadedSource, read_json
+from absa_checks.sources.infer import infer_opinions
+from absa_checks.sources.spans import repair_span
 
 
 @dataclass(frozen=True)

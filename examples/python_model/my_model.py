@@ -1,6 +1,6 @@
 """A model behind `--absa-model python:my_model:predict`: a plain function, no adapter class needed.
 
-absa-checks calls `predict` with a list of queries (absa_checks.protocol.Query), in batches:
+absa-checks calls `predict` with a list of queries (absa_checks.models.protocol.Query), in batches:
     query.sentence   the sentence (original or variant)
     query.aspect     the target aspect term
     query.start, query.end   its character span in the sentence

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from absa_checks.examples import Edit
+from absa_checks.common.examples import Edit
 from absa_checks.perturb.strategies import NotApplicable, Step
 
 

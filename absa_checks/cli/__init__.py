@@ -1,0 +1,426 @@
+"""The `absa-checks` command: validate suites, list models, or run the suites through pytest."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from pathlib import Path
+
+from absa_checks.common import outputs
+from absa_checks.common.errors import AbsaChecksError
+from absa_checks.common.outputs import Named
+from absa_checks.perturb.variants import DEFAULT_SEED
+from absa_checks.sources.base import LoadedSource
+from absa_checks.sources.catalog import known_source_names
+from absa_checks.suites.spec import parse_suite, source_defined_twice
+from absa_checks.suites.strategies import DEFAULT_NEUTRAL, NEUTRAL_MODES
+from absa_checks.suites.suite_files import classify, is_yaml
+
+FOLLOW = "--follow-symlinks"  # writes through an output path's symbolic link (absa_checks.common.outputs)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="absa-checks", description="Behavioural tests for ABSA models.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    validate = commands.add_parser("validate", help="check suite files without running a model")
+    validate.add_argument("paths", nargs="*", default=["suites"], help="suite files or folders (default: suites)")
+    models = commands.add_parser("models", help="list the models --model can name")
+    models.add_argument("--models-file", default=None, help="the models file (default: models.yaml here, if any)")
+    gen = commands.add_parser("generate", help="write REVTGT/REVNON/ADDDIFF variants of an annotated file, "
+                                               "or exactly those the suites test for a source")
+    gen.add_argument("--input", default=None, metavar="FILE",
+                     help="SemEval/MAMS .xml, ARTS .json, markup .txt, examples .yaml")
+    gen.add_argument("--source", default=None, metavar="NAME",
+                     help=f"a source the suites name ({', '.join(known_source_names())}) instead of --input")
+    gen.add_argument("--data", default=None, metavar="DIR",
+                     help="with --source: data directory laid out like shared/data (default: $ABSA_DATA_DIR)")
+    gen.add_argument("--variants", choices=("auto", "given", "generated"), default=None,
+                     help="as the suite key: the source's own variants, generated ones, or given when the source "
+                          "has any (default: auto with --source, generated with --input)")
+    gen.add_argument("--strategies", default="revtgt,revnon,adddiff",
+                     help="comma-separated; chains with + (default: revtgt,revnon,adddiff)")
+    gen.add_argument("--out", required=True, help="output file (.jsonl, or .json for the ARTS layout)")
+    gen.add_argument("--format", choices=("jsonl", "arts"), default=None, help="default: from --out's suffix")
+    gen.add_argument("--domain", choices=("restaurant", "laptop"), default=None,
+                     help="picks the ADDDIFF aspect bank and the vocabulary (default: guessed from the path)")
+    gen.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"as --absa-seed (default {DEFAULT_SEED})")
+    gen.add_argument("--k", type=int, default=None, help="ADDDIFF: aspects appended (default: 1-3 per unit)")
+    gen.add_argument("--neutral", choices=NEUTRAL_MODES, default=None,
+                     help=f"REVTGT on neutral targets (default: {DEFAULT_NEUTRAL})")
+    gen.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                     help="a strategy parameter as a suite would set it (e.g. k=3); repeatable")
+    gen.add_argument("--quarantine", default=None, help="also write the rejected attempts (JSONL) here")
+    gen.add_argument("--follow-symlinks", action="store_true",
+                     help="an output path that is a symbolic link: write to the file it points to (the link stays); "
+                          "without it such a path is refused")
+    aug = commands.add_parser("augment", help="adversarial training data: the REVTGT/REVNON/ADDDIFF variants of a "
+                                              "training file (only those that pass every check), after a leakage guard")
+    aug.add_argument("--input", required=True, help="the training file: SemEval .xml, ARTS/TOWE .json, markup .txt")
+    aug.add_argument("--out", required=True, help="output: .jsonl (sentence, term, from, to, polarity, strategy, "
+                                                  "unit) or .xml (SemEval-2014 layout)")
+    aug.add_argument("--strategies", default="revtgt,revnon,adddiff", help="comma-separated (default: all three)")
+    aug.add_argument("--adddiff-per-unit", type=int, default=1, metavar="N",
+                     help="ADDDIFF variants per unit, each drawn with its own seed (default 1)")
+    aug.add_argument("--k", type=int, default=None, help="ADDDIFF: aspects appended (default: 1-3 per unit)")
+    aug.add_argument("--domain", choices=("restaurant", "laptop"), default=None, help="default: from the path")
+    aug.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"(default {DEFAULT_SEED})")
+    aug.add_argument("--data", default=None, metavar="DIR",
+                     help="test data (laid out like shared/data) the leakage guard also checks against; without it "
+                          "the guard knows the public test sets by the fingerprints the package ships, and the "
+                          "built-in examples (default: $ABSA_DATA_DIR)")
+    aug.add_argument("--suites", action="append", default=None, metavar="PATH",
+                     help="suite files or folders whose own examples (and their variants) the leakage guard also "
+                          "checks against; repeatable (default: ./suites when there is one)")
+    aug.add_argument("--drop-leaks", action="store_true",
+                     help="drop (and count, per test set) input sentences that are test sentences or their "
+                          "variants, instead of refusing")
+    aug.add_argument("--follow-symlinks", action="store_true",
+                     help="an output path that is a symbolic link: write to the file it points to (the link stays); "
+                          "without it such a path is refused")
+    merge = commands.add_parser("merge", help="combine the JSON reports of --absa-shard K/N runs into the report "
+                                              "one run would have written; gates are decided here")
+    merge.add_argument("reports", nargs="+", help="every shard's --absa-report file")
+    merge.add_argument("-o", "--out", required=True, help="the merged JSON report")
+    merge.add_argument("--markdown", default=None, help="also write the Markdown summary here")
+    merge.add_argument("--baseline", default=None, help="compare with this released report (default: the "
+                                                        "shards' --absa-baseline)")
+    merge.add_argument("--alluredir", default=None, help="the folder the shards' Allure results were gathered in: "
+                                                         "the run's summary and gates are added to it")
+    merge.add_argument("--follow-symlinks", action="store_true",
+                     help="an output path that is a symbolic link: write to the file it points to (the link stays); "
+                          "without it such a path is refused")
+    run = commands.add_parser("run", help="run suites: the same as `pytest PATHS ARGS`")
+    run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed on to pytest (default: suites/)")
+    args = parser.parse_args(argv)
+    try:
+        _refuse_empty_values(commands.choices[args.command], args)
+        if args.command == "validate":
+            return _validate(args.paths)
+        if args.command == "models":
+            return _models(args.models_file)
+        if args.command == "generate":
+            return _generate(args)
+        if args.command == "merge":
+            return _merge(args)
+        if args.command == "augment":
+            return _augment(args)
+        import pytest
+
+        return int(pytest.main(args.pytest_args or ["suites/"]))
+    except AbsaChecksError as err:
+        print(f"absa-checks: {err}", file=sys.stderr)
+        return 2
+
+
+def _refuse_empty_values(command: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """`-o ' '`, `--out ''`, `--strategies ,`: an empty value would write a file named ' ' or quietly mean
+    nothing, so any option (or file argument) given an empty text is an error naming it, as pytest's are."""
+    for action in command._actions:
+        if action.dest in ("help", "pytest_args"):  # `run` hands its arguments to pytest, which checks them
+            continue
+        value = getattr(args, action.dest, None)
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and not item.replace(",", " ").strip():
+                name = max(action.option_strings, key=len) if action.option_strings else action.dest
+                raise AbsaChecksError(f"{name} was given an empty value ({item!r}); give it a value"
+                                      + (", or leave the option out for its default" if action.option_strings
+                                         and not action.required else ""))
+
+
+def _data_named(given: str | None, data_dir: Path | None) -> Named:
+    """The data folder as the user gave it: --data DIR, or $ABSA_DATA_DIR when it came from the environment."""
+    from absa_checks.sources import DATA_ENV
+
+    return Named("--data" if given else f"${DATA_ENV}", data_dir)
+
+
+def _nothing_read(loaded: LoadedSource, origin: str) -> None:
+    """An input that gives no unit is an error saying why (every record dropped, or none there), never an
+    empty output with exit status 0."""
+    if loaded.units:
+        return
+    from collections import Counter
+
+    kinds = Counter((issue.message, issue.action) for issue in loaded.issues)
+    why = ("; ".join(f"{count} x {message} ({action})" for (message, action), count in kinds.most_common(3)) if kinds
+           else "it holds no sentence with an annotated aspect term")
+    raise AbsaChecksError(f"{origin}: nothing was read, no unit to make variants of ({why}); name a file with "
+                          "annotated original sentences")
+
+
+def _augment(args) -> int:
+    from absa_checks.perturb.engine import Settings
+    from absa_checks.run import augment, generate, leakage
+    from absa_checks.sources import resolve_data_dir
+    from absa_checks.suites import strategies as names
+    from absa_checks.suites.files import load_file
+
+    strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    unknown = [s for s in strategies if not names.is_known(s)]
+    if unknown:
+        raise AbsaChecksError(f"--strategies: unknown {', '.join(unknown)}; use {', '.join(names.STRATEGIES)}")
+    if args.adddiff_per_unit < 1:
+        raise AbsaChecksError("--adddiff-per-unit: at least 1")
+    if args.k is not None and not 1 <= args.k <= 10:
+        raise AbsaChecksError("--k: use a whole number from 1 to 10")
+    out = Path(args.out)
+    if out.suffix not in (".jsonl", ".xml"):
+        raise AbsaChecksError(f"--out {out}: name a .jsonl or an .xml file")
+    data_dir = resolve_data_dir(args.data)
+    outputs.check([Named("--out", out)], [Named("--input", Path(args.input))], [_data_named(args.data, data_dir)],
+                  args.follow_symlinks, FOLLOW)
+    suite_paths = [Path(p) for p in args.suites] if args.suites else [p for p in [Path("suites")] if p.is_dir()]
+    missing = [str(p) for p in suite_paths if not p.exists()]
+    if missing:
+        raise AbsaChecksError(f"--suites {', '.join(missing)}: not found; name suite files or folders that exist")
+    loaded = load_file(Path(args.input), args.domain)
+    _nothing_read(loaded, f"--input {args.input}")
+    public = leakage.shipped_test_sets()
+    suites = augment.suite_examples(suite_paths, args.seed)
+    loaded, leaked = augment.guard(loaded, {**suites.known, **augment.known_test_sentences(data_dir, args.seed)},
+                                   leakage.sets_by_fingerprint(public), args.drop_leaks)
+    params = _strategy_params([], strategies, k=args.k, neutral=None)
+    made, rejected, tally = generate.run(loaded, strategies, Settings(args.seed, params))
+    if "adddiff" in strategies:
+        adddiff_params = tuple((k, v) for k, v in params if k in names.parameters("adddiff"))
+        made = augment.with_more_adddiff(made, loaded, args.adddiff_per_unit, args.seed, adddiff_params)
+    stream = io.StringIO()
+    (augment.write_xml if out.suffix == ".xml" else generate.write_jsonl)(made, stream)
+    outputs.write_text(Named("--out", out), stream.getvalue(), args.follow_symlinks, FOLLOW)
+    checked = (f"the public test sets ({', '.join(s.name for s in public)}; the ':generated' sets are the "
+               "variants absa-checks generates of them with seed 0), the built-in examples and their variants, "
+               + _suites_checked(suite_paths, suites)
+               + ("" if data_dir is None else f", and the test sets under {data_dir}"))
+    print(f"{len(loaded.units)} training units from {args.input}; wrote {len(made)} variants to {out}", file=sys.stderr)
+    counted = augment.count(leaked)
+    print(f"  leakage guard: checked against {checked}; {counted.sentences} input sentences dropped"
+          f"{counted.units_note()}, in {counted.sets()}" if leaked else
+          f"  leakage guard: checked against {checked}; no test sentence in the input", file=sys.stderr)
+    for line in tally.lines():
+        print("  " + line, file=sys.stderr)
+    return 0
+
+
+def _suites_checked(paths: list[Path], suites) -> str:
+    """The part of augment's guard line that says which suites' own examples were checked."""
+    if not paths:
+        return "no suite's own examples (no ./suites folder here; pass --suites DIR to check a project's)"
+    found = (f"the own examples of {len(suites.files)} suite file(s) in {', '.join(map(str, paths))} and their "
+             "variants")
+    if suites.unreadable:
+        found += (f" ({len(suites.unreadable)} suite file(s) could not be read, so not checked: "
+                  f"{suites.unreadable[0]}{' ...' if len(suites.unreadable) > 1 else ''})")
+    return found
+
+
+def _merge(args) -> int:
+    from types import SimpleNamespace
+
+    from absa_checks.reports import report_json, report_markdown, terminal
+    from absa_checks.reports.allure_support import summary_files, write_run_results
+    from absa_checks.run.reporters import with_unwritten
+    from absa_checks.run.shards import merge
+
+    markdown = SimpleNamespace(markdown=Path(args.markdown) if args.markdown else None, follow_symlinks=args.follow_symlinks,
+                               markdown_option="--markdown")
+    wanted = [Named("-o/--out", Path(args.out)),
+              *(report_markdown.REPORTER.outputs(markdown) if args.markdown else []),
+              *(summary_files(Path(args.alluredir)) if args.alluredir else [])]
+    inputs = [*(Named("shard report", Path(p)) for p in args.reports),
+              Named("--baseline", Path(args.baseline) if args.baseline else None)]
+    outputs.check(wanted, inputs, follow_symlinks=args.follow_symlinks, follow_option=FOLLOW)
+    result = merge([Path(p) for p in args.reports], Path(args.baseline) if args.baseline else None)
+    if result.baseline_path:  # the shards' own --absa-baseline, read too
+        outputs.check(wanted, [Named("the baseline", Path(result.baseline_path))],
+                      follow_symlinks=args.follow_symlinks, follow_option=FOLLOW)
+    writes = {"out": lambda: report_json.write(result.report, Path(args.out), "-o/--out", args.follow_symlinks)}
+    if args.markdown:
+        writes["markdown"] = lambda: report_markdown.REPORTER.write(result, markdown)
+    if args.alluredir:
+        writes["alluredir"] = lambda: write_run_results(
+            Path(args.alluredir), result.report, result.tables, result.pictures,
+            result.report["run"]["inconclusive_counts_as"], follow_symlinks=args.follow_symlinks)
+    failed: dict[str, str] = {}
+    for name, write in writes.items():  # each output is written even when another cannot be
+        try:
+            write()
+        except outputs.OutputError as err:
+            failed[name] = str(err)
+    lines = terminal.summary_lines(result.run, result.tables, result.context.issues, result.compared,
+                                   result.regression_gates, result.context.quarantined, result.verdict,
+                                   show_slices=False, report_asked=True)
+    for line in lines[:-1] + [f"absa-checks: {line}" for err in failed.values() for line in err.splitlines()]:
+        print(line)
+    if not failed:
+        print(lines[-1])
+        print(f"merged {len(args.reports)} shards into {args.out}")
+        return result.verdict.exit_status
+    print(with_unwritten(lines[-1], len(failed)))
+    print(f"merged {len(args.reports)} shards" + ("" if "out" in failed else f" into {args.out}"))
+    return max(result.verdict.exit_status, 1)
+
+
+def _write_each(texts, follow_symlinks: bool) -> list[str]:
+    """Write each (Named, text); every one is tried; the one-line messages of those that could not be."""
+    failed = []
+    for named, text in texts:
+        try:
+            outputs.write_text(named, text, follow_symlinks, FOLLOW)
+        except outputs.OutputError as err:
+            failed.append(str(err))
+            print(f"absa-checks: {err}", file=sys.stderr)
+    return failed
+
+
+def _validate(paths: list[str]) -> int:
+    files = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():  # suites, and files that look like one (they must read as one)
+            files += sorted(p for p in path.rglob("*") if is_yaml(p) and classify(p, Path.cwd()).kind != "other")
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise AbsaChecksError(f"{name}: no such file or folder")
+    if not files:
+        print(f"error {', '.join(paths)}: no suite file found (a suite is a .yaml file with a top-level "
+              "'suite: NAME' line), so nothing was validated; name the suite files or their folder")
+        return 1
+    problems = 0
+    defined: dict[str, tuple[str, str]] = {}  # a local source name -> (what it reads, where), across the files
+    for path in files:
+        found = classify(path, Path.cwd())
+        if found.kind != "suite":  # named explicitly or suite-like, yet not a suite
+            problems += 1
+            why = f" ({found.why})" if found.why else ""
+            print(f"error {path}: not an absa-checks suite{why}: a suite file has a top-level 'suite: NAME' line")
+            continue
+        try:
+            suite = parse_suite(path, known_source_names())
+            for name, local in suite.inline_sources.items():  # as a run of these files would see them
+                first = defined.setdefault(name, (local.identity, local.defined_at))
+                if first[0] != local.identity:
+                    raise AbsaChecksError(source_defined_twice(name, local.defined_at, first[1]))
+            print(f"ok    {path}: {len(suite.tests) + len(suite.extraction_tests)} tests")
+        except AbsaChecksError as err:
+            problems += 1
+            print(f"error {err}")
+    print(f"{len(files)} suite files, {problems} with errors")
+    return 1 if problems else 0
+
+
+def _strategy_params(written: list[str], chosen: list[str], **shortcuts) -> tuple:
+    """--param NAME=VALUE (and the --k / --neutral shortcuts), checked by the strategies' declarations."""
+    import yaml
+
+    from absa_checks.suites import strategies as names
+
+    accepted = {name: p for s in chosen for name, p in names.parameters(s).items()}
+    values = {key: value for key, value in shortcuts.items() if value is not None}
+    for item in written:
+        key, sep, text = item.partition("=")
+        if not sep or key.strip() not in accepted:
+            known = ", ".join(accepted) or "none for these strategies"
+            raise AbsaChecksError(f"--param {item!r}: write NAME=VALUE with a parameter of "
+                                  f"{', '.join(chosen)} ({known})")
+        values[key.strip()] = yaml.safe_load(text)  # as a suite file would read the value
+    for key, value in values.items():
+        try:
+            values[key] = accepted[key].parse(value) if key in accepted else value
+        except ValueError as err:
+            raise AbsaChecksError(f"--param {key}: {err}") from None
+    return tuple(sorted(values.items()))
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from absa_checks.perturb.engine import Settings
+    from absa_checks.run import generate
+    from absa_checks.sources import resolve_data_dir
+    from absa_checks.suites import strategies as names
+    from absa_checks.suites.files import load_file
+
+    if (args.input is None) == (args.source is None):
+        raise AbsaChecksError("generate: pass exactly one of --input FILE (an annotated file) or --source NAME "
+                              "(a source the suites name, with --data DIR)")
+    if args.input is not None and args.data is not None:
+        raise AbsaChecksError("--data: only used with --source; --input reads the file it names")
+    if args.source is not None and args.domain is not None:
+        raise AbsaChecksError(f"--domain: only used with --input; --source {args.source} has its own domain")
+    strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    unknown = [s for s in strategies if not names.is_known(s)]
+    if unknown:
+        raise AbsaChecksError(f"--strategies: unknown {', '.join(unknown)}; use {', '.join(names.STRATEGIES)} "
+                              "or chains such as revnon+adddiff")
+    if args.k is not None and not 1 <= args.k <= 10:
+        raise AbsaChecksError("--k: use a whole number from 1 to 10")
+    params = _strategy_params(args.param, strategies, k=args.k, neutral=args.neutral)
+    out = Path(args.out)
+    wanted = [Named("--out", out), *([Named("--quarantine", Path(args.quarantine))] if args.quarantine else [])]
+    outputs.check(wanted, [Named("--input", Path(args.input) if args.input else None)],
+                  [_data_named(args.data, resolve_data_dir(args.data) if args.source else None)], args.follow_symlinks,
+                  FOLLOW)
+    if args.source is not None:
+        loaded, origin, mode = _load_source(args.source, args.data), args.source, args.variants or "auto"
+    else:  # a file's own variants are ignored unless asked for: generated is what --input always did
+        loaded, origin, mode = load_file(Path(args.input), args.domain), args.input, args.variants or "generated"
+    _nothing_read(loaded, f"--input {args.input}" if args.input is not None else f"--source {args.source}")
+    settings = Settings(args.seed, params)
+    made, rejected, tally = generate.run(loaded, strategies, settings, mode)
+    fmt = args.format or ("arts" if out.suffix == ".json" else "jsonl")
+    stream = io.StringIO()
+    (generate.write_arts if fmt == "arts" else generate.write_jsonl)(made, stream)
+    texts = [stream.getvalue()]
+    if args.quarantine:
+        texts.append(generate.quarantine_jsonl(rejected))
+    failed = _write_each(zip(wanted, texts), args.follow_symlinks)
+    if failed:
+        return 2
+    domain = f" ({loaded.domain})" if loaded.domain else ""  # ARTS files do not say
+    print(f"{len(loaded.units)} units from {origin}{domain}; wrote {len(made)} variants to {out}", file=sys.stderr)
+    for line in tally.lines():
+        print("  " + line, file=sys.stderr)
+    return 0
+
+
+def _load_source(name: str, data: str | None) -> LoadedSource:
+    """A source by the name the suites use, loaded as the plugin loads it; errors name --source/--data."""
+    from absa_checks.sources import BUILTIN_SOURCES, DATA_ENV, resolve_data_dir
+    from absa_checks.sources.catalog import load_named
+
+    if name not in known_source_names():
+        raise AbsaChecksError(f"--source: unknown source '{name}'; use one of {', '.join(known_source_names())}")
+    data_dir = resolve_data_dir(data)
+    dataset = BUILTIN_SOURCES.get(name)
+    if dataset is not None:  # checked here so the messages name this command's --data, not --absa-data
+        if data_dir is None:
+            raise AbsaChecksError(f"--source {name} reads a data directory: pass --data DIR (or set {DATA_ENV}), "
+                                  "a folder laid out like shared/data")
+        option = "--data" if data else f"${DATA_ENV}"
+        if not data_dir.is_dir():
+            raise AbsaChecksError(f"{option}: {data_dir} is not a folder; pass the data directory, laid out like "
+                                  "shared/data")
+        if not (data_dir / dataset.relative_path).is_file():
+            raise AbsaChecksError(f"{option}: {data_dir / dataset.relative_path} not found; {name} needs "
+                                  f"{dataset.how_to_get} there")
+    return load_named(name, data_dir)
+
+
+def _models(given: str | None) -> int:
+    from absa_checks.models.adapters import BUILTIN_MODELS, read_groups, read_models_file
+
+    models_file = Path(given or "models.yaml")  # the default may be absent: then the built-ins only
+    if given is not None and models_file.is_dir():
+        raise AbsaChecksError(f"--models-file {given}: is a folder, not a file; name the models YAML file "
+                              "(e.g. models.yaml)")
+    if given is not None and not models_file.is_file():
+        raise AbsaChecksError(f"--models-file {given}: not found; name an existing models YAML file, or leave the "
+                              "option out to list the built-in models (and ./models.yaml, if any)")
+    entries, origin = read_models_file(models_file)
+    for name, entry in {**BUILTIN_MODELS, **entries}.items():
+        kind = entry.get("kind", "?") if isinstance(entry, dict) else "?"
+        print(f"{name:24} {kind:12} {'models file' if name in entries else 'built-in'}")
+    for name, group in read_groups(models_file).items():
+        print(f"{name:24} {'group':12} {', '.join(group.members)}")
+    print("also: replay:<path>#<column>, python:<module>:<function>, several as a,b,c")
+    return 0

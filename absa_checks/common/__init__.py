@@ -1,0 +1,1 @@
+"""Plain data and helpers every stage uses: errors, examples, labels, domains, text, safe output writing."""

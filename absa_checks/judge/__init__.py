@@ -1,0 +1,1 @@
+"""Stage 5, judge: outcomes, metrics, statistics, gates, comparisons, claims and the verdict."""

@@ -1,0 +1,232 @@
+"""Release gates: thresholds from the suites, decided on the confidence interval by default.
+
+basis `interval` (default): a gate fails only when the whole 95% interval is on the wrong side of
+the threshold, so noise alone does not fail a release; when the interval straddles the threshold
+the verdict is "inconclusive" (the run's policy, `--absa-inconclusive`, makes that pass or fail).
+basis `point`: the point estimate decides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from absa_checks.judge.metrics import ARS_STRATEGIES, RateLike, RunMetrics, SourceMetrics
+
+BASES = ("interval", "point")
+CHECKPOINT_RULES = ("mean", "worst")  # several checkpoints: gate the mean across them, or every one
+SEVERITY = {"fail": 0, "inconclusive": 1, "pass": 2, "no-data": 3, "report-only": 4, "duplicate": 5}  # worst first
+# verdicts that decide nothing: no data; a source of another domain run with --absa-cross-domain; a slice of
+# the same sentences as one decided on another source (absa_checks.common.domains, mark_duplicates)
+UNDECIDED = ("no-data", "report-only", "duplicate")
+# what a slice gate measures, for its label: min_accuracy is on the originals, whatever the test's strategy
+SLICE_METRICS = {"min_accuracy": "accuracy (originals)", "min_ars": "ARS (all strategies)",
+                 "max_fail_rate": "fail rate", "min_variant_accuracy": "variant accuracy"}
+CASE_SLICE_GATES = ("max_fail_rate", "min_variant_accuracy")  # on the test's cases; the others on the units
+_LABELS = {"max_fail_rate": "fail rate", "min_variant_accuracy": "variant accuracy", "min_ars": "ARS",
+           "max_not_found_rate": "not-found rate", "min_accuracy": "accuracy on the originals"}
+
+
+@dataclass(frozen=True)
+class GateResult:
+    name: str        # "max_fail_rate", "min_ars", "min_variant_accuracy"
+    test: str
+    source: str
+    threshold: float
+    rate: RateLike | None
+    basis: str
+    verdict: str     # "pass", "fail", "inconclusive" (the interval straddles the threshold) or "no-data"
+    reason: str
+    checkpoint: str = ""  # several checkpoints: "mean of N", or the checkpoint decided on
+    slice: str = ""       # a per-slice gate: its selector ("hard=true")
+    measured: str = ""    # "report-only" / "duplicate": the verdict the measurement alone would give
+    duplicate_of: str = ""  # "duplicate": the gate that decides these sentences ("arts-laptop hard=true")
+
+    @property
+    def label(self) -> str:
+        """What the gate measures: "arts-laptop hard=true accuracy (originals)" for a slice gate (not the
+        test's strategy: min_accuracy is on the originals), "max_fail_rate arts-laptop (revtgt)" otherwise."""
+        short = self.test.split("::")[-1]
+        if not self.slice:
+            return f"{self.name} {self.source} ({short})"
+        what = SLICE_METRICS.get(self.name, self.name)
+        return f"{self.source} {self.slice} {what}" + (f" ({short})" if self.name in CASE_SLICE_GATES else "")
+
+    def to_dict(self) -> dict:
+        found = {"gate": self.name, "test": self.test, "source": self.source, "threshold": self.threshold,
+                 "basis": self.basis, "verdict": self.verdict, "reason": self.reason,
+                 "checkpoint": self.checkpoint, "metric": self.rate.to_dict() if self.rate else None,
+                 "label": self.label}
+        if self.slice:
+            found["slice"] = self.slice
+        if self.measured:
+            found["measured_verdict"] = self.measured
+        if self.duplicate_of:
+            found["duplicate_of"] = self.duplicate_of
+        return found
+
+
+def report_only(gate: GateResult, why: str) -> GateResult:
+    """A gate on a source run report-only (--absa-cross-domain): reported, never counted."""
+    if gate.verdict in UNDECIDED:
+        return gate
+    return replace(gate, verdict="report-only", measured=gate.verdict, reason=f"report-only ({why}): {gate.reason}")
+
+
+def mark_duplicates(results: list[GateResult], contents: dict[tuple[str, str, str], frozenset]) -> list[GateResult]:
+    """A slice gate whose slice holds the same sentences (`contents`: (source, selector, test or "" for the
+    gates on all the source's units) -> normalised sentence + target of its units, conclusion.slice_contents)
+    as the same gate on a source earlier in name order is decided there once; it is marked "duplicate" with
+    `duplicate_of`, so one weakness does not fail three gates."""
+
+    def content_of(gate: GateResult) -> frozenset | None:
+        return contents.get((gate.source, gate.slice, gate.test if gate.name in CASE_SLICE_GATES else ""))
+
+    deciders: dict[tuple, list[GateResult]] = {}
+    marked: dict[int, GateResult] = {}
+    order = sorted(range(len(results)), key=lambda i: (results[i].source, results[i].test))
+    for i in order:
+        gate = results[i]
+        content = content_of(gate)
+        if not gate.slice or gate.verdict in UNDECIDED or not content:
+            continue
+        key = (gate.name, gate.slice, gate.threshold, gate.basis,
+               gate.test if gate.name in CASE_SLICE_GATES else "")
+        first = next((g for g in deciders.get(key, []) if content_of(g) == content), None)
+        if first is None:
+            deciders.setdefault(key, []).append(gate)
+            continue
+        shown = f"{first.source} {first.slice}"
+        marked[i] = replace(gate, verdict="duplicate", measured=gate.verdict, duplicate_of=shown,
+                            reason=f"duplicate of {shown} (the same {len(content)} sentences and targets), decided "
+                                   f"there: {gate.reason}")
+    return [marked.get(i, gate) for i, gate in enumerate(results)]
+
+
+def evaluate(metrics: RunMetrics, default_basis: str) -> list[GateResult]:
+    results = []
+    for test in metrics.tests:
+        gates = test.gates
+        basis = gates.get("basis", default_basis)
+        source = metrics.sources.get(test.source)
+        if "max_fail_rate" in gates:
+            results.append(_decide("max_fail_rate", test.test, test.source, gates["max_fail_rate"],
+                                   test.fail_rate, basis, upper_limit=True))
+        if "max_not_found_rate" in gates:
+            results.append(_decide("max_not_found_rate", test.test, test.source, gates["max_not_found_rate"],
+                                   test.not_found, basis, upper_limit=True))
+        if "min_variant_accuracy" in gates:
+            results.append(_decide("min_variant_accuracy", test.test, test.source, gates["min_variant_accuracy"],
+                                   test.variant_accuracy, basis, upper_limit=False))
+        if "min_ars" in gates:
+            if source is not None and source.ars_partial:
+                results.append(_partial_ars(test.test, source, gates["min_ars"], basis))
+                continue
+            results.append(_decide("min_ars", test.test, test.source, gates["min_ars"],
+                                   source.ars if source else None, basis, upper_limit=False))
+    return results + _slice_gates(metrics, default_basis)
+
+
+def _slice_gates(metrics: RunMetrics, default_basis: str) -> list[GateResult]:
+    """Gates a test sets per slice: on the source's units in the slice (min_accuracy, min_ars) or on the
+    test's cases in it (max_fail_rate, min_variant_accuracy), with the same interval rules."""
+    results = []
+    for test in metrics.tests:
+        basis = test.gates.get("basis", default_basis)
+        for selector, thresholds in (test.gates.get("slices") or {}).items():
+            source = metrics.sources.get(test.source)
+            on_units = source.slices.get(selector) if source is not None else None
+            on_cases = metrics.slice_tests.get((test.test, test.source, selector))
+            for name, threshold in thresholds.items():
+                if name == "min_ars" and on_units is not None and on_units.ars_partial:
+                    gate = _partial_ars(test.test, on_units, threshold, basis)
+                else:
+                    rate = {"min_accuracy": on_units.original_accuracy if on_units else None,
+                            "min_ars": on_units.ars if on_units else None,
+                            "max_fail_rate": on_cases.fail_rate if on_cases else None,
+                            "min_variant_accuracy": on_cases.variant_accuracy if on_cases else None}[name]
+                    gate = _decide(name, test.test, test.source, threshold, rate, basis,
+                                   upper_limit=name.startswith("max_"))
+                results.append(replace(gate, slice=selector, reason=f"slice {selector}: {gate.reason}"))
+    return results
+
+
+def evaluate_extraction(results, default_basis: str) -> list[GateResult]:
+    """`min_<level>_f1[_flexible]` on each extraction test's F1 per source (and checkpoint)."""
+    decided = []
+    for result in results:
+        basis = result.gates.get("basis", default_basis)
+        for name, threshold in result.gates.items():
+            if name == "basis":
+                continue
+            level = name[len("min_"):].split("_f1")[0]
+            mode = "flexible" if name.endswith("_flexible") else "strict"
+            rate = result.levels.get(level, {}).get(mode, {}).get("f1")
+            gate = _decide(name, result.test, result.source, threshold, rate, basis, upper_limit=False)
+            decided.append(replace(gate, checkpoint=result.model if len({r.model for r in results}) > 1 else ""))
+    return decided
+
+
+def evaluate_checkpoints(per_model: dict[str, RunMetrics], mean: RunMetrics, default_basis: str,
+                         rule: str, report_only_pairs: frozenset = frozenset()) -> list[GateResult]:
+    """Gates over several checkpoints: on the mean across them (its interval covers seed and test-set
+    noise), or on the worst checkpoint (each decided on its own interval; the worst verdict counts)."""
+    count = len(per_model)
+    if rule == "mean":
+        return [replace(g, checkpoint=f"mean of {count}", reason=f"mean of {count} checkpoints: {g.reason}")
+                for g in evaluate(mean, default_basis)]
+    if rule != "worst":
+        raise ValueError(f"unknown checkpoint rule {rule!r}; use one of {', '.join(CHECKPOINT_RULES)}")
+    by_gate: dict[tuple[str, str, str, str], list[tuple[str, GateResult]]] = {}
+    for model, metrics in per_model.items():
+        for gate in evaluate(metrics, default_basis):
+            if (model, gate.source) in report_only_pairs:  # its own domains decide: the others are reported
+                gate = report_only(gate, f"{gate.source} is of another domain than {model}")
+            by_gate.setdefault((gate.name, gate.test, gate.source, gate.slice), []).append((model, gate))
+    results = []
+    for found in by_gate.values():
+        def badness(pair: tuple[str, GateResult]) -> tuple[int, float]:
+            gate = pair[1]
+            value = gate.rate.value if gate.rate is not None and gate.rate.n else 0.0
+            return SEVERITY[gate.verdict], (-value if gate.name.startswith("max_") else value)
+
+        model, worst = min(found, key=badness)
+        results.append(replace(worst, checkpoint=model,
+                               reason=f"worst of {count} checkpoints, {model}: {worst.reason}"))
+    return results
+
+
+def _partial_ars(test: str, source: SourceMetrics, threshold: float, basis: str) -> GateResult:
+    """An ARS over fewer strategies than ARTS's is another, easier quantity: never judged as ARS."""
+    missing = [s for s in ARS_STRATEGIES if s not in source.ars_covers]
+    covers = ", ".join(source.ars_covers) or "no strategy"
+    return GateResult("min_ars", test, source.source, threshold, source.ars, basis, "fail",
+                      f"not decided: ARS here is partial, it covers {covers} only (no {', '.join(missing)} case was "
+                      "run: deselected with -m/-k, or not in the suites collected); the ARS gate needs all of "
+                      f"{', '.join(ARS_STRATEGIES)}")
+
+
+def _decide(name: str, test: str, source: str, threshold: float, rate: RateLike | None, basis: str,
+            upper_limit: bool) -> GateResult:
+    label = _LABELS.get(name) or f"{'flexible ' if name.endswith('_flexible') else ''}" \
+        f"{name[len('min_'):].split('_f1')[0]} F1"  # min_pair_f1 -> "pair F1"
+    if rate is None or rate.n == 0:
+        return GateResult(name, test, source, threshold, rate, basis, "no-data", f"no scored cases for {label}")
+    value = rate.value
+    if basis == "point":
+        bad = value > threshold if upper_limit else value < threshold
+        shown = f"{label} {value:.2%}"
+    else:
+        bad = rate.low > threshold if upper_limit else rate.high < threshold
+        shown = f"{label} {value:.2%} [95% CI {rate.low:.2%}, {rate.high:.2%}]"
+        if not bad and rate.low <= threshold <= rate.high:
+            side = "above" if (value > threshold) == upper_limit else "within"
+            return GateResult(name, test, source, threshold, rate, basis, "inconclusive",
+                              f"{shown} straddles the {threshold:.2%} limit (point estimate {side} it): "
+                              "more cases would decide")
+    relation = "above" if upper_limit else "below"
+    ok_relation = "at most" if upper_limit else "at least"
+    if bad:
+        return GateResult(name, test, source, threshold, rate, basis, "fail",
+                          f"{shown} is {relation} the {threshold:.2%} limit")
+    return GateResult(name, test, source, threshold, rate, basis, "pass",
+                      f"{shown}: {ok_relation} {threshold:.2%}" + (" within the interval" if basis == "interval" else ""))

@@ -1,0 +1,169 @@
+"""The summary tables, built once and rendered as text (terminal), Markdown or HTML (Allure).
+
+- the main table: source x strategy, with the gates' verdicts;
+- several checkpoints: each checkpoint's numbers beside the mean ± std;
+- slices: per source, units, accuracy on the originals and ARS per slice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from absa_checks.judge.gates import CASE_SLICE_GATES, UNDECIDED, GateResult
+from absa_checks.judge.metrics import RunMetrics
+
+HEADER = ("source", "strategy", "n", "accuracy ori -> new", "fail rate [95% CI]", "ARS [95% CI]", "gate")
+SLICE_HEADER = ("source", "slice", "units", "original accuracy", "ARS [95% CI]", "gate")
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str  # "" for the main table
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+def pct(rate) -> str:
+    """A rate in percent; a mean over checkpoints (a Spread) as "mean±std"."""
+    if not rate.n:
+        return "-"
+    shown = f"{100 * rate.value:.2f}"
+    return shown + (f"±{100 * rate.std:.2f}" if getattr(rate, "std", None) is not None else "")
+
+
+def with_ci(rate) -> str:
+    return f"{pct(rate)} [{100 * rate.low:.1f}, {100 * rate.high:.1f}]" if rate.n else "-"
+
+
+def _gate_cell(gates: list[GateResult]) -> str:
+    decided = [g for g in gates if g.verdict not in UNDECIDED]
+    if not decided:
+        shown = sorted({f"duplicate of {g.duplicate_of}" if g.duplicate_of else g.verdict for g in gates
+                        if g.verdict in ("report-only", "duplicate")})
+        return "; ".join(shown) or "-"
+    failed = sum(g.verdict == "fail" for g in decided)
+    undecided = sum(g.verdict == "inconclusive" for g in decided)
+    if failed:
+        return f"FAIL ({failed}/{len(decided)})"
+    return f"inconclusive ({undecided}/{len(decided)})" if undecided else "pass"
+
+
+def missing_columns(metrics: RunMetrics) -> tuple[str, ...]:
+    """An extraction model's own outcomes, shown when it had any: the target not found, or found twice."""
+    return (*(("not found [95% CI]",) if metrics.not_found else ()),
+            *(("ambiguous [95% CI]",) if metrics.ambiguous else ()))
+
+
+def header(metrics: RunMetrics) -> tuple[str, ...]:
+    return (*HEADER[:5], *missing_columns(metrics), *HEADER[5:])
+
+
+def rows(metrics: RunMetrics, gates: list[GateResult]) -> list[tuple[str, ...]]:
+    test_strategy = {t.test: t.strategy for t in metrics.tests}
+    extra = missing_columns(metrics)
+    result = []
+    for name, source in metrics.sources.items():
+        for strategy, s in source.strategies.items():
+            mine = [g for g in gates if g.source == name and g.name != "min_ars" and not g.slice
+                    and test_strategy.get(g.test) == strategy]
+            missing = [with_ci(rate) if rate is not None else "-" for rate, column in
+                       ((s.not_found, "not found [95% CI]"), (s.ambiguous, "ambiguous [95% CI]")) if column in extra]
+            result.append((name, strategy, str(s.n), f"{pct(s.original_accuracy)} -> {pct(s.variant_accuracy)}",
+                           with_ci(s.fail_rate), *missing, "", _gate_cell(mine)))
+        ars_gates = [g for g in gates if g.source == name and g.name == "min_ars" and not g.slice]
+        label = "all (units)" if not source.ars_partial else f"all (ARS partial: {'+'.join(source.ars_covers) or '-'})"
+        result.append((name, label, str(source.units), f"{pct(source.original_accuracy)} (originals)", "",
+                       *([""] * len(extra)), with_ci(source.ars), _gate_cell(ars_gates)))
+    return result
+
+
+def checkpoint_rows(per_model: dict[str, RunMetrics], mean: RunMetrics) -> list[tuple[str, ...]]:
+    """Per source: accuracy on the originals, ARS and each strategy's fail rate, for every checkpoint."""
+
+    def cells(get) -> tuple[str, ...]:
+        values = []
+        for metrics in per_model.values():
+            try:
+                values.append(pct(get(metrics)))
+            except KeyError:  # this checkpoint ran no such case (deselected)
+                values.append("-")
+        return (*values, pct(get(mean)))
+
+    result = []
+    for name, source in mean.sources.items():
+        result.append((name, "original accuracy", *cells(lambda m, name=name: m.sources[name].original_accuracy)))
+        result.append((name, "ARS", *cells(lambda m, name=name: m.sources[name].ars)))
+        for strategy in source.strategies:
+            result.append((name, f"{strategy} fail rate", *cells(
+                lambda m, name=name, strategy=strategy: m.sources[name].strategies[strategy].fail_rate)))
+    return result
+
+
+def slice_rows(metrics: RunMetrics, gates: Sequence[GateResult] = ()) -> list[tuple[str, ...]]:
+    """Per source and slice: units, accuracy, ARS, and the verdict of the gates set on that slice."""
+    return [(name, key, str(found.units), pct(found.original_accuracy), with_ci(found.ars),
+             _gate_cell([g for g in gates if g.source == name and g.slice == key]))
+            for name, source in metrics.sources.items() for key, found in source.slices.items()]
+
+
+SLICE_GATE_HEADER = ("source", "slice", "test", "gate", "threshold", "measured [95% CI]", "verdict")
+
+
+def slice_gate_rows(gates: list[GateResult]) -> list[tuple[str, ...]]:
+    return [(g.source, g.slice, g.test.split("::")[-1] if g.name in CASE_SLICE_GATES else "(originals)"
+             if g.name == "min_accuracy" else "(all strategies)", g.name, f"{100 * g.threshold:.2f}",
+             with_ci(g.rate) if g.rate is not None else "-",
+             f"duplicate of {g.duplicate_of}" if g.duplicate_of else g.verdict) for g in gates if g.slice]
+
+
+EXTRACTION_HEADER = ("source", "level", "sentences", "strict F1 [95% CI]", "flexible F1 [95% CI]",
+                     "strict P / R", "gate")
+
+
+def extraction_rows(results, gates: list[GateResult]) -> list[tuple[str, ...]]:
+    """Extraction quality per source and level: strict (exact) and flexible matching side by side."""
+    several = len({r.model for r in results}) > 1
+    found: list[tuple[str, ...]] = []
+    for r in results:
+        name = f"{r.source}@{r.model}" if several else r.source
+        for level, modes in r.levels.items():
+            mine = [g for g in gates if g.test == r.test and g.source == r.source and g.name.startswith(f"min_{level}_f1")
+                    and (not several or g.checkpoint == r.model)]
+            strict = modes["strict"]
+            found.append((name, level, f"{r.sentences}" + (f" ({r.errors} errors)" if r.errors else ""),
+                          with_ci(strict["f1"]), with_ci(modes["flexible"]["f1"]),
+                          f"{pct(strict['precision'])} / {pct(strict['recall'])}", _gate_cell(mine)))
+    return found
+
+
+def all_tables(metrics: RunMetrics, gates: list[GateResult],
+               per_model: dict[str, RunMetrics] | None = None, extraction=()) -> list[Table]:
+    tables = [Table("", header(metrics), tuple(rows(metrics, gates)))]
+    if extraction:
+        tables.append(Table("extraction: F1 in %, strict (exact) vs flexible matching (docs/extraction.md)",
+                            EXTRACTION_HEADER, tuple(extraction_rows(extraction, gates))))
+    if per_model:
+        tables.append(Table("each checkpoint (%)", ("source", "metric", *per_model, "mean±std"),
+                            tuple(checkpoint_rows(per_model, metrics))))
+    sliced = slice_rows(metrics, gates)
+    if sliced:
+        tables.append(Table("slices: multi-aspect, hard, opposite aspects, gold polarity", SLICE_HEADER,
+                            tuple(sliced)))
+    slice_gates = slice_gate_rows(gates)
+    if slice_gates:
+        tables.append(Table("gates on slices (%)", SLICE_GATE_HEADER, tuple(slice_gates)))
+    return tables
+
+
+def render_text(table: Table) -> list[str]:
+    widths = [max(len(r[i]) for r in [table.header, *table.rows]) for i in range(len(table.header))]
+    def line(r: tuple[str, ...]) -> str:
+        return "  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip()
+
+    return [line(table.header), *(line(r) for r in table.rows)]
+
+
+def render_markdown(table: Table) -> list[str]:
+    return ["| " + " | ".join(table.header) + " |", "|" + "---|" * len(table.header),
+            *("| " + " | ".join(cell or " " for cell in r) + " |" for r in table.rows)]

@@ -1,0 +1,192 @@
+"""The terminal summary: who was tested, the tables, baseline and quarantine notes, and the verdict last."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from absa_checks.common.examples import DataIssue
+from absa_checks.judge.comparison import SourceComparison
+from absa_checks.judge.gates import UNDECIDED, GateResult
+from absa_checks.judge.verdict import Verdict
+from absa_checks.reports import summary_table
+
+
+def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues: list[DataIssue],
+                  compared: dict[str, dict[str, SourceComparison]], regression_gates: list[GateResult],
+                  quarantined: list[dict], verdict: Verdict, show_slices: bool, report_asked: bool = False,
+                  failed_cases: int = 0) -> list[str]:
+    """`failed_cases`: cases that failed their expectation while gates decide the run (explained once)."""
+    model = run["model"]
+    if len(run["models"]) == 1:
+        lines = [f"model {model['name']} (fingerprint {model['fingerprint']}), seed {run['seed']}; "
+                 "rates in %, 95% intervals"]
+    else:
+        lines = [f"{len(run['models'])} checkpoints: {model['name']}; seed {run['seed']}; rates in %, "
+                 f"mean ± std across checkpoints, 95% intervals for the mean; gates on the {model['gate_on']}"]
+    for table in tables:
+        if not table.rows:  # e.g. only extraction tests ran: no behavioural table
+            continue
+        if table.header == summary_table.SLICE_HEADER and not show_slices:  # long: the reports have it
+            lines.append(f"slices: {len(table.rows)} rows in the reports, or here with -v")
+            continue
+        if table.title:
+            lines += ["", table.title]
+        lines += summary_table.render_text(table)
+    if issues:
+        lines.append(f"{len(issues)} data issues repaired or reported while loading"
+                     + (" (listed in the JSON report)" if report_asked else " (--absa-report PATH lists them)"))
+    lines += baseline_lines(regression_gates, compared)
+    if quarantined:
+        reasons = sorted({q["reason"] for q in quarantined})
+        lines.append(f"{len(quarantined)} generated variants quarantined by our checks "
+                     f"({'; '.join(reasons[:3])}{'; ...' if len(reasons) > 3 else ''})")
+    if failed_cases:
+        lines.append(f"the {failed_cases} failed cases are findings about the model, not errors of the run: "
+                     "the gates decide the exit status (--absa-strict: every case)")
+    lines.append(f"absa-checks {verdict.heading}: {verdict.reason}")
+    return lines
+
+
+def baseline_lines(regression_gates: list[GateResult], compared: dict[str, dict[str, SourceComparison]]
+                   ) -> list[str]:
+    """A line per source compared with the baseline; sources with the same verdict and reason and no newly
+    broken unit share one line (a partial run against a full baseline: "no units shared" once, not 9 times)."""
+    broken: list[str] = []
+    alike: dict[tuple[str, str], list[str]] = {}
+    for gate in regression_gates:
+        found = compared.get(gate.checkpoint or next(iter(compared), ""), {}).get(gate.source)
+        units = found.units.broken if found else ()
+        if units:
+            broken += [f"vs baseline, {gate.source}: {gate.verdict}: {gate.reason}",  # a line each: both stay in view
+                       f"  {gate.source}: newly broken units: " + ", ".join(units[:5]) + (" ..." if len(units) > 5 else "")]
+        else:
+            alike.setdefault((gate.verdict, gate.reason), []).append(gate.source)
+    lines = broken
+    for (verdict, reason), sources in alike.items():
+        named = sources[0] if len(sources) == 1 else \
+            f"{len(sources)} sources ({', '.join(sources[:3])}{', ...' if len(sources) > 3 else ''})"
+        lines.append(f"vs baseline, {named}: {verdict}: {reason}")
+    return lines
+
+
+LINE_LIMIT = 160  # a summary line longer than this is cut (without -v): the reports hold the whole of it
+SHOWN_FAILURES = 10  # failed cases listed one line each (without -v): -v and the reports list every one
+
+
+def summary(result, options) -> list[str]:
+    """The lines for a RunResult (absa_checks.run.conclusion), the run's notes first. Without -v it fits one screen:
+    repeated lines folded, the first failed cases, the gates that failed and a short verdict, the lines cut
+    at LINE_LIMIT characters (not the notes, what was not measured, nor the sources left out for their domain:
+    they say what to do)."""
+    context = result.context
+    failures = failure_lines(result.outcomes) if options.compact_failures else []
+    lines = [*context.notes, *failures, *summary_lines(result.run, result.tables, context.issues, result.compared,
+                                            result.regression_gates, context.quarantined, result.verdict,
+                                            show_slices=options.verbose, report_asked=options.report is not None,
+                                            failed_cases=_failed_cases_not_deciding(result, options))]
+    lines[-1:-1] = manifest_lines(result.manifest)  # the verdict stays the last line
+    lines = fold_repeated(lines)
+    if options.verbose:
+        return lines
+    failed = failed_gate_lines(result.gates, options.inconclusive)
+    whole = set(context.notes) | {line for line in lines if line.startswith(("also not measured: ", "domains: "))}
+    verdict = verdict_line(result.verdict, len(failed), result.metrics)
+    # the run's notes and what it failed to measure keep their fix; the rest is in the reports
+    return [line if line in whole else cut(line) for line in lines[:-1] + failed] + [verdict]
+
+
+def cut(line: str, limit: int = LINE_LIMIT) -> str:
+    return line if len(line) <= limit else line[:limit - 4].rstrip() + " ..."
+
+
+def fold_repeated(lines: list[str]) -> list[str]:
+    """Every repeated non-blank line once, where it first appears, with how many times it came."""
+    counts: dict[str, int] = {}
+    for line in lines:
+        counts[line] = counts.get(line, 0) + 1
+    seen: set[str] = set()
+    folded = []
+    for line in lines:
+        if not line.strip() or counts[line] == 1:
+            folded.append(line)
+        elif line not in seen:
+            seen.add(line)
+            folded.append(f"{line} ({counts[line]} times)")
+    return folded
+
+
+def failed_gate_lines(gates, inconclusive: str = "pass") -> list[str]:
+    """One line per gate that failed (an inconclusive one too under --absa-inconclusive fail)."""
+    failing = ("fail", "inconclusive") if inconclusive == "fail" else ("fail",)
+    return [f"gate failed: {g.name if g.slice else g.label}" + (f" on {g.label}" if g.slice else "")
+            + (f" ({g.checkpoint})" if g.checkpoint else "") + f": {g.reason}" for g in gates if g.verdict in failing]
+
+
+def verdict_line(verdict: Verdict, failed_gates: int, metrics) -> str:
+    """`absa-checks PASSED|FAILED: why` within LINE_LIMIT: a reason too long for it gives way to the counts
+    (the failed gates are the lines above; the reports have the whole reason). A run that failed for another
+    reason than its gates (nothing measured, a refused suite, errors) keeps the whole reason: it says the fix."""
+    line = f"absa-checks {verdict.heading}: {verdict.reason}"
+    if len(line) <= LINE_LIMIT:
+        return line
+    cases = f"{metrics.failed} of {metrics.cases} cases failed their expectation" if metrics.cases else ""
+    if failed_gates and verdict.reason.startswith(f"{failed_gates} of "):
+        counted = verdict.reason.split(":")[0]  # "2 of 54 gates failed"
+        return cut(f"absa-checks {verdict.heading}: {counted} (listed above)" + (f"; {cases}" if cases else ""))
+    if not verdict.passed:  # not measured, refused, errors: the whole reason, for it says what to fix
+        return line
+    return cut(line.split(" (")[0] + (f" ({cases})" if cases and cases not in line.split(" (")[0] else ""))
+
+
+def manifest_lines(manifest) -> list[str]:
+    """What was not measured without being asked for, and how much of the run a baseline covers."""
+    if manifest is None:
+        return []
+    lines = [*manifest.skipped, *(f"also not measured: {problem}" for problem in manifest.problems[1:])]
+    found = manifest.baseline
+    if found and found["shared"] and found["shared"] < found["run_units"]:
+        lines.append(f"vs baseline: {found['shared']} of this run's {found['run_units']} units are in the baseline "
+                     f"({found['baseline_units']} units there); the other {found['run_units'] - found['shared']} "
+                     "are not compared")
+    return lines
+
+
+def _failed_cases_not_deciding(result, options) -> int:
+    """Failed cases, when the run has decided gates and no --absa-strict: they show red but decide nothing."""
+    decided = [g for g in result.gates if g.verdict not in UNDECIDED]
+    found = result.metrics.failed + result.metrics.not_found + result.metrics.ambiguous
+    return found if decided and not options.strict else 0
+
+
+def failure_lines(outcomes, shown: int = SHOWN_FAILURES) -> list[str]:
+    """The first `shown` cases that failed their expectation, one line each: where, what changed, gold and
+    predicted (-v explains every one in full; the JSON and Markdown reports list them all)."""
+    failed = [o for o in outcomes if o.status in FINDINGS]
+    if not failed:
+        return []
+    first = f"the first {shown}, " if len(failed) > shown else ""
+    lines = [f"{len(failed)} failed cases, {first}one line each (-v explains every case in full):"]
+    for o in failed[:shown]:
+        changed = _changed_words(o.original["sentence"], o.variant["sentence"])
+        if o.status != "failed":  # an extraction model: the target itself was not found (or twice)
+            lines.append(f"  {o.nodeid}: {changed}; target {o.status}: {o.reason}")
+            continue
+        lines.append(f"  {o.nodeid}: {changed}; gold {o.original['gold']}->{o.variant['gold']}, predicted "
+                     f"{o.original_prediction['label']}->{o.variant_prediction['label']}")
+    if len(failed) > shown:
+        lines.append(f"  ... and {len(failed) - shown} more (-v, or --absa-report PATH / --absa-markdown PATH "
+                     "lists every one)")
+    return lines + [""]
+
+
+FINDINGS = ("failed", "not-found", "ambiguous")  # what a case finds out about the model (errors are not)
+
+
+def _changed_words(original: str, variant: str) -> str:
+    """The changed stretches of words (two at most), e.g. "'lasts' -> 'does not last'"; "+ '...'" for added ones."""
+    a, b = original.split(), variant.split()
+    changes = [(" ".join(a[i1:i2]), " ".join(b[j1:j2])) for op, i1, i2, j1, j2
+               in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes() if op != "equal"]
+    shown = [f"+ {new!r}" if not old else f"{old!r} -> {new!r}" for old, new in changes[:2]]
+    return ", ".join(shown) + (" ..." if len(changes) > 2 else "") if shown else "same words"

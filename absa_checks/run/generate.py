@@ -1,0 +1,124 @@
+"""`absa-checks generate`: write generated variants of any annotated ABSA file (JSONL or ARTS JSON).
+
+Also builds adversarial training data, as in the ARTS paper's section 5.4.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import TextIO
+
+from absa_checks.common.examples import Example, Unit, Variant
+from absa_checks.perturb.engine import Quarantined, Settings
+from absa_checks.perturb.variants import VariantRequest, VariantSet
+from absa_checks.run.run_state import VariantCache
+from absa_checks.sources.base import LoadedSource
+from absa_checks.suites import strategies as strategy_names
+
+ARTS_SUFFIX = {"revtgt": "_adv1", "revnon": "_adv2", "adddiff": "_adv3"}
+NO_GIVEN = "the source gives no variant"  # the not-applicable reason of a unit without a given variant
+
+
+@dataclass
+class Tally:
+    """Per strategy: variants written, and why the other units have none (quarantined or not applicable)."""
+
+    made: Counter = field(default_factory=Counter)            # strategy
+    not_applicable: Counter = field(default_factory=Counter)  # (strategy, reason)
+    quarantined: Counter = field(default_factory=Counter)     # (strategy, reason)
+    given: set[str] = field(default_factory=set)              # strategies whose variants the source gives
+
+    def add(self, strategy: str, found: VariantSet) -> None:
+        self.made[strategy] += sum(len(v) for v in found.by_unit.values())
+        if found.mode == "given":
+            self.given.add(strategy)
+            self.not_applicable[(strategy, NO_GIVEN)] += sum(not v for v in found.by_unit.values())
+        for q in found.quarantined:
+            self.quarantined[(strategy, q.reason)] += 1
+        for n in found.not_applicable:
+            self.not_applicable[(strategy, n.reason)] += 1
+
+    def lines(self) -> list[str]:
+        out = []
+        pairs = set(self.quarantined) | set(self.not_applicable)
+        for strategy in sorted(set(self.made) | {s for s, _ in pairs}):
+            rejected = _reasons(self.quarantined, strategy)
+            skipped = _reasons(self.not_applicable, strategy)
+            given = " (given by the source)" if strategy in self.given else ""
+            out.append(f"{strategy}: {self.made[strategy]} variants{given}, {sum(n for _, n in rejected)} "
+                       f"quarantined, {sum(n for _, n in skipped)} not applicable")
+            out += [f"    quarantined: {n} x {reason}" for reason, n in rejected]
+            out += [f"    not applicable: {n} x {reason}" for reason, n in skipped]
+        return out
+
+
+def _reasons(counts: Counter, strategy: str) -> list[tuple[str, int]]:
+    """(reason, count) for one strategy, the most frequent first (ties by name, for stable output)."""
+    found = [(reason, n) for (s, reason), n in counts.items() if s == strategy and n]
+    return sorted(found, key=lambda x: (-x[1], x[0]))
+
+
+def run(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str = "generated"
+        ) -> tuple[list[tuple[Unit, Variant]], list[Quarantined], Tally]:
+    """Each unit's variants for each strategy, chosen as a suite test with `variants: mode` chooses them:
+    through the plugin's own VariantCache, so the two cannot drift."""
+    cache = VariantCache(settings.seed)
+    found = {}
+    for s in strategies:  # each strategy gets the parameters it declares
+        params = tuple((key, value) for key, value in settings.params if key in strategy_names.parameters(s))
+        found[s] = cache.variants(VariantRequest(s, mode, params), loaded, loaded.units)
+    tally = Tally()
+    for strategy, variants in found.items():
+        tally.add(strategy, variants)
+    rejected_of = {s: {q.unit_id: q for q in v.quarantined} for s, v in found.items()}
+    made, rejected = [], []
+    for unit in loaded.units:  # unit by unit, strategies in the order asked (as the output always was)
+        for strategy in strategies:
+            made += [(unit, variant) for variant in found[strategy].by_unit.get(unit.unit_id, ())]
+            if unit.unit_id in rejected_of[strategy]:
+                rejected.append(rejected_of[strategy][unit.unit_id])
+    return made, rejected, tally
+
+
+def _aspects(example: Example) -> list[dict]:
+    return [{"term": a.term, "from": a.start, "to": a.end, "polarity": a.polarity} for a in example.others]
+
+
+def jsonl_record(unit: Unit, variant: Variant) -> dict:
+    v, o = variant.example, unit.original
+    return {"strategy": variant.strategy, "unit": unit.unit_id, "source": unit.source,
+            "sentence": v.sentence, "term": v.target.term, "from": v.target.start, "to": v.target.end,
+            "polarity": v.polarity, "other_aspects": _aspects(v),
+            "original": {"sentence": o.sentence, "term": o.target.term, "from": o.target.start,
+                         "to": o.target.end, "polarity": o.polarity},
+            "edits": [asdict(e) for e in variant.edits]}
+
+
+def write_jsonl(made: Iterable[tuple[Unit, Variant]], out: TextIO) -> None:
+    for unit, variant in made:
+        out.write(json.dumps(jsonl_record(unit, variant), ensure_ascii=False) + "\n")
+
+
+def write_arts(made: list[tuple[Unit, Variant]], out: TextIO) -> None:
+    """The ARTS test-set layout: `<unit>` originals and `<unit>_adv1/2/3` variants, grouped by `id`."""
+    records: dict[str, dict] = {}
+
+    def record(example: Example, unit_id: str) -> dict:
+        t = example.target
+        return {"sentence": example.sentence, "term": t.term, "polarity": t.polarity, "id": unit_id,
+                "from": t.start, "to": t.end}
+
+    for unit, variant in made:
+        records.setdefault(unit.unit_id, record(unit.original, unit.unit_id))
+        suffix = ARTS_SUFFIX.get(variant.strategy, "_" + variant.strategy.replace("+", "_"))
+        records[unit.unit_id + suffix] = record(variant.example, unit.unit_id)
+    json.dump(records, out, ensure_ascii=False, indent=1)
+    out.write("\n")
+
+
+def quarantine_jsonl(rejected: list[Quarantined]) -> str:
+    """The rejected attempts, one JSON line each (`generate --quarantine`)."""
+    return "".join(json.dumps(q.to_dict(), ensure_ascii=False) + "\n" for q in rejected)

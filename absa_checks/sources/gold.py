@@ -1,0 +1,81 @@
+"""Gold tuples for extraction quality: SemEval-2014 XML (aspect terms with spans and polarities) and the
+ASQP quads (rest15, rest16), plus an expanded ground truth (accepted alternatives) from a JSONL file."""
+
+from __future__ import annotations
+
+import ast
+import json
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+from pathlib import Path
+
+from absa_checks.common.errors import DataError
+from absa_checks.common.labels import canonical_label
+from absa_checks.common.tuples import IMPLICIT, AnnotatedSentence, AspectTuple
+
+
+def semeval_sentences(path: Path) -> list[AnnotatedSentence]:
+    """Every sentence of a SemEval-2014 Task 4 file with its aspect terms; `conflict` terms are left out
+    (a tagger predicts one polarity), as in the usual (aspect, polarity) scoring."""
+    try:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError) as err:
+        raise DataError(f"{path}: cannot be read as SemEval-2014 XML ({err})") from None
+    found: list[AnnotatedSentence] = []
+    for sentence in root.iter("sentence"):
+        text = sentence.findtext("text") or ""
+        gold = tuple(AspectTuple(term.get("term", ""), canonical_label(term.get("polarity")), int(term.attrib["from"]),
+                                 int(term.attrib["to"]))
+                     for term in sentence.iter("aspectTerm") if term.get("polarity") != "conflict")
+        found.append(AnnotatedSentence(sentence.get("id", str(len(found))), text, gold, spans=True))
+    return found
+
+
+def asqp_sentences(path: Path) -> list[AnnotatedSentence]:
+    """`SENTENCE####[[aspect, category, sentiment, opinion], ...]` a line (Zhang et al., 2021)."""
+    found = []
+    for n, line in _lines(path):
+        sentence, sep, quads = line.partition("####")
+        try:
+            parsed = ast.literal_eval(quads) if sep else None
+        except (ValueError, SyntaxError):
+            parsed = None
+        if not isinstance(parsed, list):
+            raise DataError(f"{path}:{n}: not 'SENTENCE####[[aspect, category, sentiment, opinion], ...]'")
+        gold = tuple(AspectTuple(IMPLICIT if a == "NULL" else a, canonical_label(s),
+                                 opinion=IMPLICIT if o == "NULL" else o, category=c)
+                     for a, c, s, o in parsed)
+        found.append(AnnotatedSentence(f"{path.parent.name}-{n}", sentence.strip(), gold, spans=False))
+    return found
+
+
+def with_alternatives(sentences: list[AnnotatedSentence], path: Path) -> list[AnnotatedSentence]:
+    """An expanded ground truth: one JSON object a line, {"id": <sentence id>, "tuples": [{"aspect": [...],
+    "opinion": [...]}, ...]}, the accepted alternatives of each gold tuple in the file's order."""
+    by_id = {s.sentence_id: s for s in sentences}
+    for n, line in _lines(path):
+        try:
+            record = json.loads(line)
+            sentence = by_id[str(record["id"])]
+            tuples = record["tuples"]
+            if len(tuples) != len(sentence.gold):
+                raise DataError(f"{path}:{n}: sentence {record['id']} has {len(sentence.gold)} gold tuples, the line "
+                                f"gives alternatives for {len(tuples)}; give one entry per tuple, in order")
+            aspects = tuple(tuple(str(a) for a in t.get("aspect", ())) for t in tuples)
+            opinions = tuple(tuple(str(o) for o in t.get("opinion", ())) for t in tuples)
+        except (ValueError, KeyError, TypeError, AttributeError) as err:
+            if isinstance(err, KeyError) and err.args and err.args[0] not in ("id", "tuples"):
+                raise DataError(f"{path}:{n}: no sentence with id {err.args[0]!r} in the gold data") from None
+            raise DataError(f"{path}:{n}: not {{\"id\": ..., \"tuples\": [{{\"aspect\": [...], \"opinion\": "
+                            f"[...]}}, ...]}} ({err})") from None
+        by_id[sentence.sentence_id] = replace(sentence, aspect_alternatives=aspects, opinion_alternatives=opinions)
+    return [by_id[s.sentence_id] for s in sentences]
+
+
+def _lines(path: Path) -> list[tuple[int, str]]:
+    """(line number, line) for the file's non-blank lines; DataError when it cannot be read."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise DataError(f"{path}: cannot be read ({err.strerror})") from None
+    return [(n, line) for n, line in enumerate(lines, 1) if line.strip()]

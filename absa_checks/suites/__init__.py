@@ -1,0 +1,1 @@
+"""Stage 2, suites: suite YAML read into specs; strategies, expectations, slices, cases."""

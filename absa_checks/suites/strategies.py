@@ -1,0 +1,150 @@
+"""The perturbation strategies: one declaration each, read by the spec parser, the generator engine,
+the CLI and the reports.
+
+A strategy name is one of REGISTRY or a chain of them joined by '+' (e.g. `revnon+adddiff`).
+Variants come either from the source itself (ARTS ships them; inline examples write them) or,
+for sources without them, from each strategy's generator.
+
+Adding a strategy: write its generator (a module with a function `(example, StepContext) -> Step |
+NotApplicable | Rejected`, see absa_checks/perturb/strategies.py) and add one `Strategy(...)` to
+REGISTRY below; docs/architecture.md walks through an example.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from absa_checks.common.errors import AbsaChecksError
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A key a test may set for this strategy (`k: 3`), with its default and its check."""
+
+    name: str
+    default: Any
+    parse: Callable[[Any], Any]  # the value as written -> the value used; ValueError(message) when wrong
+    help: str
+    in_label: bool = False       # reports name the strategy with it when set: adddiff(k=3)
+    # the value as written, in JSON Schema, for editors (absa_checks/suites/schema.py); {} accepts any value and
+    # leaves the check to `parse`, which stays the authority
+    schema: dict[str, Any] = field(default_factory=dict, hash=False)
+
+
+@dataclass(frozen=True)
+class Strategy:
+    name: str
+    default_expectation: str  # "flip" or "unchanged"
+    flips_gold: bool          # whether the target's gold polarity is reversed
+    summary: str
+    allure_category: str      # the Allure category its failed cases fall in
+    generator: str            # "module:function", imported on first use: parsing a suite never loads it
+    edits_target: bool        # validity: the target's opinion words must change (True) or stay untouched
+    context_checks: bool      # the reversal checks of perturb.context apply to its variants
+    parameters: tuple[Parameter, ...] = ()
+
+    def generate(self, example, context):
+        module, function = self.generator.split(":")
+        return getattr(importlib.import_module(module), function)(example, context)
+
+
+class UnknownStrategy(AbsaChecksError):
+    pass
+
+
+# REVTGT on a neutral target: "skip" it (default) or "keep" ARTS's behaviour (its words are reversed,
+# the gold stays neutral). Blind readers found almost every kept one gains a polarity ("is OK" -> "is not OK").
+NEUTRAL_MODES = ("skip", "keep")
+DEFAULT_NEUTRAL = "skip"
+MAX_K = 10
+
+
+def _neutral(value: Any) -> str:
+    if value not in NEUTRAL_MODES:
+        hint = difflib.get_close_matches(str(value), NEUTRAL_MODES, n=1)
+        raise ValueError(f"'neutral' is {value!r}; " + (f"did you mean '{hint[0]}'?" if hint else
+                                                         f"use one of: {', '.join(NEUTRAL_MODES)}"))
+    return value
+
+
+def _k(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"'k' must be a whole number of at least 1, got {value!r}")
+    if value > MAX_K:
+        raise ValueError(f"'k' is {value}; at most {MAX_K} aspects can be appended")
+    return value
+
+
+GENERATORS = "absa_checks.perturb.strategies"
+REGISTRY = MappingProxyType({s.name: s for s in (
+    Strategy("revtgt", "flip", True, "reverse the target's sentiment; the prediction must flip",
+             "target reversal not followed", f"{GENERATORS}:revtgt_step", edits_target=True, context_checks=True,
+             parameters=(Parameter("neutral", DEFAULT_NEUTRAL, _neutral,
+                                   "neutral targets: skip them, or keep ARTS's reversal of their words",
+                                   schema={"enum": list(NEUTRAL_MODES)}),)),
+    Strategy("revnon", "unchanged", False,
+             "reverse or exaggerate the non-target aspects; the prediction must not change",
+             "changed by a non-target edit", f"{GENERATORS}:revnon_step", edits_target=False, context_checks=True),
+    Strategy("adddiff", "unchanged", False, "append aspects of the opposite sentiment; the prediction must not change",
+             "added aspects changed the prediction", f"{GENERATORS}:adddiff_step", edits_target=False,
+             context_checks=False,
+             parameters=(Parameter("k", None, _k, "aspects appended; unset draws 1-3 per unit, as ARTS did",
+                                   in_label=True, schema={"type": "integer", "minimum": 1, "maximum": MAX_K}),)),
+)})
+STRATEGIES = REGISTRY  # the name most of the code reads
+
+
+def get(name: str) -> Strategy:
+    """The strategy `name`; a clear error (with the nearest name) when there is none."""
+    if name not in REGISTRY:
+        hint = difflib.get_close_matches(name, tuple(REGISTRY), n=1)
+        raise UnknownStrategy(f"unknown strategy {name!r}; " + (f"did you mean '{hint[0]}'?" if hint else
+                                                                 f"use one of: {', '.join(REGISTRY)}"))
+    return REGISTRY[name]
+
+
+def split_chain(name: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in name.split("+"))
+
+
+def is_known(name: str) -> bool:
+    return all(part in REGISTRY for part in split_chain(name))
+
+
+def default_expectation(name: str) -> str:
+    """A chain flips the prediction iff an odd number of its steps flip the gold."""
+    flips = sum(get(part).flips_gold for part in split_chain(name))
+    return "flip" if flips % 2 else "unchanged"
+
+
+def parameters(name: str) -> dict[str, Parameter]:
+    """The parameters a strategy or chain accepts, by name."""
+    return {p.name: p for part in split_chain(name) for p in get(part).parameters}
+
+
+def all_parameter_names() -> tuple[str, ...]:
+    return tuple(dict.fromkeys(p.name for s in REGISTRY.values() for p in s.parameters))
+
+
+def with_defaults(name: str, params: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+    """Every parameter of the strategy or chain: the values set, else the declared defaults."""
+    values = {p.name: p.default for p in parameters(name).values()}
+    values.update(params)
+    return values
+
+
+def label(name: str, params: tuple[tuple[str, Any], ...]) -> str:
+    """How reports name a test's strategy: a set parameter marked `in_label` is its own row (adddiff(k=3))."""
+    shown = [f"{key}={value}" for key, value in params
+             if value is not None and key in parameters(name) and parameters(name)[key].in_label]
+    return f"{name}({','.join(shown)})" if shown else name
+
+
+def marker_name(name: str) -> str:
+    """A pytest marker for the strategy: `revnon+adddiff` -> `revnon_adddiff`."""
+    return name.replace("+", "_")
