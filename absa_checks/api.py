@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from absa_checks.common.errors import AbsaChecksError, AdapterError
+from absa_checks.common.outputs import Named
 from absa_checks.run import checking
 from absa_checks.run import options as run_options
 from absa_checks.run.conclusion import RunResult
@@ -111,7 +112,7 @@ def _evaluate(run: Run, files: list[Path], root: Path) -> RunResult:
     run.state  # noqa: B018 - the models resolved first: an unknown model is the first error, as in pytest
     run.check_outputs()
     plans: list[tuple[str, Plan]] = []
-    read = []
+    read: list[Named] = []
     for path in files:
         shown = _shown(path, root)
         suite, inputs = run.read_suite(path, shown)

@@ -119,13 +119,13 @@ def _number(name: str, key: str, value: object, low: float, above: bool, example
             value = float(value)
         except ValueError:
             pass
-    ok = isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(float(value)) and \
-        (float(value) > low if above else float(value) >= low) and float(value) <= high
-    if not ok:
-        bound = f"above {low:g}" if above else f"at least {low:g}"
-        raise AdapterError(f"model '{name}': {key} {shown(value)} must be a number {bound} and at most {high:g}, "
-                           f"e.g. {key}: {example}")
-    return float(value)
+    if isinstance(value, Real) and not isinstance(value, bool):
+        number = float(value)
+        if math.isfinite(number) and (number > low if above else number >= low) and number <= high:
+            return number
+    bound = f"above {low:g}" if above else f"at least {low:g}"
+    raise AdapterError(f"model '{name}': {key} {shown(value)} must be a number {bound} and at most {high:g}, "
+                       f"e.g. {key}: {example}")
 
 
 def _flag(name: str, key: str, value: object) -> bool:
@@ -332,7 +332,7 @@ class OpenAIAdapter:
         except ValueError as err:
             return QueryError(f"model '{self.name}': the log probabilities in its reply cannot be read ({err}); "
                               "set logprobs: false for this server, or fix what it sends")
-        return probs if probs and max(probs, key=probs.get) == reading.polarity else reading.polarity
+        return probs if probs and max(probs, key=probs.__getitem__) == reading.polarity else reading.polarity
 
     def _hide(self, text: str) -> str:
         """A server's text for a message: the key (a server may echo the Authorization header) and anything
@@ -544,9 +544,9 @@ class _Batch:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._tasks: list[asyncio.Future] = []
+        self._tasks: Sequence[asyncio.Future] = []
 
-    def start(self, loop: asyncio.AbstractEventLoop, tasks: list[asyncio.Future]) -> None:
+    def start(self, loop: asyncio.AbstractEventLoop, tasks: Sequence[asyncio.Future]) -> None:
         with self._lock:
             self._loop, self._tasks = loop, tasks
 
@@ -564,9 +564,9 @@ class _Batch:
 def _client(sdk: _Sdk, adapter: OpenAIAdapter) -> Any:
     """An AsyncOpenAI client for one batch: the SDK's retries (`retries` of them) with our policy in its two
     retry hooks, over _http_client (which sets the Authorization header: the api_key given here is not sent)."""
-    openai = sdk.openai
+    base: Any = sdk.openai.AsyncOpenAI  # the SDK is imported when first needed (_Sdk): its types are not known
 
-    class Client(openai.AsyncOpenAI):
+    class Client(base):
         def _should_retry(self, response: Any) -> bool:
             return adapter._should_retry(response.status_code, response.headers)
 
@@ -584,8 +584,9 @@ def _http_client(sdk: _Sdk, adapter: OpenAIAdapter) -> Any:
     completion. A passed deadline is the HTTP library's ReadTimeout and a malformed reply its DecodingError:
     errors the SDK retries like any other."""
     http = sdk.http
+    base: Any = sdk.openai.DefaultAsyncHttpxClient  # imported when first needed (_Sdk)
 
-    class Client(sdk.openai.DefaultAsyncHttpxClient):
+    class Client(base):
         async def send(self, request: Any, **kwargs: Any) -> Any:
             for name in ("Authorization", "OpenAI-Organization", "OpenAI-Project"):  # what the SDK may add
                 if name in request.headers:  # from OPENAI_* variables: not this entry's to send
@@ -624,7 +625,7 @@ def _build(spec) -> OpenAIAdapter:
     settings = {key: value for key, value in spec.settings.items() if key != "kind"}
     given = settings.get("api_key_env")
     via = [variable for variable, value in spec.from_env if isinstance(given, str) and value == given]
-    if via and not (ENV_NAME.fullmatch(given.strip()) and os.environ.get(given.strip())):
+    if via and isinstance(given, str) and not (ENV_NAME.fullmatch(given.strip()) and os.environ.get(given.strip())):
         # `api_key_env: ${MYK}` hands over MYK's value (the key itself), not the variable's name
         raise AdapterError(f"model '{spec.name}': api_key_env names the variable that holds the key, it does not "
                            f"take its value: write api_key_env: {via[0]}, not api_key_env: ${{{via[0]}}}")

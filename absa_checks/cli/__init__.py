@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from absa_checks.common import outputs
@@ -128,11 +129,12 @@ def _refuse_empty_values(command: argparse.ArgumentParser, args: argparse.Namesp
                                          and not action.required else ""))
 
 
-def _data_named(given: str | None, data_dir: Path | None) -> Named:
-    """The data folder as the user gave it: --data DIR, or $ABSA_DATA_DIR when it came from the environment."""
+def _data_named(given: str | None, data_dir: Path | None) -> list[Named]:
+    """The data folder as the user gave it: --data DIR, or $ABSA_DATA_DIR when it came from the environment
+    (none when there is no data folder)."""
     from absa_checks.sources import DATA_ENV
 
-    return Named("--data" if given else f"${DATA_ENV}", data_dir)
+    return outputs.given("--data" if given else f"${DATA_ENV}", data_dir)
 
 
 def _nothing_read(loaded: LoadedSource, origin: str) -> None:
@@ -168,7 +170,7 @@ def _augment(args) -> int:
     if out.suffix not in (".jsonl", ".xml"):
         raise AbsaChecksError(f"--out {out}: name a .jsonl or an .xml file")
     data_dir = resolve_data_dir(args.data)
-    outputs.check([Named("--out", out)], [Named("--input", Path(args.input))], [_data_named(args.data, data_dir)],
+    outputs.check([Named("--out", out)], [Named("--input", Path(args.input))], _data_named(args.data, data_dir),
                   args.follow_symlinks, FOLLOW)
     suite_paths = [Path(p) for p in args.suites] if args.suites else [p for p in [Path("suites")] if p.is_dir()]
     missing = [str(p) for p in suite_paths if not p.exists()]
@@ -228,13 +230,14 @@ def _merge(args) -> int:
               *(report_markdown.REPORTER.outputs(markdown) if args.markdown else []),
               *(summary_files(Path(args.alluredir)) if args.alluredir else [])]
     inputs = [*(Named("shard report", Path(p)) for p in args.reports),
-              Named("--baseline", Path(args.baseline) if args.baseline else None)]
+              *outputs.given("--baseline", Path(args.baseline) if args.baseline else None)]
     outputs.check(wanted, inputs, follow_symlinks=args.follow_symlinks, follow_option=FOLLOW)
     result = merge([Path(p) for p in args.reports], Path(args.baseline) if args.baseline else None)
     if result.baseline_path:  # the shards' own --absa-baseline, read too
         outputs.check(wanted, [Named("the baseline", Path(result.baseline_path))],
                       follow_symlinks=args.follow_symlinks, follow_option=FOLLOW)
-    writes = {"out": lambda: report_json.write(result.report, Path(args.out), "-o/--out", args.follow_symlinks)}
+    writes: dict[str, Callable[[], object]] = {  # output name -> its writer
+        "out": lambda: report_json.write(result.report, Path(args.out), "-o/--out", args.follow_symlinks)}
     if args.markdown:
         writes["markdown"] = lambda: report_markdown.REPORTER.write(result, markdown)
     if args.alluredir:
@@ -357,8 +360,8 @@ def _generate(args: argparse.Namespace) -> int:
     params = _strategy_params(args.param, strategies, k=args.k, neutral=args.neutral)
     out = Path(args.out)
     wanted = [Named("--out", out), *([Named("--quarantine", Path(args.quarantine))] if args.quarantine else [])]
-    outputs.check(wanted, [Named("--input", Path(args.input) if args.input else None)],
-                  [_data_named(args.data, resolve_data_dir(args.data) if args.source else None)], args.follow_symlinks,
+    outputs.check(wanted, outputs.given("--input", Path(args.input) if args.input else None),
+                  _data_named(args.data, resolve_data_dir(args.data) if args.source else None), args.follow_symlinks,
                   FOLLOW)
     if args.source is not None:
         loaded, origin, mode = _load_source(args.source, args.data), args.source, args.variants or "auto"

@@ -58,6 +58,11 @@ class Named:
         return self.shown or (f"{self.option} {self.path}" if self.option else str(self.path))
 
 
+def given(option: str, path: Path | None) -> list[Named]:
+    """An input or input folder an option may leave unset: named when it was given, none when not."""
+    return [Named(option, path)] if path is not None else []
+
+
 def derived(option: str, given: Path, what: str, path: Path) -> Named:
     """A file an option names indirectly: `--absa-report r.json`'s partial-run report r.partial.json."""
     return Named(option, path, f"{option} {given} (its {what} {path})")
@@ -123,7 +128,7 @@ def check(outputs: Iterable[Named], inputs: Iterable[Named], folders: Iterable[N
     input folder such as the data folder), each other, a device or a link: OutputRefused, one line.
     `kinds=False`: not the device/FIFO/link check (pytest opens its own files and writes into them, so
     `--junitxml /dev/null` replaces nothing)."""
-    outputs, inputs = list(outputs), [i for i in inputs if i.path is not None]
+    outputs, inputs = list(outputs), list(inputs)
     for out in outputs:
         for source in inputs:
             if same_file(out.path, source.path):
@@ -131,7 +136,7 @@ def check(outputs: Iterable[Named], inputs: Iterable[Named], folders: Iterable[N
                                     f"would destroy it: name another file for {out.option or 'the output'}",
                                     option=out.option)
         for folder in folders:
-            if folder.path is not None and inside(out.path, folder.path):
+            if inside(out.path, folder.path):
                 raise OutputRefused(f"{out}: is a file in the folder {folder}, an input of this run; writing "
                                     f"there would destroy it: name a file outside {folder.path}", option=out.option)
     for i, out in enumerate(outputs):

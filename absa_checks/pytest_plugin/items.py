@@ -134,6 +134,8 @@ class SuiteItem(pytest.Item):
 class MissingDataItem(SuiteItem):
     """Stands for a test over a source whose data is absent: skipped, saying how to get it."""
 
+    plan: MissingData  # each item class gets the plans of its type (ITEMS)
+
     def runtest(self) -> None:
         self._labelled(f"{self.test.name} on {self.source}: no data")
         skip_here(self.plan.reason)
@@ -145,6 +147,8 @@ class NoCasesError(AssertionError):
 
 class NoCasesItem(SuiteItem):
     """Stands for a gated test that got no case on a source: it fails, and its gates fail with the reason."""
+
+    plan: NoCases
 
     def runtest(self) -> None:
         self.user_properties.append(checking.plan_record(self.plan))
@@ -158,6 +162,8 @@ class NoCasesItem(SuiteItem):
 class QuarantinedItem(SuiteItem):
     """A variant our own checks rejected: shown as skipped with the reason, counted in the report."""
 
+    plan: Quarantined
+
     def runtest(self) -> None:
         self.user_properties.append(checking.plan_record(self.plan))
         rejected = self.plan.rejected
@@ -169,15 +175,19 @@ class NoVariantItem(SuiteItem):
     """An example written in a suite that got no variant for a test (no opinion words to reverse, none
     given, ...): shown as skipped with the reason, never a silent zero."""
 
+    plan: NoVariant
+
     def runtest(self) -> None:
         self.user_properties.append(checking.plan_record(self.plan))
-        self._labelled(f"no {self.test.strategy} variant: {self.plan.reason}")
+        self._labelled(f"no {self.plan.test.strategy} variant: {self.plan.reason}")
         skip_here(self.plan.reason)
 
 
 class ExtractionItem(SuiteItem):
     """An extraction test on one source and checkpoint: the model's tuples for every sentence, counted
     against the gold per sentence (the controller adds the intervals and decides the gates)."""
+
+    plan: Extraction
 
     def runtest(self) -> None:
         predictor = glue(self.config).run.state.predictors.get(self.plan.model)
@@ -190,11 +200,13 @@ class ExtractionItem(SuiteItem):
 class CaseItem(SuiteItem):
     """One case on one checkpoint: predicted at setup (an error when the model could not answer), checked."""
 
+    plan: CasePlan
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.case = self.plan.case
         self.model = self.plan.model
-        self._predictions = None
+        self._predictions: tuple | None = None  # set by setup; pytest runs runtest only after it succeeded
 
     def setup(self) -> None:
         predictor = glue(self.config).run.state.predictors[self.model]
@@ -205,6 +217,7 @@ class CaseItem(SuiteItem):
             raise  # an error ("broken" in Allure); plugin.py shortens its report
 
     def runtest(self) -> None:
+        assert self._predictions is not None  # setup set them, or raised and runtest does not run
         checked = checking.check_case(self.plan, self.nodeid, *self._predictions)
         self._record(checked.outcome)
         if checked.missing:
@@ -226,6 +239,7 @@ class CaseItem(SuiteItem):
         return super().repr_failure(excinfo)
 
     def _explain(self, reason: str) -> str:
+        assert self._predictions is not None  # only runtest's ExpectationNotMet is explained
         original, variant = self._predictions
         case = self.case
 
@@ -239,6 +253,7 @@ class CaseItem(SuiteItem):
                 + line("variant ", case.variant.example, variant))
 
 
-ITEMS = {CasePlan: CaseItem, MissingData: MissingDataItem, NoCases: NoCasesItem, Quarantined: QuarantinedItem,
-         NoVariant: NoVariantItem, Extraction: ExtractionItem}
+ITEMS: dict[type, type[SuiteItem]] = {CasePlan: CaseItem, MissingData: MissingDataItem, NoCases: NoCasesItem,
+                                      Quarantined: QuarantinedItem, NoVariant: NoVariantItem,
+                                      Extraction: ExtractionItem}
 SuiteItemTypes = tuple(ITEMS.values())

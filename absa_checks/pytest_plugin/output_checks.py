@@ -15,7 +15,7 @@ def check_pytest_outputs(config, options: RunOptions, specs=(), read: tuple[outp
     """pytest's own outputs (absa_checks.pytest_plugin.pytest_outputs) against the run's inputs and outputs, and the
     Allure folder writable: OutputRefused, one line, before the run."""
     inputs = run_inputs(options, specs, read)
-    folders = [outputs.Named("--absa-data", options.data_dir), outputs.Named("--absa-cache", options.cache_dir)]
+    folders = [*outputs.given("--absa-data", options.data_dir), *outputs.given("--absa-cache", options.cache_dir)]
     follow = getattr(options, "follow_symlinks", False)
     pytest_outputs.check_wiped(config, inputs, folders)
     pytest_outputs.check_files(config, planned(options), inputs, folders, follow)

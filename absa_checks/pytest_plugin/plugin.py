@@ -139,7 +139,8 @@ class AbsaRun:
         if self.options.shard is None:
             return
         k, n = self.options.shard
-        kept, dropped = [], []
+        kept: list[pytest.Item] = []
+        dropped: list[pytest.Item] = []
         for item in items:
             key = shard_key(item.plan) if isinstance(item, SuiteItemTypes) else item.nodeid
             (kept if shard_of(key, n) == k else dropped).append(item)
@@ -216,7 +217,8 @@ class AbsaRun:
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if _is_worker(self.config):
             if self.run.built:  # else this worker collected no suite
-                self.config.workeroutput.update(self.run.worker_output(self.run.collection))
+                self.config.workeroutput.update(  # type: ignore[attr-defined]  # xdist adds it
+                    self.run.worker_output(self.run.collection))
             return
         self.terminal.stop_watching()
         try:

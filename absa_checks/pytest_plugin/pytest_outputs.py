@@ -74,7 +74,7 @@ def check_files(config, wanted: Iterable[outputs.Named], inputs: Iterable[output
 
 def check_wiped(config, inputs: Iterable[outputs.Named], folders: Iterable[outputs.Named]) -> None:
     """A folder emptied before the run must not be, hold or lie in an input: OutputRefused, one line."""
-    inputs, folders = list(inputs), [f for f in folders if f.path is not None]
+    inputs, folders = list(inputs), list(folders)
     here = Path(str(config.invocation_params.dir))
     places = [outputs.Named("", Path(str(config.rootpath)), f"the project root {config.rootpath}"),
               outputs.Named("", here, f"the current folder {here}"),
@@ -88,7 +88,7 @@ def check_wiped(config, inputs: Iterable[outputs.Named], folders: Iterable[outpu
                                         f"new folder of its own for {folder.option}", option=folder.option)
 
         for place in [*places, *folders, *inputs]:
-            if place.path is not None and _within(place.path, folder.path):
+            if _within(place.path, folder.path):
                 refuse(f"holds {place}" if _real(place.path) != _real(folder.path) else f"is {place}")
         for place in folders:
             if _within(folder.path, place.path):

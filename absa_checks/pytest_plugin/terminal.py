@@ -13,6 +13,7 @@ import pytest
 
 from absa_checks.judge.outcomes import NO_VARIANT_KEY, PROPERTY_KEY, QUARANTINE_KEY
 from absa_checks.models.progress import FileProgress, ProgressWatcher, TerminalProgress, display_for
+from absa_checks.run.core import Run
 
 
 class TerminalGlue:
@@ -20,7 +21,7 @@ class TerminalGlue:
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
-        self.run = None
+        self.run: Run | None = None
         self.summary_lines: list[str] = []
         self._tbstyle: str | None = None  # pytest's --tb before compact failures set it to "no"
         self._errors_seen = False
@@ -72,7 +73,8 @@ class TerminalGlue:
             reporter = self.config.pluginmanager.get_plugin("terminalreporter")
             if reporter is not None:  # it read the option when it started
                 reporter.reportchars = reporter.reportchars.replace("f", "")
-            self.run.options = replace(self.run.options, compact_failures=True)
+            if self.run is not None:  # set by the plugin right after making the glue
+                self.run.options = replace(self.run.options, compact_failures=True)
 
     def show_errors_in_full(self) -> None:
         """A collection or setup error (a broken suite or model) is never compacted away."""

@@ -65,7 +65,8 @@ def check_case(plan: CasePlan, nodeid: str, original, variant) -> Checked:
     for which, found in (("original", original), ("variant", variant)):
         if isinstance(found, Missing):  # an extraction model: no single polarity for the target
             outcome = outcome_for(case, nodeid, plan.suite_sha256, found.kind, f"{which}: {found.detail}",
-                                  *(p if isinstance(p, Prediction) else None for p in (original, variant)), plan.model)
+                                  original if isinstance(original, Prediction) else None,
+                                  variant if isinstance(variant, Prediction) else None, plan.model)
             return Checked(outcome, f"{case.strategy}: target {found.kind.replace('-', ' ')} in the {which}: "
                                     f"{found.detail}", missing=True)
     verdict = check(case.expectation, case.original.polarity, case.variant.example.polarity,

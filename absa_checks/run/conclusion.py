@@ -96,7 +96,7 @@ class RunResult:
                 "splits x seeds (%): mean±std per split, overall, and the std between and within splits",
                 ("source", "metric", *names, "overall", "between", "within"),
                 tuple(splits_module.rows(self.splits, names))))
-        if self.simple:
+        if self.simple and self.context.simple is not None:  # compared only when a simple baseline ran
             extra.append(summary_table.Table(
                 f"candidate vs simple baseline {self.context.simple.name} (%): +only the candidate right, "
                 "-only the simple model; one-sided p", ("source", "ARS units", "original accuracy", "gate"),

@@ -14,7 +14,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -156,6 +156,7 @@ class Run:
                 return Path(self.worker_input["absa_run_cache"]), None
             run_cache = Path(tempfile.mkdtemp(prefix="absa-run-cache-"))
             return run_cache, run_cache
+        assert o.cache_dir is not None  # options.read sets it (default: .absa-cache in the rootdir)
         if o.clear_cache and self.worker_input is None:
             cache.clear(o.cache_dir)
         return o.cache_dir, None
@@ -222,11 +223,12 @@ class Run:
 
     # -- outcomes -----------------------------------------------------------------------------------------
 
-    def take(self, nodeid: str, properties: list[tuple[str, str]], failed: bool, crashed: bool = False) -> bool:
-        """One result of an item (its records as (key, JSON) pairs); whether it carried a case's outcome."""
+    def take(self, nodeid: str, properties: Sequence[tuple[str, object]], failed: bool, crashed: bool = False) -> bool:
+        """One result of an item (its records as (key, JSON text) pairs, among any other plugin's); whether it
+        carried a case's outcome."""
 
-        def found(wanted: str) -> list[dict]:  # our records travel as JSON (readable in JUnit XML too)
-            return [json.loads(value) for key, value in properties if key == wanted]
+        def found(wanted: str) -> list[dict]:  # our records travel as JSON text (readable in JUnit XML too)
+            return [json.loads(str(value)) for key, value in properties if key == wanted]
 
         collector = self.collector
         records = found(outcome_records.PROPERTY_KEY)
@@ -299,7 +301,7 @@ class Run:
         return conclude(outcomes, self.options, baseline, context)
 
     def report(self, result: RunResult, read: tuple[Named, ...] = (),
-               failed_during: list[str] = ()) -> tuple[list[str], list[str]]:
+               failed_during: Iterable[str] = ()) -> tuple[list[str], list[str]]:
         """Every wanted report written (absa_checks.run.reporters): the summary's lines (the verdict last) and the
         requested outputs that could not be written."""
         lines, unwritten = reporters.summary_with_failures(result, self.options, read, list(failed_during))
@@ -330,18 +332,18 @@ class Run:
 
     def _readiness_context(self, outcomes: list[outcome_records.CaseOutcome]) -> dict:
         """The group's splits and claims, and the simple baseline's answers to the run's cases."""
-        layout, found = self.state.layout, {}
+        layout = self.state.layout
+        found: dict[str, object] = {}  # RunContext's keyword arguments
         if layout is not None:
             found["claims"] = layout.claims
             if layout.group is not None:
                 found["group"], found["splits"] = layout.group.name, layout.group.splits
         if self.state.simple is not None:
-            found["simple"] = self._simple_run(outcomes)
+            found["simple"] = self._simple_run(self.state.simple, outcomes)
         return found
 
-    def _simple_run(self, outcomes: list[outcome_records.CaseOutcome]) -> SimpleRun:
+    def _simple_run(self, predictor: Predictor, outcomes: list[outcome_records.CaseOutcome]) -> SimpleRun:
         """The simple model's answers to every original and variant of the run (once each, cached)."""
-        predictor = self.state.simple
         cases = list({o.case_id: o.to_dict() for o in outcomes}.values())
         try:
             answers = predictor.answer(simpler.queries(cases))
@@ -367,10 +369,11 @@ class Run:
 
     def _shard_section(self, collection: manifest.Collection | None, selection: dict) -> dict | None:
         """A shard's report keeps what `absa-checks merge` needs to conclude as one run would have."""
-        if self.options.shard is None:
-            return None
         o = self.options
-        return {"k": o.shard[0], "n": o.shard[1],
+        if o.shard is None:
+            return None
+        k, n = o.shard
+        return {"k": k, "n": n,
                 "options": {"model": o.model, "sources": list(o.sources) if o.sources else None, "sample": o.sample,
                             "seed": o.seed, "strict": o.strict, "gate_basis": o.gate_basis, "gate_on": o.gate_on,
                             "inconclusive": o.inconclusive, "regression_alpha": o.regression_alpha,

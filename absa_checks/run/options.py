@@ -105,16 +105,17 @@ def _typed(option: Option, value: Any) -> Any:
     """A keyword's value as pytest's parser would have made it from text; a wrong type is one error."""
     if value is None:
         return None
-    want = "True or False" if option.flag else {int: "a whole number", float: "a number"}.get(
-        option.type, "a text (a path, a name; several as a list)")
+    want = ("True or False" if option.flag else "a whole number" if option.type is int
+            else "a number" if option.type is float else "a text (a path, a name; several as a list)")
     try:
-        if option.flag and isinstance(value, bool):
-            return value
-        if option.type is None and not option.flag:
+        if option.flag:
+            if isinstance(value, bool):
+                return value
+        elif option.type is None:
             if isinstance(value, (str, os.PathLike, list, tuple)):
                 return value
             raise ValueError(value)
-        if not option.flag and not isinstance(value, bool) and isinstance(value, (int, float, str)):
+        elif not isinstance(value, bool) and isinstance(value, (int, float, str)):
             number = option.type(value)
             if option.type is float or number == value or isinstance(value, str):
                 return number

@@ -15,6 +15,7 @@ from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.fingerprint import sha256_of_file
 from absa_checks.common.outputs import Named
 from absa_checks.judge import manifest
+from absa_checks.perturb.engine import Quarantined as QuarantinedVariant
 from absa_checks.sources import DataMissing
 from absa_checks.sources.gold import with_alternatives
 from absa_checks.suites.cases import Case, expand, sample_units, strategy_label
@@ -61,7 +62,7 @@ class Quarantined:
     name: str
     test: TestSpec
     source: str
-    rejected: object
+    rejected: QuarantinedVariant
 
 
 @dataclass(frozen=True)

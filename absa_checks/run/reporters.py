@@ -9,6 +9,7 @@ lists them in `outputs(options)` so that they are checked against the run's inpu
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
@@ -40,7 +41,7 @@ def planned(options: RunOptions) -> list[outputs.Named]:
 def run_inputs(options: RunOptions, specs=(), read: tuple[outputs.Named, ...] = ()) -> list[outputs.Named]:
     """The files a pytest run reads: the baseline, the models file, every file a model's settings name (a
     replay model's answers, a callable's module), and `read` (suite and examples files, from collection)."""
-    found = [outputs.Named("--absa-baseline", options.baseline), *read]
+    found = [*outputs.given("--absa-baseline", options.baseline), *read]
     if options.models_file is not None and options.models_file.is_file():
         found.append(outputs.Named("--absa-models", options.models_file))
     for spec in specs:
@@ -48,15 +49,16 @@ def run_inputs(options: RunOptions, specs=(), read: tuple[outputs.Named, ...] = 
             found += [outputs.Named(f"model '{spec.name}' ('{key}:')", path)
                       for path in outputs.existing_files([value], spec.base_dir)]
             module = sys.modules.get(str(value).partition(":")[0]) if spec.kind == "python" else None
-            if getattr(module, "__file__", None):  # python:<module>:<function>, imported when the model was built
-                found.append(outputs.Named(f"model '{spec.name}' (module {module.__name__})", Path(module.__file__)))
-    return [named for named in found if named.path is not None]
+            module_file = getattr(module, "__file__", None)
+            if module is not None and module_file:  # python:<module>:<function>, imported when the model was built
+                found.append(outputs.Named(f"model '{spec.name}' (module {module.__name__})", Path(module_file)))
+    return found
 
 
 def check_run_outputs(options: RunOptions, specs=(), read: tuple[outputs.Named, ...] = ()) -> None:
     """Before the run: OutputRefused when a requested output would destroy an input or another output
     (absa_checks.common.outputs.check); every existing file under the data and cache folders counts as an input."""
-    folders = [outputs.Named("--absa-data", options.data_dir), outputs.Named("--absa-cache", options.cache_dir)]
+    folders = [*outputs.given("--absa-data", options.data_dir), *outputs.given("--absa-cache", options.cache_dir)]
     wanted = planned(options)
     outputs.check(wanted, run_inputs(options, specs, read), folders, getattr(options, "follow_symlinks", False))
     for out in wanted:  # suites, examples and models files are YAML: known before collection (and under xdist)
@@ -71,7 +73,7 @@ OPTION_FIELDS = {"--absa-report": "report", "--absa-markdown": "markdown", "--al
 def still_safe(options: RunOptions, read: tuple[outputs.Named, ...]) -> tuple[RunOptions, list[str]]:
     """At the end of the run, the outputs checked again with every suite the run read (under pytest-xdist
     the controller learns them only from the results): each refused output is left out, with its line."""
-    refused = []
+    refused: list[str] = []
     while True:
         try:
             check_run_outputs(options, (), read)
@@ -81,7 +83,9 @@ def still_safe(options: RunOptions, read: tuple[outputs.Named, ...]) -> tuple[Ru
             if field is None or getattr(options, field) is None:  # cannot tell which: write none
                 return replace(options, report=None, markdown=None, allure_dir=None), [*refused, str(err)]
             refused.append(f"{err} (not written)")
-            options = replace(options, **{field: None})
+            options = replace(options, report=None if field == "report" else options.report,
+                              markdown=None if field == "markdown" else options.markdown,
+                              allure_dir=None if field == "allure_dir" else options.allure_dir)
 
 
 def write_all(result: RunResult, options: RunOptions) -> tuple[list[str], list[str]]:
@@ -97,7 +101,7 @@ def write_all(result: RunResult, options: RunOptions) -> tuple[list[str], list[s
 
 
 def summary_with_failures(result: RunResult, options: RunOptions, read: tuple[outputs.Named, ...] = (),
-                          also_failed: list[str] = ()) -> tuple[list[str], list[str]]:
+                          also_failed: Iterable[str] = ()) -> tuple[list[str], list[str]]:
     """The terminal's absa-checks section: the tables and facts, every report's lines, the outputs that
     could not be written, the verdict last (saying so when an output is missing); and those failures.
     `read`: the suite and examples files the run read, checked again (still_safe); `also_failed`: outputs

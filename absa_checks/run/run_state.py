@@ -11,12 +11,13 @@ import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from absa_checks.common.errors import AbsaChecksError, AdapterError
 from absa_checks.common.examples import DataIssue
 from absa_checks.common.fingerprint import RunInputs
 from absa_checks.common.labels import POLARITIES
-from absa_checks.common.tuples import AspectTuple
+from absa_checks.common.tuples import AnnotatedSentence, AspectTuple
 from absa_checks.judge.outcomes import CaseOutcome
 from absa_checks.judge.targets import Missing, find_target
 from absa_checks.models import adapters as registry
@@ -24,7 +25,7 @@ from absa_checks.models.answers import extract_all, from_json, is_extractor, to_
 from absa_checks.models.cache import PredictionCache, query_key, sentence_key
 from absa_checks.models.predictions import Prediction, plan, predict_all, query_for
 from absa_checks.models.progress import Progress, ProgressSink
-from absa_checks.models.protocol import Adapter, Query, QueryError
+from absa_checks.models.protocol import Adapter, Extractor, Query, QueryError
 from absa_checks.perturb.resources import Resources, load_resources
 from absa_checks.perturb.variants import VariantRequest, VariantSet, variant_set
 from absa_checks.sources import BUILTIN_SOURCES, DataMissing, LoadedSource
@@ -77,7 +78,8 @@ class SourceCache:
     def __init__(self, data_dir: Path | None):
         self.data_dir = data_dir
         self.inputs = RunInputs()  # what was read, for the run's fingerprint (absa_checks.common.fingerprint)
-        self._loaded: dict[tuple[str, str], object] = {}  # sources, and extraction gold ("gold", name)
+        self._loaded: dict[tuple[str, str], LoadedSource | DataMissing] = {}  # by (examples file or "", name)
+        self._gold: dict[str, list[AnnotatedSentence] | DataMissing] = {}  # extraction sources' gold, by name
         self._defined: dict[str, tuple[str, str]] = {}  # name -> (what it reads, where it was first defined)
 
     def load(self, name: str, suite: SuiteSpec) -> LoadedSource:
@@ -116,32 +118,31 @@ class SourceCache:
             f"{suite.path if local is None else 'another collected suite'} runs too; their units would be "
             "pooled in one source: rename the suite's own source")
 
-    def _once(self, key: tuple[str, str], load) -> object:
-        """`load(name, data_dir)`'s result, loaded once; DataMissing is kept so it is not retried."""
+    def _named(self, name: str) -> LoadedSource | DataMissing:
+        """A built-in or dataset source, loaded once (DataMissing is kept so it is not retried); the files it
+        was read from are hashed."""
+        key = ("", name)
         if key not in self._loaded:
             try:
-                self._loaded[key] = load(key[1], self.data_dir)
+                loaded = load_named(name, self.data_dir)
             except DataMissing as missing:
                 self._loaded[key] = missing
             else:
-                self._read(key)
+                self._loaded[key] = loaded
+                self.inputs.add_data(name, tuple(loaded.files), self.data_dir)
         return self._loaded[key]
 
-    def _read(self, key: tuple[str, str]) -> None:
-        """Hash the files a source (or an extraction source's gold) was read from."""
-        if key[0] == "gold":
-            files = (self.data_dir / GOLD_SOURCES[key[1]].relative_path,) if self.data_dir is not None else ()
-        else:
-            files = getattr(self._loaded[key], "files", ())
-        self.inputs.add_data(key[1], tuple(files), self.data_dir)
-
-    def _named(self, name: str) -> LoadedSource | DataMissing:
-        """A built-in or dataset source."""
-        return self._once(("", name), load_named)
-
-    def gold(self, name: str) -> list:
-        """An extraction source's annotated sentences; DataMissing when absent."""
-        found = self._once(("gold", name), load_gold)
+    def gold(self, name: str) -> list[AnnotatedSentence]:
+        """An extraction source's annotated sentences, loaded once (its file hashed); DataMissing when absent."""
+        if name not in self._gold:
+            try:
+                self._gold[name] = load_gold(name, self.data_dir)
+            except DataMissing as missing:
+                self._gold[name] = missing
+            else:
+                files = (self.data_dir / GOLD_SOURCES[name].relative_path,) if self.data_dir is not None else ()
+                self.inputs.add_data(name, files, self.data_dir)
+        found = self._gold[name]
         if isinstance(found, DataMissing):
             raise found
         return found
@@ -200,7 +201,7 @@ class Predictor:
     lock, so concurrent xdist workers predict each query once between them.
     """
 
-    def __init__(self, spec: registry.ModelSpec, adapter: Adapter, batch_size: int,
+    def __init__(self, spec: registry.ModelSpec, adapter: Adapter | Extractor, batch_size: int,
                  cache: PredictionCache | None = None, progress: ProgressSink | None = None):
         self.spec = spec
         self.adapter = adapter  # built cheaply at configure time; heavy models load on first predict
@@ -239,8 +240,11 @@ class Predictor:
                 self.progress.update(Progress(self.spec.name, done, len(queries), time.perf_counter() - clock,
                                               finished=done >= len(queries)))
 
-        ask = extract_all if self.extracting else predict_all
-        results = ask(self.adapter, queries, self.batch_size, batch_done)
+        results: dict
+        if self.extracting:
+            results = extract_all(self.adapter, queries, self.batch_size, batch_done)
+        else:  # not an extractor (absa_checks.models.answers.is_extractor): a classifier's adapter
+            results = predict_all(cast(Adapter, self.adapter), queries, self.batch_size, batch_done)
         self.stats.predicted += len(queries)
         self.stats.model_calls += -(-len(queries) // self.batch_size)
         self.stats.seconds += time.perf_counter() - started
@@ -263,18 +267,19 @@ class Predictor:
     def answer(self, queries: list[Query]) -> dict[Query, Prediction | QueryError]:
         """These queries' answers, through the cache (the cases' queries, or a simple baseline's at the end)."""
         self.stats.unique_queries = len(queries)
-        if self.cache is None:
+        cache = self.cache
+        if cache is None:
             return self._predict(queries)
         fingerprint = self.adapter.fingerprint()
         key = {q: query_key(q, self.adapter) for q in queries}
         by_text = {key[q]: q for q in reversed(queries)}  # one query per input the model sees
         self.stats.unique_queries = len(by_text)
-        with self.cache.lock():
-            cached = self.cache.get_many(fingerprint, by_text)
+        with cache.lock():
+            cached = cache.get_many(fingerprint, by_text)
             missing = [q for key, q in by_text.items() if key not in cached]
 
             def keep(batch: dict) -> None:  # batch by batch: an interrupt or a failing batch loses no other
-                self.cache.put_many(fingerprint, {key[q]: p.probs for q, p in batch.items() if isinstance(p, Prediction)})
+                cache.put_many(fingerprint, {key[q]: p.probs for q, p in batch.items() if isinstance(p, Prediction)})
 
             fresh = self._predict(missing, keep) if missing else {}
             answers = {key[q]: p for q, p in fresh.items()}
@@ -289,16 +294,17 @@ class Predictor:
         sentences = list(dict.fromkeys([*(e.sentence for c in self._cases for e in (c.original, c.variant.example)),
                                         *self._sentences]))
         self.stats.unique_queries = len(sentences)
-        if self.cache is None:
+        cache = self.cache
+        if cache is None:
             return self._predict(sentences)
         fingerprint = self.adapter.fingerprint()
-        with self.cache.lock():
-            cached = self.cache.get_extractions(fingerprint, (sentence_key(s) for s in sentences))
+        with cache.lock():
+            cached = cache.get_extractions(fingerprint, (sentence_key(s) for s in sentences))
             missing = [s for s in sentences if sentence_key(s) not in cached]
 
             def keep(batch: dict) -> None:
-                self.cache.put_extractions(fingerprint, {sentence_key(s): to_json(found) for s, found in batch.items()
-                                                         if not isinstance(found, QueryError)})
+                cache.put_extractions(fingerprint, {sentence_key(s): to_json(found) for s, found in batch.items()
+                                                    if not isinstance(found, QueryError)})
 
             fresh = self._predict(missing, keep) if missing else {}
         self.stats.cache_hits += len(sentences) - len(missing)
