@@ -16,7 +16,7 @@ import pytest
 
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.pytest_plugin import allure_hooks, output_checks
-from absa_checks.pytest_plugin.items import RUN_KEY, CaseItem, NotASuiteFile, SuiteFile, SuiteItemTypes, suites_read
+from absa_checks.pytest_plugin.items import RUN_KEY, CaseItem, SuiteFile, SuiteItemTypes, suites_read
 from absa_checks.pytest_plugin.options import (
     MODEL_ALIAS_KEY,
     add_model_alias,
@@ -29,7 +29,8 @@ from absa_checks.pytest_plugin.terminal import TerminalGlue
 from absa_checks.run.core import Run
 from absa_checks.run.plans import shard_key
 from absa_checks.run.shards import shard_of
-from absa_checks.suites.suite_files import classify, is_yaml
+
+pytest_plugins = ["absa_checks.pytest_plugin.collect"]  # which files are suites (pytest_collect_file)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -58,24 +59,6 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(str(err)) from None
     glue.check_outputs()  # an output (ours or pytest's) that would destroy an input, a device or a link
     allure_hooks.guard_writes(config)
-
-
-def pytest_collect_file(file_path: Path, parent: pytest.Collector):
-    if not is_yaml(file_path):
-        return None
-    found = classify(file_path, parent.config.rootpath)
-    if found.kind == "suite":
-        return SuiteFile.from_parent(parent, path=file_path)
-    if found.kind == "suite-like" or _named_on_command_line(parent.config, file_path):
-        node = NotASuiteFile.from_parent(parent, path=file_path)  # say why, not pytest's "not found"
-        node.why = found.why
-        return node
-    return None
-
-
-def _named_on_command_line(config: pytest.Config, path: Path) -> bool:
-    here = config.invocation_params.dir
-    return any((here / arg.split("::")[0]).resolve() == path.resolve() for arg in config.args)
 
 
 def terminate_as_interrupt() -> None:
