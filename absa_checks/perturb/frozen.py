@@ -62,7 +62,8 @@ def frozen_variants(candidates: list[Candidate], loaded: LoadedSource, units: tu
                                           for c in sorted(used, key=lambda c: c.line))
         elif fit:
             pending = sum(c.decision is None and c.status != "not_applicable" for c in fit)
-            without.append((unit.unit_id, f"{pending} candidates not decided yet" if pending else
+            plural = "" if pending == 1 else "s"
+            without.append((unit.unit_id, f"{pending} candidate{plural} not decided yet" if pending else
                             "no candidate accepted in the frozen file"))
     return Frozen(by_unit, tuple(without), _stale(changed, new, removed, loaded.name, strategy, shown, input_file))
 

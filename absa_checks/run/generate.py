@@ -174,10 +174,8 @@ def candidates(loaded: LoadedSource, strategies: list[str], settings: Settings, 
 
 
 def _candidate(record: dict, status: str, reason: str | None, base: dict) -> dict:
-    found = {"id": candidate_id(record["source"], record["unit"], record["strategy"], status, record.get("sentence"),
-                                record.get("from"), record.get("to"), record.get("polarity")),
-             **record, "status": status, "reason": reason, **base}
-    return found
+    found = {**record, "status": status, "reason": reason, **base}
+    return {"id": candidate_id(found), **found}
 
 
 def jsonl_record_original(unit: Unit) -> dict:
@@ -222,9 +220,7 @@ def update(existing_text: str, existing: tuple[Candidate, ...], loaded: LoadedSo
     if alias is not None:
         for record in added:
             record["source"] = alias
-            record["id"] = candidate_id(alias, record["unit"], record["strategy"], record["status"],
-                                        record.get("sentence"), record.get("from"), record.get("to"),
-                                        record.get("polarity"))
+            record["id"] = candidate_id(record)
     known = {c.candidate_id for c in existing}
     added = [record for record in added if record["id"] not in known]
     stream = io.StringIO()

@@ -25,6 +25,9 @@ from absa_checks.suites.cases import Case, expand, sample_units, strategy_label
 from absa_checks.suites.spec import ExtractionTestSpec, SuiteSpec, TestSpec
 
 
+FROZEN_GATE = "frozen_up_to_date"  # a frozen test's file is readable and fits its source (NoCases)
+
+
 @dataclass(frozen=True)
 class CasePlan:
     """One case on one checkpoint: predicted, then checked against its expectation."""
@@ -50,12 +53,14 @@ class MissingData:
 
 @dataclass(frozen=True)
 class NoCases:
-    """A gated test that got no case on a source: it fails, and its gates fail with the reason."""
+    """A gated test that got no case on a source: it fails, and its gates fail with the reason. Also a frozen
+    test whose candidates file cannot be used or no longer fits the source (gate `frozen_up_to_date`)."""
 
     name: str
     test: TestSpec
     source: str
     reason: str
+    gate: str = "has_cases"
 
 
 @dataclass(frozen=True)
@@ -173,14 +178,14 @@ def _test_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Iterato
         else:
             variants = state.variants.variants(test, loaded, units)
     except CandidatesError as err:  # the reviewed file cannot be used: a failure, never a skip
-        yield NoCases(f"{test.name}[{source}:frozen]", test, source, str(err))
+        yield NoCases(f"{test.name}[{source}:frozen]", test, source, str(err), FROZEN_GATE)
         return
     except AbsaChecksError as missing:  # e.g. WordNet absent: these tests cannot run here
         yield MissingData(f"{test.name}[{source}]", test, source, str(missing), "cannot-generate")
         return
     cases = list(expand(test, source, units, variants.by_unit))
     if stale:  # the source changed under the reviewed file: the run fails, naming the units and the update
-        yield NoCases(f"{test.name}[{source}:frozen-out-of-date]", test, source, stale)
+        yield NoCases(f"{test.name}[{source}:frozen-out-of-date]", test, source, stale, FROZEN_GATE)
     elif not cases and not test.gates.is_empty():  # a gate on nothing must not vanish (and so pass)
         why = (f"{len(variants.quarantined)} variants quarantined, {len(variants.not_applicable)} units with "
                f"nothing to perturb" if units else "the source has no units")

@@ -22,6 +22,7 @@ DECISIONS = ("accepted", "rejected", "edited")
 USED = ("accepted", "edited")  # the decisions whose candidates a frozen test runs
 REQUIRED = ("id", "source", "unit", "strategy", "status", "unit_hash")
 VARIANT_KEYS = ("sentence", "term", "from", "to", "polarity")
+ID_KEYS = ("source", "unit", "strategy", "status", "sentence", "from", "to", "polarity", "unit_hash")
 
 
 class CandidatesError(AbsaChecksError):
@@ -81,10 +82,10 @@ def unit_hash(example: Example) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def candidate_id(source: str, unit: str, strategy: str, status: str, sentence: str, start: object, end: object,
-                 polarity: object) -> str:
-    """Stable: the same proposal for the same unit always has the same id (another proposal, another id)."""
-    text = json.dumps([source, unit, strategy, status, sentence, start, end, polarity], ensure_ascii=False)
+def candidate_id(record: dict) -> str:
+    """Stable: the same proposal for the same unit at the same content always has the same id; another
+    proposal, or the unit's content changed, another id."""
+    text = json.dumps([record.get(key) for key in ID_KEYS], ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
