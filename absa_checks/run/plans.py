@@ -24,7 +24,6 @@ from absa_checks.suites.candidates import CandidatesError, read_candidates
 from absa_checks.suites.cases import Case, expand, sample_units, strategy_label
 from absa_checks.suites.spec import ExtractionTestSpec, SuiteSpec, TestSpec
 
-
 FROZEN_GATE = "frozen_up_to_date"  # a frozen test's file is readable and fits its source (NoCases)
 
 
