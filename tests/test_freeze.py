@@ -410,3 +410,23 @@ def test_generate_refuses_update_with_out_and_an_absent_file(project, capsys):
     assert "--out FILE (a new file), or --update FILE" in capsys.readouterr().err
     assert main(["generate", "--input", str(project / "mine.yaml"), "--update", str(project / "none.jsonl")]) == 2
     assert "--update" in capsys.readouterr().err and not (project / "none.jsonl").exists()
+
+
+def test_the_schema_accepts_the_frozen_form_and_refuses_a_misspelt_key():
+    import jsonschema
+
+    from absa_checks.suites import schema
+
+    shipped_schema = json.loads((Path(schema.SCHEMAS_DIR) / "suite.schema.json").read_text())
+    for chosen in (schema.suite_schema(), shipped_schema):
+        validator = jsonschema.Draft202012Validator(chosen)
+        assert list(validator.iter_errors(yaml.safe_load(SUITE))) == []
+        wrong = yaml.safe_load(SUITE.replace("{frozen: reviewed.jsonl}", "{frozn: reviewed.jsonl}"))
+        assert list(validator.iter_errors(wrong))
+
+
+def test_the_loader_refuses_a_misspelt_frozen_key_naming_the_line(project):
+    (project / "suite.yaml").write_text(SUITE.replace("{frozen: reviewed.jsonl}\n  - name: reviewed-revnon",
+                                                      "{frozn: reviewed.jsonl}\n  - name: reviewed-revnon"))
+    with pytest.raises(Exception, match=r"suite.yaml:8: .*frozn"):
+        parse_suite(project / "suite.yaml", known_source_names())
