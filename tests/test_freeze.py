@@ -430,3 +430,21 @@ def test_the_loader_refuses_a_misspelt_frozen_key_naming_the_line(project):
                                                       "{frozn: reviewed.jsonl}\n  - name: reviewed-revnon"))
     with pytest.raises(Exception, match=r"suite.yaml:8: .*frozn"):
         parse_suite(project / "suite.yaml", known_source_names())
+
+
+def test_decide_refuses_a_bad_file_and_writes_nothing(project, capsys):
+    file = project / "reviewed.jsonl"
+    path, line = line_of(file, "{broken")
+    before = path.read_bytes()
+    chosen = shipped(file, "revtgt")[0]["id"]
+    assert decide(path, "--accept", chosen) == 2
+    assert f"changed.jsonl:{line}: not a JSON line" in capsys.readouterr().err
+    assert path.read_bytes() == before
+
+
+def test_candidates_refuse_the_arts_format_and_a_separate_quarantine_file(project, capsys):
+    for extra in (["--format", "arts"], ["--quarantine", str(project / "q.jsonl")]):
+        assert main(["generate", "--input", str(project / "mine.yaml"), "--candidates", "--out",
+                     str(project / "new.jsonl"), *extra]) == 2
+        assert "holds the quarantined attempts itself" in capsys.readouterr().err
+    assert not (project / "new.jsonl").exists() and not (project / "q.jsonl").exists()
