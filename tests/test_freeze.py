@@ -448,3 +448,27 @@ def test_candidates_refuse_the_arts_format_and_a_separate_quarantine_file(projec
                      str(project / "new.jsonl"), *extra]) == 2
         assert "holds the quarantined attempts itself" in capsys.readouterr().err
     assert not (project / "new.jsonl").exists() and not (project / "q.jsonl").exists()
+
+
+def test_a_sentence_with_a_unicode_line_separator_and_a_crlf_file_read_and_decide_line_by_line(generated, tmp_path):
+    """Lines end at "\\n" only (a sentence may hold U+2028 or U+0085); a CRLF file keeps its endings."""
+    lines = [json.loads(line) for line in (generated / "reviewed.jsonl").read_text().splitlines()]
+    first = next(r for r in lines if r["status"] == "shipped")
+    first["sentence"] = first["sentence"].replace(" ", "\u2028", 1)
+    first["from"] += 0  # the target is after the first space in these sentences: its span is unchanged
+    path = tmp_path / "odd.jsonl"
+    path.write_bytes(("\ufeff" + "".join(json.dumps(r, ensure_ascii=False) + "\r\n" for r in lines)).encode())
+    found = read_candidates(path)
+    assert len(found) == len(lines) and found[0].record["sentence"] == first["sentence"]
+    assert decide(path, "--accept", first["id"]) == 0
+    after = path.read_bytes().decode()
+    assert after.count("\r\n") == len(lines) and "\u2028" in after
+    assert [c.decision for c in read_candidates(path)][lines.index(first)] == "accepted"
+
+
+def test_a_report_written_over_the_frozen_file_is_refused_and_the_file_kept(project):
+    file = project / "reviewed.jsonl"
+    before = file.read_bytes()
+    done = run_pytest(["suite.yaml", "--model", "lexicon", "--absa-markdown", "reviewed.jsonl"], cwd=project)
+    assert done.code != 0 and "frozen variants of test 'reviewed-revtgt'" in done.out, done.out
+    assert file.read_bytes() == before

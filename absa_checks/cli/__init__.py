@@ -424,7 +424,7 @@ def _existing_candidates(path: Path) -> tuple[str, tuple]:
         raise AbsaChecksError(f"--update {path}: not found; write a candidates file first with `absa-checks "
                               "generate --candidates --out FILE`")
     found = read_candidates(path)
-    return path.read_text(encoding="utf-8"), found
+    return path.read_bytes().decode("utf-8"), found  # as it is: CRLF stays CRLF
 
 
 def _write_candidates(args: argparse.Namespace, existing: tuple[str, tuple] | None, loaded: LoadedSource,
@@ -466,7 +466,7 @@ def _decide(args: argparse.Namespace) -> int:
         raise AbsaChecksError("decide: --reviewer NAME is needed ($USER is not set)")
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
     decisions = {**{i: "accepted" for i in args.accept}, **{i: "rejected" for i in args.reject}}
-    text, unknown = decide(path.read_text(encoding="utf-8"), str(path), decisions, reviewer, now)
+    text, unknown = decide(path.read_bytes().decode("utf-8"), str(path), decisions, reviewer, now)
     if unknown:
         raise AbsaChecksError(f"decide: no candidate {', '.join(unknown)} in {path}; the ids are the 'id' of "
                               "its lines")

@@ -162,7 +162,7 @@ def candidates(loaded: LoadedSource, strategies: list[str], settings: Settings, 
             base = {"generator": generator, "seed": settings.seed, "params": dict(settings.params), "mode": variants.mode,
                     "unit_hash": digest, "decision": None, "reviewer": None, "decided_at": None}
             for variant in variants.by_unit.get(unit.unit_id, ()):
-                out.append(_candidate(jsonl_record(unit, variant), "shipped", None, base))
+                out.append(_candidate({**jsonl_record(unit, variant), "strategy": strategy}, "shipped", None, base))
             for q in rejected:
                 out.append(_candidate(_attempt(unit, strategy, q), "quarantined", f"{q.reason}: {q.detail}", base))
             if not variants.by_unit.get(unit.unit_id) and not rejected:

@@ -109,6 +109,7 @@ def suite_inputs(path: Path, suite: SuiteSpec) -> tuple[Named, ...]:
               for name, source in suite.inline_sources.items() if Path(source.path).is_absolute()]  # file: sources
     found += [Named("the expanded ground truth", path.parent / expanded)
               for test in suite.extraction_tests for _, expanded in test.expanded]
+    found += [Named(f"the frozen variants of test '{test.name}'", Path(test.frozen)) for test in suite.tests if test.frozen]
     return tuple(found)
 
 

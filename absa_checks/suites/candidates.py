@@ -93,7 +93,7 @@ def read_candidates(path: Path, shown: str | None = None) -> tuple[Candidate, ..
     """Every line of the file, checked; the first bad line is one CandidatesError naming it."""
     shown = shown or str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # a byte-order mark an editor left is not a bad line
     except FileNotFoundError:
         raise CandidatesError(f"{shown}: candidates file not found; write it with `absa-checks generate "
                               "--candidates --out FILE`") from None
@@ -101,7 +101,8 @@ def read_candidates(path: Path, shown: str | None = None) -> tuple[Candidate, ..
         raise CandidatesError(f"{shown}: cannot be read as UTF-8 text ({err})") from None
     found: list[Candidate] = []
     seen: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines(), 1):
+    # lines end at "\n" only: str.splitlines would also split at U+2028 or U+0085 inside a sentence
+    for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
         candidate = _candidate(line, f"{shown}:{number}", number)
@@ -215,12 +216,12 @@ def _ints(*values: object) -> bool:
 def decide(text: str, shown: str, decisions: dict[str, str], reviewer: str, now: str) -> tuple[str, list[str]]:
     """The file's text with `decisions` ({id: accepted|rejected}) written on their lines; every other line
     is kept byte for byte. Returns the new text and the ids it did not find (an error for the caller)."""
-    lines = text.splitlines(keepends=True)
+    lines = text.split("\n")  # as read_candidates: "\n" ends a line, nothing else does
     left = dict(decisions)
     for index, line in enumerate(lines):
         if not line.strip():
             continue
-        record = json.loads(line)
+        record = json.loads(line.lstrip("\ufeff"))
         wanted = left.pop(str(record.get("id")), None)
         if wanted is None:
             continue
@@ -229,6 +230,6 @@ def decide(text: str, shown: str, decisions: dict[str, str], reviewer: str, now:
                                   "(not_applicable); there is nothing to accept or reject")
         record.update(decision=wanted, reviewer=reviewer, decided_at=now)
         record.pop("edited", None)
-        ending = "\n" if line.endswith("\n") else ""
+        ending = "\r" if line.endswith("\r") else ""  # a CRLF file stays CRLF
         lines[index] = json.dumps(record, ensure_ascii=False) + ending
-    return "".join(lines), sorted(left)
+    return "\n".join(lines), sorted(left)
