@@ -150,15 +150,22 @@ def candidates(loaded: LoadedSource, strategies: list[str], settings: Settings, 
     for s in strategies:
         params = tuple((key, value) for key, value in settings.params if key in strategy_names.parameters(s))
         found[s] = cache.variants(VariantRequest(s, mode, params), loaded, loaded.units)
+    rejected_of: dict[tuple[str, str], list[Quarantined]] = {}
+    why_none: dict[tuple[str, str], str] = {}
+    for s, variants in found.items():
+        for q in variants.quarantined:
+            rejected_of.setdefault((s, q.unit_id), []).append(q)
+        for unit_id, why in variants.without_variant:
+            why_none.setdefault((s, unit_id), why)
     out = []
     for unit in loaded.units:
         digest = unit_hash(unit.original)
-        for strategy in strategies:
+        for asked in strategies:
+            strategy = "+".join(strategy_names.split_chain(asked))  # as a suite names it: no spaces around '+'
             if skip(unit.source, unit.unit_id, strategy):
                 continue
-            variants = found[strategy]
-            rejected = [q for q in variants.quarantined if q.unit_id == unit.unit_id]
-            none = [why for unit_id, why in variants.without_variant if unit_id == unit.unit_id]
+            variants = found[asked]
+            rejected = rejected_of.get((asked, unit.unit_id), [])
             base = {"generator": generator, "seed": settings.seed, "params": dict(settings.params), "mode": variants.mode,
                     "unit_hash": digest, "decision": None, "reviewer": None, "decided_at": None}
             for variant in variants.by_unit.get(unit.unit_id, ()):
@@ -166,7 +173,7 @@ def candidates(loaded: LoadedSource, strategies: list[str], settings: Settings, 
             for q in rejected:
                 out.append(_candidate(_attempt(unit, strategy, q), "quarantined", f"{q.reason}: {q.detail}", base))
             if not variants.by_unit.get(unit.unit_id) and not rejected:
-                why = none[0] if none else "no variant"
+                why = why_none.get((asked, unit.unit_id), "no variant")
                 record = {"strategy": strategy, "unit": unit.unit_id, "source": unit.source, "sentence": None,
                           "original": jsonl_record_original(unit)}
                 out.append(_candidate(record, "not_applicable", why, base))
