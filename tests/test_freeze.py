@@ -235,7 +235,7 @@ def test_a_source_changed_under_a_frozen_unit_fails_the_run_naming_the_units_and
     done = frozen_run(project)
     assert done.code == 1, done.out
     assert "absa-checks FAILED" in done.out and "PASSED" not in done.summary
-    assert "1 units changed (c)" in done.out and "1 units new (d)" in done.out
+    assert "1 unit changed (c)" in done.out and "1 unit new (d)" in done.out
     assert "absa-checks generate --input mine.yaml --strategies revtgt --update reviewed.jsonl" in done.out
     gates = {(g["gate"], g["test"].split("::")[1]): g["verdict"] for g in done.report["gates"]}
     assert gates[("frozen_up_to_date", "reviewed-revtgt")] == "fail"
@@ -251,7 +251,7 @@ def test_a_unit_gone_from_the_source_fails_the_run_too(project):
     examples["examples"] = [e for e in examples["examples"] if e["id"] != "c"]
     (project / "mine.yaml").write_text(yaml.safe_dump(examples))
     done = frozen_run(project)
-    assert done.code == 1 and "1 units gone from the source (c)" in done.out
+    assert done.code == 1 and "1 unit gone from the source (c)" in done.out
     assert "delete the lines of the units gone from the source" in done.out
 
 
@@ -472,3 +472,16 @@ def test_a_report_written_over_the_frozen_file_is_refused_and_the_file_kept(proj
     done = run_pytest(["suite.yaml", "--model", "lexicon", "--absa-markdown", "reviewed.jsonl"], cwd=project)
     assert done.code != 0 and "frozen variants of test 'reviewed-revtgt'" in done.out, done.out
     assert file.read_bytes() == before
+
+
+def test_evaluate_from_python_fails_on_a_stale_frozen_file_too(project):
+    from absa_checks import evaluate
+
+    file = project / "reviewed.jsonl"
+    assert decide(file, "--accept", shipped(file, "revtgt")[0]["id"]) == 0
+    assert evaluate("lexicon", suites=[str(project / "suite.yaml")], rootdir=project, no_cache=True).verdict.passed
+    (project / "mine.yaml").write_text(EXAMPLES.replace("The pasta was great.", "The pasta was fine."))
+    result = evaluate("lexicon", suites=[str(project / "suite.yaml")], rootdir=project, no_cache=True)
+    assert not result.verdict.passed
+    assert any(g["gate"] == "frozen_up_to_date" and "1 unit changed (c)" in g["reason"]
+               for g in result.report["gates"])

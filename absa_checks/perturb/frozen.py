@@ -72,8 +72,8 @@ def _stale(changed: list[str], new: list[str], removed: list[str], source: str, 
            input_file: str | None) -> str:
     if not (changed or new or removed):
         return ""
-    parts = [f"{len(found)} {what} ({_listed(found)})" for found, what in
-             ((changed, "units changed"), (new, "units new"), (removed, "units gone from the source")) if found]
+    parts = [f"{len(found)} unit{'' if len(found) == 1 else 's'} {what} ({_listed(found)})" for found, what in
+             ((changed, "changed"), (new, "new"), (removed, "gone from the source")) if found]
     command = update_command(shown, source, strategy, input_file)
     fixes = [f"run `{command}` (adds candidates for them; decided ones are kept), review them, and run again"] \
         if changed or new else []
