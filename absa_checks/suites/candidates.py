@@ -105,7 +105,7 @@ def read_candidates(path: Path, shown: str | None = None) -> tuple[Candidate, ..
     for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
-        candidate = _candidate(line, f"{shown}:{number}", number)
+        candidate = parse_line(line, f"{shown}:{number}", number)
         if candidate.candidate_id in seen:
             raise CandidatesError(f"{shown}:{number}: candidate id '{candidate.candidate_id}' is also on line "
                                   f"{seen[candidate.candidate_id]}; each candidate has its own id")
@@ -114,7 +114,8 @@ def read_candidates(path: Path, shown: str | None = None) -> tuple[Candidate, ..
     return tuple(found)
 
 
-def _candidate(line: str, at: str, number: int) -> Candidate:
+def parse_line(line: str, at: str, number: int) -> Candidate:
+    """One line, checked (the review page checks an edit with it before saving): `at` is "FILE:LINE"."""
     try:
         record = json.loads(line)
     except ValueError as err:
