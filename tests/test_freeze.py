@@ -154,6 +154,9 @@ BAD_LINES = {
                                "does not hold the target"),
     "edit that drops another aspect": (lambda r: decided(r, "edited", edited={"sentence": "The burgers were fine."}),
                                        "other aspect 'fries' 0 times"),
+    "edit that changes the polarity": (lambda r: decided(r, "edited", edited={"sentence": r["sentence"],
+                                                                              "polarity": r["original"]["polarity"]}),
+                                       "is not the revtgt variant's polarity"),
     "edit with a bad polarity": (lambda r: decided(r, "edited", edited={"sentence": r["sentence"], "polarity": "meh"}),
                                  "is not a polarity"),
 }

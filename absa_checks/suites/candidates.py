@@ -183,7 +183,12 @@ def _check_edit(record: dict, at: str) -> None:
                               "correct 'from' and 'to' in 'edited'")
     polarity = edited.get("polarity", record["polarity"])
     if polarity not in ("positive", "negative", "neutral", "conflict"):
-        raise CandidatesError(f"{at}: 'edited.polarity' {polarity!r} is not a polarity")
+        raise CandidatesError(f"{at}: 'edited.polarity' {polarity!r} is not a polarity" + (
+            "; the candidate names none, so the edit must" if record["polarity"] is None else ""))
+    if record["polarity"] is not None and polarity != record["polarity"]:
+        raise CandidatesError(f"{at}: 'edited.polarity' {polarity!r} is not the {record['strategy']} variant's "
+                              f"polarity ({record['polarity']}): the test's expectation rests on it; keep it, or "
+                              "reject the candidate")
     _others(sentence, record, edited, at)
 
 
