@@ -488,3 +488,21 @@ def test_evaluate_from_python_fails_on_a_stale_frozen_file_too(project):
     assert not result.verdict.passed
     assert any(g["gate"] == "frozen_up_to_date" and "1 unit changed (c)" in g["reason"]
                for g in result.report["gates"])
+
+
+def test_accepting_every_shipped_candidate_gives_exactly_the_generated_cases(tmp_path):
+    """On a built-in source: the frozen set of all shipped REVTGT candidates is the generated test, case for case
+    (same ids, same outcomes), so freezing changes what is run only by the reviewer's decisions."""
+    file = tmp_path / "b.jsonl"
+    assert main(["generate", "--source", "builtin-restaurant", "--strategies", "revtgt", "--candidates",
+                 "--out", str(file)]) == 0
+    ids = [r["id"] for r in records(file) if r["status"] == "shipped"]
+    assert decide(file, "--accept", *ids) == 0
+    reports = {}
+    for mode in ("{frozen: b.jsonl}", "generated"):
+        (tmp_path / "suite.yaml").write_text("suite: s\ntests:\n  - {name: rt, strategy: revtgt, "
+                                             f"sources: builtin-restaurant, variants: {mode}}}\n")
+        done = run_pytest(["suite.yaml", "--model", "lexicon"], cwd=tmp_path, report=tmp_path / "r.json")
+        reports[mode] = sorted((c["case_id"], c["status"]) for c in done.report["cases"])
+    assert len(reports["generated"]) == len(ids) > 100
+    assert reports["{frozen: b.jsonl}"] == reports["generated"]
