@@ -47,15 +47,17 @@ def frozen_variants(candidates: list[Candidate], loaded: LoadedSource, units: tu
     """The accepted variants of `units`, and whether the file is out of date for any unit of the source."""
     current = {unit.unit_id: unit_hash(unit.original) for unit in loaded.units}
     hashes: dict[str, set[str]] = {}
+    of_unit: dict[str, list[Candidate]] = {}
     for c in candidates:
         hashes.setdefault(c.unit, set()).add(c.unit_hash)
+        of_unit.setdefault(c.unit, []).append(c)
     changed = sorted(u for u, h in current.items() if u in hashes and h not in hashes[u])
     new = sorted(u for u in current if u not in hashes)
     removed = sorted(u for u in hashes if u not in current)
     by_unit: dict[str, tuple[Variant, ...]] = {}
     without: list[tuple[str, str]] = []
     for unit in units:
-        fit = [c for c in candidates if c.unit == unit.unit_id and c.unit_hash == current[unit.unit_id]]
+        fit = [c for c in of_unit.get(unit.unit_id, ()) if c.unit_hash == current[unit.unit_id]]
         used = [c for c in fit if c.decision in USED]
         if used:
             by_unit[unit.unit_id] = tuple(Variant(strategy, c.example(), c.edits(), "frozen", c.provenance())
