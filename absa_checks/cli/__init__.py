@@ -41,7 +41,13 @@ def main(argv: list[str] | None = None) -> int:
                           "has any (default: auto with --source, generated with --input)")
     gen.add_argument("--strategies", default="revtgt,revnon,adddiff",
                      help="comma-separated; chains with + (default: revtgt,revnon,adddiff)")
-    gen.add_argument("--out", required=True, help="output file (.jsonl, or .json for the ARTS layout)")
+    gen.add_argument("--out", default=None, help="output file (.jsonl, or .json for the ARTS layout)")
+    gen.add_argument("--candidates", action="store_true",
+                     help="write a candidates file for review and freezing (JSONL: every unit's proposal, shipped, "
+                          "quarantined or none, with an id and an empty decision; docs/suites.md, Frozen variants)")
+    gen.add_argument("--update", default=None, metavar="FILE",
+                     help="add candidates to this candidates file for units it does not have at their present "
+                          "content (new or changed units); its lines, decided or not, are kept as they are")
     gen.add_argument("--format", choices=("jsonl", "arts"), default=None, help="default: from --out's suffix")
     gen.add_argument("--domain", choices=("restaurant", "laptop"), default=None,
                      help="picks the ADDDIFF aspect bank and the vocabulary (default: guessed from the path)")
@@ -91,6 +97,13 @@ def main(argv: list[str] | None = None) -> int:
     merge.add_argument("--follow-symlinks", action="store_true",
                      help="an output path that is a symbolic link: write to the file it points to (the link stays); "
                           "without it such a path is refused")
+    decide = commands.add_parser("decide", help="record a reviewer's decisions in a candidates file")
+    decide.add_argument("file", help="the candidates file (written by generate --candidates)")
+    decide.add_argument("--accept", nargs="+", default=[], metavar="ID", help="candidate ids to accept")
+    decide.add_argument("--reject", nargs="+", default=[], metavar="ID", help="candidate ids to reject")
+    decide.add_argument("--reviewer", default=None, help="who decides (default: $USER)")
+    decide.add_argument("--follow-symlinks", action="store_true",
+                        help="the file is a symbolic link: write to the file it points to (the link stays)")
     run = commands.add_parser("run", help="run suites: the same as `pytest PATHS ARGS`")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed on to pytest (default: suites/)")
     args = parser.parse_args(argv)
@@ -104,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
             return _generate(args)
         if args.command == "merge":
             return _merge(args)
+        if args.command == "decide":
+            return _decide(args)
         if args.command == "augment":
             return _augment(args)
         import pytest
@@ -158,6 +173,13 @@ def _augment(args) -> int:
     from absa_checks.suites import strategies as names
     from absa_checks.suites.files import load_file
 
+    if (args.out is None) == (args.update is None):
+        raise AbsaChecksError("generate: pass --out FILE (a new file), or --update FILE (a candidates file to add "
+                              "candidates to)")
+    if (args.update is not None or args.candidates) and (args.format is not None or args.quarantine is not None):
+        option = "--format" if args.format is not None else "--quarantine"
+        raise AbsaChecksError(f"{option}: a candidates file (--candidates, --update) is JSONL and holds the quarantined "
+                              f"attempts itself; leave {option} out")
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
     unknown = [s for s in strategies if not names.is_known(s)]
     if unknown:
@@ -350,6 +372,13 @@ def _generate(args: argparse.Namespace) -> int:
         raise AbsaChecksError("--data: only used with --source; --input reads the file it names")
     if args.source is not None and args.domain is not None:
         raise AbsaChecksError(f"--domain: only used with --input; --source {args.source} has its own domain")
+    if (args.out is None) == (args.update is None):
+        raise AbsaChecksError("generate: pass --out FILE (a new file), or --update FILE (a candidates file to add "
+                              "candidates to)")
+    if (args.update is not None or args.candidates) and (args.format is not None or args.quarantine is not None):
+        option = "--format" if args.format is not None else "--quarantine"
+        raise AbsaChecksError(f"{option}: a candidates file (--candidates, --update) is JSONL and holds the quarantined "
+                              f"attempts itself; leave {option} out")
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
     unknown = [s for s in strategies if not names.is_known(s)]
     if unknown:
@@ -358,8 +387,10 @@ def _generate(args: argparse.Namespace) -> int:
     if args.k is not None and not 1 <= args.k <= 10:
         raise AbsaChecksError("--k: use a whole number from 1 to 10")
     params = _strategy_params(args.param, strategies, k=args.k, neutral=args.neutral)
-    out = Path(args.out)
-    wanted = [Named("--out", out), *([Named("--quarantine", Path(args.quarantine))] if args.quarantine else [])]
+    out = Path(args.out or args.update)
+    existing = _existing_candidates(Path(args.update)) if args.update is not None else None
+    wanted = [Named("--update" if args.update else "--out", out),
+              *([Named("--quarantine", Path(args.quarantine))] if args.quarantine else [])]
     outputs.check(wanted, outputs.given("--input", Path(args.input) if args.input else None),
                   _data_named(args.data, resolve_data_dir(args.data) if args.source else None), args.follow_symlinks,
                   FOLLOW)
@@ -369,6 +400,8 @@ def _generate(args: argparse.Namespace) -> int:
         loaded, origin, mode = load_file(Path(args.input), args.domain), args.input, args.variants or "generated"
     _nothing_read(loaded, f"--input {args.input}" if args.input is not None else f"--source {args.source}")
     settings = Settings(args.seed, params)
+    if existing is not None or args.candidates:
+        return _write_candidates(args, existing, loaded, strategies, settings, mode, wanted)
     made, rejected, tally = generate.run(loaded, strategies, settings, mode)
     fmt = args.format or ("arts" if out.suffix == ".json" else "jsonl")
     stream = io.StringIO()
@@ -383,6 +416,67 @@ def _generate(args: argparse.Namespace) -> int:
     print(f"{len(loaded.units)} units from {origin}{domain}; wrote {len(made)} variants to {out}", file=sys.stderr)
     for line in tally.lines():
         print("  " + line, file=sys.stderr)
+    return 0
+
+
+def _existing_candidates(path: Path) -> tuple[str, tuple]:
+    """The candidates file `--update` adds to: its text and its candidates, checked line by line."""
+    from absa_checks.suites.candidates import read_candidates
+
+    if not path.is_file():
+        raise AbsaChecksError(f"--update {path}: not found; write a candidates file first with `absa-checks "
+                              "generate --candidates --out FILE`")
+    found = read_candidates(path)
+    return path.read_bytes().decode("utf-8"), found  # as it is: CRLF stays CRLF
+
+
+def _write_candidates(args: argparse.Namespace, existing: tuple[str, tuple] | None, loaded: LoadedSource,
+                      strategies: list[str], settings, mode: str, wanted: list[Named]) -> int:
+    """`generate --candidates --out FILE` (a new file) or `generate --update FILE` (lines added, none changed)."""
+    from absa_checks.run import generate
+
+    if existing is None:
+        records = generate.candidates(loaded, strategies, settings, mode)
+        stream = io.StringIO()
+        generate.write_candidates(records, stream)
+        text, added = stream.getvalue(), len(records)
+    else:
+        text, added = generate.update(existing[0], existing[1], loaded, strategies, settings, mode)
+    if _write_each(zip(wanted[:1], [text]), args.follow_symlinks):
+        return 2
+    what = "added" if existing is not None else "wrote"
+    print(f"{len(loaded.units)} units; {what} {added} candidates {'to' if existing else 'in'} {wanted[0].path}"
+          + (" (the lines already there are kept as they were)" if existing is not None else ""), file=sys.stderr)
+    return 0
+
+
+def _decide(args: argparse.Namespace) -> int:
+    """`absa-checks decide FILE --accept ID... --reject ID...`: the decisions written on their lines."""
+    import datetime
+    import os
+
+    from absa_checks.suites.candidates import decide, read_candidates
+
+    path = Path(args.file)
+    both = sorted(set(args.accept) & set(args.reject))
+    if both:
+        raise AbsaChecksError(f"decide: {', '.join(both)} both accepted and rejected; name each id once")
+    if not args.accept and not args.reject:
+        raise AbsaChecksError("decide: name candidates with --accept ID... and/or --reject ID...")
+    read_candidates(path)  # every line checked first: a bad file is refused, never half rewritten
+    reviewer = args.reviewer or os.environ.get("USER") or ""
+    if not reviewer.strip():
+        raise AbsaChecksError("decide: --reviewer NAME is needed ($USER is not set)")
+    now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
+    decisions = {**{i: "accepted" for i in args.accept}, **{i: "rejected" for i in args.reject}}
+    text, unknown = decide(path.read_bytes().decode("utf-8"), str(path), decisions, reviewer, now)
+    if unknown:
+        raise AbsaChecksError(f"decide: no candidate {', '.join(unknown)} in {path}; the ids are the 'id' of "
+                              "its lines")
+    outputs.check([Named("FILE", path)], [], [], args.follow_symlinks, FOLLOW)
+    if _write_each([(Named("FILE", path), text)], args.follow_symlinks):
+        return 2
+    print(f"{path}: {len(args.accept)} accepted, {len(args.reject)} rejected by {reviewer}", file=sys.stderr)
     return 0
 
 

@@ -60,7 +60,9 @@ class Variant:
     strategy: str
     example: Example
     edits: tuple[Edit, ...] = ()
-    origin: str = "given"  # "given" by the source's own file, or "generated" by absa-checks
+    origin: str = "given"  # "given" by the source's own file, "generated" by absa-checks, or "frozen" (reviewed)
+    # a frozen variant's candidate: its id, decision, reviewer, time, generator (absa_checks.suites.candidates)
+    provenance: dict | None = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from absa_checks.common.examples import Example
+from absa_checks.common.examples import Example, Variant
 from absa_checks.models.predictions import Prediction
 from absa_checks.suites.cases import Case
 
@@ -71,6 +71,15 @@ def slices_of(example: Example) -> dict[str, Any]:
             "gold": target}
 
 
+def variant_record(variant: Variant) -> dict[str, Any]:
+    """The variant as the reports show it; a frozen one also carries its provenance (candidate id, decision,
+    reviewer, time, generator)."""
+    record = example_record(variant.example, variant.edits)
+    if variant.provenance is not None:
+        record["provenance"] = variant.provenance
+    return record
+
+
 def example_record(example: Example, edits: tuple = ()) -> dict[str, Any]:
     t = example.target
     record: dict[str, Any] = {"sentence": example.sentence, "term": t.term, "from": t.start, "to": t.end,
@@ -90,7 +99,7 @@ def outcome_for(case: Case, nodeid: str, suite_sha256: str, status: str, reason:
         case_id=case.case_id, nodeid=nodeid, name=case.name, test=case.test.key, test_name=case.test.name,
         source=case.source, unit=case.unit_id, strategy=case.strategy, expect=case.expectation.kind,
         tolerance=case.expectation.tolerance, original=example_record(case.original),
-        variant=example_record(case.variant.example, case.variant.edits), status=status, reason=reason,
+        variant=variant_record(case.variant), status=status, reason=reason,
         gates=case.test.gates.to_dict(), suite_sha256=suite_sha256, slices=slices_of(case.original),
         original_prediction=prediction_record(original) if original else None,
         variant_prediction=prediction_record(variant) if variant else None, model=model)

@@ -47,6 +47,9 @@ def variant_set(test: TestSpec | VariantRequest, loaded: LoadedSource, units: tu
     `memo` keeps generated outcomes per (source, unit, strategy, parameters) across tests of a run.
     """
     mode = mode_for(test, loaded)
+    if mode == "frozen":  # never generated: absa_checks.run.plans reads the reviewed file (perturb.frozen)
+        raise ValueError(f"test '{getattr(test, 'name', test.strategy)}' runs frozen variants; they are read from "
+                         "its candidates file, not made here")
     if mode == "given":
         given = {u.unit_id: u.given.get(test.strategy, ()) for u in units}
         return VariantSet(mode, given, without_variant=tuple(

@@ -152,7 +152,8 @@ class NoCasesItem(SuiteItem):
 
     def runtest(self) -> None:
         self.user_properties.append(checking.plan_record(self.plan))
-        self._labelled(f"{self.test.name} on {self.source}: no cases")
+        what = "no cases" if self.plan.gate == "has_cases" else "frozen variants unusable or out of date"
+        self._labelled(f"{self.test.name} on {self.source}: {what}")
         raise NoCasesError(self.plan.reason)
 
     def repr_failure(self, excinfo, style=None):

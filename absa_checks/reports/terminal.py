@@ -91,9 +91,14 @@ def summary(result, options) -> list[str]:
         return lines
     failed = failed_gate_lines(result.gates, options.inconclusive)
     whole = set(context.notes) | {line for line in lines if line.startswith(("also not measured: ", "domains: "))}
+    whole |= {line for line in failed if line.startswith(WHOLE_GATES)}
     verdict = verdict_line(result.verdict, len(failed), result.metrics)
     # the run's notes and what it failed to measure keep their fix; the rest is in the reports
     return [line if line in whole else cut(line) for line in lines[:-1] + failed] + [verdict]
+
+
+# failed gates whose reason is the fix (a frozen file out of date: its units and the update command), never cut
+WHOLE_GATES = ("gate failed: frozen_up_to_date ",)
 
 
 def cut(line: str, limit: int = LINE_LIMIT) -> str:

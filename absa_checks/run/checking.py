@@ -92,7 +92,8 @@ def changed(plan: CasePlan) -> str:
 def plan_record(plan: NoCases | Quarantined | NoVariant) -> tuple[str, str]:
     """The record a gated test with no case, a quarantined variant or an example with no variant leaves."""
     if isinstance(plan, NoCases):
-        return NO_CASES_KEY, json.dumps({"test": plan.test.key, "source": plan.source, "reason": plan.reason})
+        return NO_CASES_KEY, json.dumps({"test": plan.test.key, "source": plan.source, "reason": plan.reason,
+                                         "gate": plan.gate})
     if isinstance(plan, Quarantined):
         return QUARANTINE_KEY, json.dumps({**plan.rejected.to_dict(), "test": plan.test.key})
     return NO_VARIANT_KEY, json.dumps({"test": plan.test.key, "source": plan.source, "example": plan.unit_id,

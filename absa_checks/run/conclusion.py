@@ -193,7 +193,7 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
         list(context.models), list(per_model), context.request,
         manifest_module.baseline_coverage(cases, baseline.cases) if baseline is not None and baseline.cases is not None
         else None)
-    empty = [GateResult("has_cases", found["test"], found["source"], 0.0, None, options.gate_basis, "fail",
+    empty = [GateResult(found.get("gate", "has_cases"), found["test"], found["source"], 0.0, None, options.gate_basis, "fail",
                         found["reason"]) for found in context.no_cases]
     claim_results = claims_module.check_all(context.claims, metrics, per_model if several else None, context.group)
     claim_gates = claims_module.gates(claim_results) if options.require_claims else []

@@ -5,18 +5,22 @@ Also builds adversarial training data, as in the ARTS paper's section 5.4.
 
 from __future__ import annotations
 
+import io
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
+from importlib import metadata
 from typing import TextIO
 
-from absa_checks.common.examples import Example, Unit, Variant
+from absa_checks.common.examples import Example, Unit, Variant, term_starts
+from absa_checks.common.fingerprint import generator_sha256
 from absa_checks.perturb.engine import Quarantined, Settings
 from absa_checks.perturb.variants import VariantRequest, VariantSet
 from absa_checks.run.run_state import VariantCache
 from absa_checks.sources.base import LoadedSource
 from absa_checks.suites import strategies as strategy_names
+from absa_checks.suites.candidates import Candidate, candidate_id, unit_hash
 
 ARTS_SUFFIX = {"revtgt": "_adv1", "revnon": "_adv2", "adddiff": "_adv3"}
 NO_GIVEN = "the source gives no variant"  # the not-applicable reason of a unit without a given variant
@@ -122,3 +126,112 @@ def write_arts(made: list[tuple[Unit, Variant]], out: TextIO) -> None:
 def quarantine_jsonl(rejected: list[Quarantined]) -> str:
     """The rejected attempts, one JSON line each (`generate --quarantine`)."""
     return "".join(json.dumps(q.to_dict(), ensure_ascii=False) + "\n" for q in rejected)
+
+
+# The candidates file (absa_checks.suites.candidates; docs/suites.md, "Frozen variants"): every unit's
+# proposal for every strategy, shipped, quarantined or none, each waiting for a reviewer's decision.
+
+def generator_info() -> dict:
+    """Which generator proposed a candidate: name, version, and the fingerprint of its code and word lists."""
+    try:
+        version = metadata.version("absa-checks")
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    return {"name": "absa-checks", "version": version, "fingerprint": generator_sha256()[:16]}
+
+
+def candidates(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str = "generated",
+               skip: Callable[[str, str, str], bool] = lambda source, unit, strategy: False) -> list[dict]:
+    """One candidate per unit and strategy (several when the source gives several), in the order `run` writes;
+    `skip(source, unit, strategy)` leaves out those already in a file (`generate --update`)."""
+    cache = VariantCache(settings.seed)
+    generator = generator_info()
+    found: dict[str, VariantSet] = {}
+    for s in strategies:
+        params = tuple((key, value) for key, value in settings.params if key in strategy_names.parameters(s))
+        found[s] = cache.variants(VariantRequest(s, mode, params), loaded, loaded.units)
+    rejected_of: dict[tuple[str, str], list[Quarantined]] = {}
+    why_none: dict[tuple[str, str], str] = {}
+    for s, variants in found.items():
+        for q in variants.quarantined:
+            rejected_of.setdefault((s, q.unit_id), []).append(q)
+        for unit_id, why in variants.without_variant:
+            why_none.setdefault((s, unit_id), why)
+    out = []
+    for unit in loaded.units:
+        digest = unit_hash(unit.original)
+        for asked in strategies:
+            strategy = "+".join(strategy_names.split_chain(asked))  # as a suite names it: no spaces around '+'
+            if skip(unit.source, unit.unit_id, strategy):
+                continue
+            variants = found[asked]
+            rejected = rejected_of.get((asked, unit.unit_id), [])
+            base = {"generator": generator, "seed": settings.seed, "params": dict(settings.params), "mode": variants.mode,
+                    "unit_hash": digest, "decision": None, "reviewer": None, "decided_at": None}
+            for variant in variants.by_unit.get(unit.unit_id, ()):
+                out.append(_candidate({**jsonl_record(unit, variant), "strategy": strategy}, "shipped", None, base))
+            for q in rejected:
+                out.append(_candidate(_attempt(unit, strategy, q), "quarantined", f"{q.reason}: {q.detail}", base))
+            if not variants.by_unit.get(unit.unit_id) and not rejected:
+                why = why_none.get((asked, unit.unit_id), "no variant")
+                record = {"strategy": strategy, "unit": unit.unit_id, "source": unit.source, "sentence": None,
+                          "original": jsonl_record_original(unit)}
+                out.append(_candidate(record, "not_applicable", why, base))
+    return out
+
+
+def _candidate(record: dict, status: str, reason: str | None, base: dict) -> dict:
+    found = {**record, "status": status, "reason": reason, **base}
+    return {"id": candidate_id(found), **found}
+
+
+def jsonl_record_original(unit: Unit) -> dict:
+    o = unit.original
+    return {"sentence": o.sentence, "term": o.target.term, "from": o.target.start, "to": o.target.end,
+            "polarity": o.polarity}
+
+
+def _attempt(unit: Unit, strategy: str, q: Quarantined) -> dict:
+    """A quarantined attempt: its sentence, the target where it is found once, the polarity it meant."""
+    term = unit.original.target.term
+    starts = term_starts(q.sentence, term)
+    flips = sum(strategy_names.get(part).flips_gold for part in strategy_names.split_chain(strategy)) % 2
+    polarity = {"positive": "negative", "negative": "positive"}.get(unit.original.polarity) if flips else \
+        unit.original.polarity
+    return {"strategy": strategy, "unit": unit.unit_id, "source": unit.source, "sentence": q.sentence, "term": term,
+            "from": starts[0] if len(starts) == 1 else None, "to": starts[0] + len(term) if len(starts) == 1 else None,
+            "polarity": polarity, "other_aspects": _aspects(unit.original),
+            "original": jsonl_record_original(unit), "edits": []}
+
+
+def write_candidates(records: Iterable[dict], out: TextIO) -> None:
+    for record in records:
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+def update(existing_text: str, existing: tuple[Candidate, ...], loaded: LoadedSource, strategies: list[str],
+           settings: Settings, mode: str) -> tuple[str, int]:
+    """`generate --update FILE`: FILE's lines kept byte for byte, then candidates for each (unit, strategy)
+    with no candidate at the unit's present content: new units, and units whose content changed. Returns the
+    new text and how many candidates it added."""
+    hashes = {unit.unit_id: unit_hash(unit.original) for unit in loaded.units}
+    current = {(c.source, c.unit, c.strategy) for c in existing if c.unit_hash == hashes.get(c.unit)}
+    named = {c.source for c in existing}
+    # a file of one source is that source whatever it was called (as a frozen test reads it)
+    alias = next(iter(named)) if len(named) == 1 and loaded.name not in named else None
+
+    def skip(source: str, unit: str, strategy: str) -> bool:
+        return (alias or source, unit, strategy) in current
+
+    added = candidates(loaded, strategies, settings, mode, skip)
+    if alias is not None:
+        for record in added:
+            record["source"] = alias
+            record["id"] = candidate_id(record)
+    known = {c.candidate_id for c in existing}
+    added = [record for record in added if record["id"] not in known]
+    stream = io.StringIO()
+    write_candidates(added, stream)
+    head = existing_text if not existing_text or existing_text.endswith("\n") else existing_text + "\n"
+    return head + stream.getvalue(), len(added)
+

@@ -15,11 +15,17 @@ from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.fingerprint import sha256_of_file
 from absa_checks.common.outputs import Named
 from absa_checks.judge import manifest
+from absa_checks.perturb import frozen as frozen_module
 from absa_checks.perturb.engine import Quarantined as QuarantinedVariant
+from absa_checks.perturb.variants import VariantSet
 from absa_checks.sources import DataMissing
+from absa_checks.sources.catalog import known_source_names
 from absa_checks.sources.gold import with_alternatives
+from absa_checks.suites.candidates import CandidatesError, read_candidates
 from absa_checks.suites.cases import Case, expand, sample_units, strategy_label
 from absa_checks.suites.spec import ExtractionTestSpec, SuiteSpec, TestSpec
+
+FROZEN_GATE = "frozen_up_to_date"  # a frozen test's file is readable and fits its source (NoCases)
 
 
 @dataclass(frozen=True)
@@ -47,12 +53,14 @@ class MissingData:
 
 @dataclass(frozen=True)
 class NoCases:
-    """A gated test that got no case on a source: it fails, and its gates fail with the reason."""
+    """A gated test that got no case on a source: it fails, and its gates fail with the reason. Also a frozen
+    test whose candidates file cannot be used or no longer fits the source (gate `frozen_up_to_date`)."""
 
     name: str
     test: TestSpec
     source: str
     reason: str
+    gate: str = "has_cases"
 
 
 @dataclass(frozen=True)
@@ -102,6 +110,7 @@ def suite_inputs(path: Path, suite: SuiteSpec) -> tuple[Named, ...]:
               for name, source in suite.inline_sources.items() if Path(source.path).is_absolute()]  # file: sources
     found += [Named("the expanded ground truth", path.parent / expanded)
               for test in suite.extraction_tests for _, expanded in test.expanded]
+    found += [Named(f"the frozen variants of test '{test.name}'", Path(test.frozen)) for test in suite.tests if test.frozen]
     return tuple(found)
 
 
@@ -163,13 +172,22 @@ def _test_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Iterato
         return
     sample = state.options.sample if state.options.sample is not None else test.sample
     units = sample_units(loaded.units, sample, state.options.seed, source)
+    stale = ""
     try:
-        variants = state.variants.variants(test, loaded, units)
+        if test.variants == "frozen":  # a reviewed file: its accepted candidates, the generator never asked
+            variants, stale = _frozen(state, suite, test, source, loaded, units)
+        else:
+            variants = state.variants.variants(test, loaded, units)
+    except CandidatesError as err:  # the reviewed file cannot be used: a failure, never a skip
+        yield NoCases(f"{test.name}[{source}:frozen]", test, source, str(err), FROZEN_GATE)
+        return
     except AbsaChecksError as missing:  # e.g. WordNet absent: these tests cannot run here
         yield MissingData(f"{test.name}[{source}]", test, source, str(missing), "cannot-generate")
         return
     cases = list(expand(test, source, units, variants.by_unit))
-    if not cases and not test.gates.is_empty():  # a gate on nothing must not vanish (and so pass)
+    if stale:  # the source changed under the reviewed file: the run fails, naming the units and the update
+        yield NoCases(f"{test.name}[{source}:frozen-out-of-date]", test, source, stale, FROZEN_GATE)
+    elif not cases and not test.gates.is_empty():  # a gate on nothing must not vanish (and so pass)
         why = (f"{len(variants.quarantined)} variants quarantined, {len(variants.not_applicable)} units with "
                f"nothing to perturb" if units else "the source has no units")
         yield NoCases(f"{test.name}[{source}:no-cases]", test, source,
@@ -185,6 +203,19 @@ def _test_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Iterato
     if source in suite.inline_sources:  # examples the user wrote: each one shows up, with or without a case
         for unit_id, why in variants.without_variant:
             yield NoVariant(f"{test.name}[{source}:{unit_id}:no-variant]", test, source, unit_id, why)
+
+
+def _frozen(state, suite: SuiteSpec, test: TestSpec, source: str, loaded, units: tuple) -> tuple[VariantSet, str]:
+    """A frozen test's variants from its candidates file (part of the run's fingerprint), and why the file no
+    longer fits the source ("" when it does)."""
+    path = Path(test.frozen)
+    state.sources.inputs.examples[f"{test.suite_path} frozen: {test.frozen_shown}"] = sha256_of_file(path)
+    candidates = frozen_module.of_source(read_candidates(path, test.frozen_shown), source, test.strategy,
+                                         test.frozen_shown)
+    own = suite.inline_sources.get(source)
+    input_file = None if source in known_source_names() or own is None else own.file_shown or "EXAMPLES_FILE"
+    found = frozen_module.frozen_variants(candidates, loaded, units, test.strategy, test.frozen_shown, input_file)
+    return VariantSet("frozen", found.by_unit, without_variant=found.without_variant), found.stale
 
 
 def domain_models(state, test: str, gated: bool, source: str, own: dict[str, str | None]) -> list[str]:

@@ -39,6 +39,7 @@ from absa_checks.suites.spec import (
     COMMON_KEYS,
     EXTRACTION_GATES,
     EXTRACTION_TEST_KEYS,
+    FROZEN_KEYS,
     GATE_BASES,
     GATE_KEYS,
     VARIANT_MODES,
@@ -88,7 +89,9 @@ COMMON_HELP = {
     "tags": "a list of names; each becomes a pytest marker",
     "gates": "release thresholds, each a fraction in [0, 1], checked once per source",
     "variants": "given (the source's own variants), generated (made by absa-checks) or auto (given when the "
-                "source has any for this strategy, else generated). Default auto",
+                "source has any for this strategy, else generated); or {frozen: FILE}: only the accepted and edited "
+                "candidates of a reviewed candidates file, never generated (docs/suites.md, Frozen variants). "
+                "Default auto",
 }
 
 
@@ -231,7 +234,12 @@ def _common() -> dict[str, Schema]:
         "sample": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]},
         "tags": _names(),
         "gates": {"$ref": "#/$defs/gates"},
-        "variants": {"enum": list(VARIANT_MODES), "default": "auto"},
+        "variants": {"anyOf": [{"enum": list(VARIANT_MODES)},
+                               {"type": "object", "required": list(FROZEN_KEYS), "additionalProperties": False,
+                                "properties": {"frozen": {"type": "string", "minLength": 1,
+                                                          "description": "a reviewed candidates file (JSONL), "
+                                                                         "relative to the suite file"}}}],
+                     "default": "auto"},
     }
     found = {key: {**values.get(key, {}), "description": COMMON_HELP.get(key, key)} for key in COMMON_KEYS}
     for name in strategies.all_parameter_names():

@@ -104,8 +104,10 @@ class TestSpec:
     sample: int | None
     tags: tuple[str, ...]
     gates: GateSpec
-    variants: str = "auto"      # "given" by the source, "generated" by absa-checks, or "auto" (given if any)
+    variants: str = "auto"      # "given" by the source, "generated" by absa-checks, "auto" (given if any), "frozen"
     params: tuple[tuple[str, Any], ...] = ()  # the strategy's parameters the suite sets (strategies.Parameter)
+    frozen: str = ""        # variants "frozen": the reviewed candidates file, resolved (absa_checks.suites.candidates)
+    frozen_shown: str = ""  # the same as written from the working folder, for messages
 
     @property
     def key(self) -> str:
@@ -163,6 +165,7 @@ class ExtractionTestSpec:
 SUITE_KEYS = ("suite", "description", "defaults", "sources", "tests")
 COMMON_KEYS = ("expect", "tolerance", "sources", "sample", "tags", "gates", "variants")
 VARIANT_MODES = ("auto", "given", "generated")
+FROZEN_KEYS = ("frozen",)  # `variants: {frozen: FILE}`: a reviewed candidates file (docs/suites.md)
 
 
 def default_keys() -> tuple[str, ...]:
@@ -292,7 +295,7 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
                                                        "in a suite")
             extraction_tests.append(found)
             continue
-        test = _parse_test(check, raw_test, ("tests", i), defaults, all_sources, shown)
+        test = _parse_test(check, raw_test, ("tests", i), defaults, all_sources, shown, path.parent)
         if test.name in seen:
             raise check.fail(("tests", i, "name"), f"two tests are named '{test.name}'; names must be unique in a suite")
         seen.add(test.name)
@@ -336,7 +339,7 @@ def _parse_extraction_test(check: _Checker, raw: dict, at: tuple, shown: str) ->
 
 
 def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_sources: tuple[str, ...],
-                shown: str) -> TestSpec:
+                shown: str, folder: Path = Path()) -> TestSpec:
     test = check.mapping(raw, at, allowed_test_keys())
     merged = {**defaults, **test}
 
@@ -375,11 +378,28 @@ def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_source
     default_gates = _parse_gates(check, defaults.get("gates"), ("defaults", "gates"))
     own_gates = _parse_gates(check, test.get("gates"), at + ("gates",))
     gates = GateSpec.from_dict({**default_gates.to_dict(), **own_gates.to_dict()})
-    variants = check.choice(merged.get("variants", "auto"), where("variants"), VARIANT_MODES)
+    frozen = ("", "")
+    if isinstance(merged.get("variants"), dict):
+        variants, frozen = "frozen", _frozen_file(check, merged["variants"], where("variants"), folder, shown)
+    else:
+        variants = check.choice(merged.get("variants", "auto"), where("variants"), VARIANT_MODES)
     params = _parameters(check, strategy, name, test, defaults, where)
     line = check.located.line(at) or 0
     return TestSpec(shown, line, name, _text(test.get("description")), strategy,
-                    Expectation(kind, tolerance), sources, sample, tags, gates, variants, params)
+                    Expectation(kind, tolerance), sources, sample, tags, gates, variants, params, *frozen)
+
+
+def _frozen_file(check: _Checker, raw: dict, at: tuple, folder: Path, shown: str) -> tuple[str, str]:
+    """`variants: {frozen: FILE}`: a reviewed candidates file, relative to the suite file; (path, as shown)."""
+    body = check.mapping(raw, at, FROZEN_KEYS)
+    if "frozen" not in body:
+        raise check.fail(at, "'variants' as a mapping names a reviewed candidates file: {frozen: FILE}")
+    file = check.string(body["frozen"], at + ("frozen",))
+    path = folder / file
+    if not path.is_file():
+        raise check.fail(at + ("frozen",), f"candidates file '{file}' not found (the path is relative to the suite "
+                                           "file); write it with `absa-checks generate --candidates --out FILE`")
+    return str(path.resolve()), os.path.normpath(os.path.join(os.path.dirname(shown), file))
 
 
 def _parameters(check: _Checker, strategy: str, name: str, test: dict, defaults: dict, where) -> tuple:

@@ -1,0 +1,91 @@
+"""A test's variants from a reviewed candidates file (`variants: {frozen: FILE}`): the generator is never asked.
+
+Cases come only from accepted and edited candidates whose unit still has the content it had when they
+were generated (`unit_hash`). A unit whose content changed, a unit the file does not know and a unit the
+file knows but the source no longer has make the test's source out of date: `stale` says which and how to
+update, and the run fails on it (never passes on a set nobody reviewed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from absa_checks.common.examples import Unit, Variant
+from absa_checks.sources.base import LoadedSource
+from absa_checks.suites.candidates import USED, Candidate, CandidatesError, unit_hash
+
+SHOWN_UNITS = 5  # units named in the message; the rest are counted
+
+
+@dataclass(frozen=True)
+class Frozen:
+    by_unit: dict[str, tuple[Variant, ...]]
+    without_variant: tuple[tuple[str, str], ...]  # (unit id, why) for each unit with no accepted candidate
+    stale: str = ""  # why the file no longer fits the source, with the command that updates it; "" when it does
+
+
+def of_source(candidates: tuple[Candidate, ...], source: str, strategy: str, shown: str) -> list[Candidate]:
+    """The file's candidates for one source and strategy. A file that names a single source is that source's
+    whatever the suite calls it (generate --input names it after the file)."""
+    named = {c.source for c in candidates}
+    wanted = source if source in named or len(named) != 1 else next(iter(named))
+    found = [c for c in candidates if c.source == wanted and c.strategy == strategy]
+    if not found:
+        have = sorted({f"{c.strategy} on {c.source}" for c in candidates}) or ["nothing"]
+        raise CandidatesError(f"{shown}: no {strategy} candidates for source '{source}' (the file has "
+                              f"{', '.join(have)}); add them with `{update_command(shown, source, strategy)}`")
+    return found
+
+
+def update_command(shown: str, source: str, strategy: str, input_file: str | None = None) -> str:
+    origin = f"--input {input_file}" if input_file else f"--source {source}"
+    return f"absa-checks generate {origin} --strategies {strategy} --update {shown}"
+
+
+def frozen_variants(candidates: list[Candidate], loaded: LoadedSource, units: tuple[Unit, ...], strategy: str,
+                    shown: str, input_file: str | None = None) -> Frozen:
+    """The accepted variants of `units`, and whether the file is out of date for any unit of the source."""
+    current = {unit.unit_id: unit_hash(unit.original) for unit in loaded.units}
+    hashes: dict[str, set[str]] = {}
+    of_unit: dict[str, list[Candidate]] = {}
+    for c in candidates:
+        hashes.setdefault(c.unit, set()).add(c.unit_hash)
+        of_unit.setdefault(c.unit, []).append(c)
+    changed = sorted(u for u, h in current.items() if u in hashes and h not in hashes[u])
+    new = sorted(u for u in current if u not in hashes)
+    removed = sorted(u for u in hashes if u not in current)
+    by_unit: dict[str, tuple[Variant, ...]] = {}
+    without: list[tuple[str, str]] = []
+    for unit in units:
+        fit = [c for c in of_unit.get(unit.unit_id, ()) if c.unit_hash == current[unit.unit_id]]
+        used = [c for c in fit if c.decision in USED]
+        if used:
+            by_unit[unit.unit_id] = tuple(Variant(strategy, c.example(), c.edits(), "frozen", c.provenance())
+                                          for c in sorted(used, key=lambda c: c.line))
+        elif fit:
+            pending = sum(c.decision is None and c.status != "not_applicable" for c in fit)
+            plural = "" if pending == 1 else "s"
+            without.append((unit.unit_id, f"{pending} candidate{plural} not decided yet" if pending else
+                            "no candidate accepted in the frozen file"))
+    return Frozen(by_unit, tuple(without), _stale(changed, new, removed, loaded.name, strategy, shown, input_file))
+
+
+def _stale(changed: list[str], new: list[str], removed: list[str], source: str, strategy: str, shown: str,
+           input_file: str | None) -> str:
+    if not (changed or new or removed):
+        return ""
+    parts = [f"{len(found)} unit{'' if len(found) == 1 else 's'} {what} ({_listed(found)})" for found, what in
+             ((changed, "changed"), (new, "new"), (removed, "gone from the source")) if found]
+    command = update_command(shown, source, strategy, input_file)
+    fixes = [f"run `{command}` (adds candidates for them; decided ones are kept), review them, and run again"] \
+        if changed or new else []
+    if removed:
+        fixes.append("delete the lines of the units gone from the source, or restore those units")
+    fix = "; ".join(fixes)
+    return (f"the frozen variants {shown} no longer fit source '{source}' ({strategy}): {'; '.join(parts)}. "
+            f"Fix: {fix}")
+
+
+def _listed(units: list[str]) -> str:
+    more = f", and {len(units) - SHOWN_UNITS} more" if len(units) > SHOWN_UNITS else ""
+    return ", ".join(units[:SHOWN_UNITS]) + more

@@ -1,0 +1,241 @@
+"""The candidates file: every variant `absa-checks generate --candidates` proposed, with a reviewer's decision.
+
+One JSON object a line (docs/suites.md, "Frozen variants"). A test with `variants: {frozen: FILE}` runs
+exactly the accepted and edited candidates of FILE; the generator is never asked. Reading refuses a bad
+line with its number: not JSON, an unknown status or decision, a decision without its reviewer, an edit
+whose sentence no longer holds the target.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from absa_checks.common.errors import AbsaChecksError
+from absa_checks.common.examples import Aspect, Edit, Example, term_starts
+
+STATUSES = ("shipped", "quarantined", "not_applicable")
+DECISIONS = ("accepted", "rejected", "edited")
+USED = ("accepted", "edited")  # the decisions whose candidates a frozen test runs
+REQUIRED = ("id", "source", "unit", "strategy", "status", "unit_hash")
+VARIANT_KEYS = ("sentence", "term", "from", "to", "polarity")
+ID_KEYS = ("source", "unit", "strategy", "status", "sentence", "from", "to", "polarity", "unit_hash")
+
+
+class CandidatesError(AbsaChecksError):
+    """A candidates file that cannot be read or used: one line naming the file (and line) and the fix."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One line of a candidates file, checked; `record` is the line's object as written."""
+
+    line: int
+    candidate_id: str
+    source: str
+    unit: str
+    strategy: str
+    status: str
+    decision: str | None
+    unit_hash: str
+    record: dict[str, Any]
+
+    def example(self) -> Example:
+        """The variant a frozen test runs: the reviewer's text when edited, else the candidate's."""
+        r = self.record
+        if self.decision == "edited":
+            e = r["edited"]
+            target = Aspect(e.get("term", r["term"]), e["from"], e["to"], e.get("polarity", r["polarity"]))
+            return Example(e["sentence"], target, _others(e["sentence"], r, e))
+        target = Aspect(r["term"], r["from"], r["to"], r["polarity"])
+        return Example(r["sentence"], target, tuple(Aspect(a["term"], a["from"], a["to"], a.get("polarity"))
+                                                     for a in r.get("other_aspects") or ()))
+
+    def edits(self) -> tuple[Edit, ...]:
+        """The generator's edits; for an edited candidate, the reviewer's sentence as one edit of the original."""
+        r = self.record
+        if self.decision == "edited":
+            original = r["original"]["sentence"]
+            return (Edit(0, len(original), original, r["edited"]["sentence"], "edited by the reviewer"),)
+        return tuple(Edit(e["start"], e["end"], e["old"], e["new"], e.get("why", "")) for e in r.get("edits") or ())
+
+    def provenance(self) -> dict[str, Any]:
+        """What a frozen case carries into its outcome and the reports."""
+        r = self.record
+        found = {"candidate": self.candidate_id, "decision": self.decision, "reviewer": r.get("reviewer"),
+                 "decided_at": r.get("decided_at"), "generator": r.get("generator"), "status": self.status,
+                 "reason": r.get("reason"), "edits": r.get("edits") or [], "unit_hash": self.unit_hash}
+        if self.decision == "edited":
+            found["edited"] = r["edited"]
+            found["generated_sentence"] = r.get("sentence")
+        return found
+
+
+def unit_hash(example: Example) -> str:
+    """The content of a unit's original that its variants depend on: the sentence, the target and the other
+    aspects with their spans and labels. A change here means its frozen candidates no longer fit it."""
+    aspects = [[a.term, a.start, a.end, a.polarity] for a in (example.target, *example.others)]
+    text = json.dumps([example.sentence, aspects], ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def candidate_id(record: dict) -> str:
+    """Stable: the same proposal for the same unit at the same content always has the same id; another
+    proposal, or the unit's content changed, another id."""
+    text = json.dumps([record.get(key) for key in ID_KEYS], ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def read_candidates(path: Path, shown: str | None = None) -> tuple[Candidate, ...]:
+    """Every line of the file, checked; the first bad line is one CandidatesError naming it."""
+    shown = shown or str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")  # a byte-order mark an editor left is not a bad line
+    except FileNotFoundError:
+        raise CandidatesError(f"{shown}: candidates file not found; write it with `absa-checks generate "
+                              "--candidates --out FILE`") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise CandidatesError(f"{shown}: cannot be read as UTF-8 text ({err})") from None
+    found: list[Candidate] = []
+    seen: dict[str, int] = {}
+    # lines end at "\n" only: str.splitlines would also split at U+2028 or U+0085 inside a sentence
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        candidate = parse_line(line, f"{shown}:{number}", number)
+        if candidate.candidate_id in seen:
+            raise CandidatesError(f"{shown}:{number}: candidate id '{candidate.candidate_id}' is also on line "
+                                  f"{seen[candidate.candidate_id]}; each candidate has its own id")
+        seen[candidate.candidate_id] = number
+        found.append(candidate)
+    return tuple(found)
+
+
+def parse_line(line: str, at: str, number: int) -> Candidate:
+    """One line, checked (the review page checks an edit with it before saving): `at` is "FILE:LINE"."""
+    try:
+        record = json.loads(line)
+    except ValueError as err:
+        raise CandidatesError(f"{at}: not a JSON line ({err.args[0].split(':')[0]}); each line is one JSON "
+                              "object (a candidate)") from None
+    if not isinstance(record, dict):
+        raise CandidatesError(f"{at}: expected a JSON object (a candidate), got {type(record).__name__}")
+    missing = [key for key in REQUIRED if not isinstance(record.get(key), str) or not record[key]]
+    if missing:
+        raise CandidatesError(f"{at}: missing {', '.join(repr(k) for k in missing)} (a text each); write the "
+                              "file with `absa-checks generate --candidates`")
+    status, decision = record["status"], record.get("decision")
+    if status not in STATUSES:
+        raise CandidatesError(f"{at}: unknown status {status!r}; use one of {', '.join(STATUSES)}")
+    if decision is not None and decision not in DECISIONS:
+        raise CandidatesError(f"{at}: unknown decision {decision!r}; use one of {', '.join(DECISIONS)}, or null "
+                              "(not decided yet)")
+    if decision is not None:
+        if status == "not_applicable":
+            raise CandidatesError(f"{at}: decision {decision!r} on a unit with no candidate (status not_applicable); "
+                                  "set it back to null")
+        for key in ("reviewer", "decided_at"):
+            if not isinstance(record.get(key), str) or not record[key].strip():
+                raise CandidatesError(f"{at}: decision {decision!r} needs '{key}' (who decided, and when: an ISO "
+                                      "8601 time); `absa-checks decide` writes both")
+    if status == "shipped" or decision == "accepted":
+        _check_variant(record, at)
+    if decision == "edited":
+        _check_edit(record, at)
+    return Candidate(number, record["id"], record["source"], record["unit"], record["strategy"], status, decision,
+                     record["unit_hash"], record)
+
+
+def _check_variant(record: dict, at: str) -> None:
+    for key in VARIANT_KEYS:
+        if key not in record:
+            raise CandidatesError(f"{at}: missing '{key}' (the candidate's {', '.join(VARIANT_KEYS)})")
+    sentence, term, start, end = record["sentence"], record["term"], record["from"], record["to"]
+    if not isinstance(sentence, str) or not isinstance(term, str) or not _ints(start, end):
+        raise CandidatesError(f"{at}: 'sentence' and 'term' must be texts, 'from' and 'to' whole numbers (a "
+                              "quarantined attempt without the target's span can only be decided 'edited', with it)")
+    if sentence[start:end] != term:
+        raise CandidatesError(f"{at}: the target '{term}' is not at {start}-{end} of the sentence; correct 'from' "
+                              "and 'to' (or decide 'edited' with the span in 'edited')")
+
+
+def _check_edit(record: dict, at: str) -> None:
+    edited = record.get("edited")
+    if not isinstance(edited, dict) or not isinstance(edited.get("sentence"), str) or not edited["sentence"].strip():
+        raise CandidatesError(f"{at}: decision 'edited' needs 'edited': {{\"sentence\": ..., \"from\": ..., "
+                              "\"to\": ...}} (the reviewer's text and the target's span in it)")
+    sentence, term = edited["sentence"], edited.get("term", record["term"])
+    if not term_starts(sentence, term):
+        raise CandidatesError(f"{at}: the edit removes the target '{term}' from the sentence; keep the target (or "
+                              "reject the candidate instead)")
+    start, end = edited.get("from"), edited.get("to")
+    if not _ints(start, end):
+        starts = term_starts(sentence, term)
+        if len(starts) != 1:
+            raise CandidatesError(f"{at}: the edited sentence holds the target '{term}' {len(starts)} times; "
+                                  "give its span as 'from' and 'to' in 'edited'")
+        edited["from"], edited["to"] = starts[0], starts[0] + len(term)
+    elif sentence[start:end] != term:
+        raise CandidatesError(f"{at}: the edited sentence does not hold the target '{term}' at {start}-{end}; "
+                              "correct 'from' and 'to' in 'edited'")
+    polarity = edited.get("polarity", record["polarity"])
+    if polarity not in ("positive", "negative", "neutral", "conflict"):
+        raise CandidatesError(f"{at}: 'edited.polarity' {polarity!r} is not a polarity" + (
+            "; the candidate names none, so the edit must" if record["polarity"] is None else ""))
+    if record["polarity"] is not None and polarity != record["polarity"]:
+        raise CandidatesError(f"{at}: 'edited.polarity' {polarity!r} is not the {record['strategy']} variant's "
+                              f"polarity ({record['polarity']}): the test's expectation rests on it; keep it, or "
+                              "reject the candidate")
+    _others(sentence, record, edited, at)
+
+
+def _others(sentence: str, record: dict, edited: dict, at: str = "") -> tuple[Aspect, ...]:
+    """The other aspects in the reviewer's sentence: as given in `edited.other_aspects`, else each found once."""
+    given = edited.get("other_aspects")
+    if given is not None:
+        if not isinstance(given, list) or not all(isinstance(a, dict) for a in given):
+            raise CandidatesError(f"{at}: 'edited.other_aspects' is a list of {{term, from, to, polarity}}")
+        out = []
+        for a in given:
+            if not _ints(a.get("from"), a.get("to")) or sentence[a["from"]:a["to"]] != a.get("term"):
+                raise CandidatesError(f"{at}: other aspect {a.get('term')!r} is not at its span in the edited "
+                                      "sentence; correct 'from' and 'to'")
+            out.append(Aspect(a["term"], a["from"], a["to"], a.get("polarity")))
+        return tuple(out)
+    out = []
+    for a in record.get("other_aspects") or ():
+        starts = term_starts(sentence, a["term"])
+        if len(starts) != 1:
+            raise CandidatesError(f"{at}: the edited sentence holds the other aspect '{a['term']}' {len(starts)} "
+                                  "times; give 'other_aspects' with their spans in 'edited'")
+        out.append(Aspect(a["term"], starts[0], starts[0] + len(a["term"]), a.get("polarity")))
+    return tuple(out)
+
+
+def _ints(*values: object) -> bool:
+    return all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values)
+
+
+def decide(text: str, shown: str, decisions: dict[str, str], reviewer: str, now: str) -> tuple[str, list[str]]:
+    """The file's text with `decisions` ({id: accepted|rejected}) written on their lines; every other line
+    is kept byte for byte. Returns the new text and the ids it did not find (an error for the caller)."""
+    lines = text.split("\n")  # as read_candidates: "\n" ends a line, nothing else does
+    left = dict(decisions)
+    for index, line in enumerate(lines):
+        if not line.strip():
+            continue
+        record = json.loads(line.lstrip("\ufeff"))
+        wanted = left.pop(str(record.get("id")), None)
+        if wanted is None:
+            continue
+        if record.get("status") == "not_applicable":
+            raise CandidatesError(f"{shown}:{index + 1}: candidate '{record['id']}' is a unit with no variant "
+                                  "(not_applicable); there is nothing to accept or reject")
+        record.update(decision=wanted, reviewer=reviewer, decided_at=now)
+        record.pop("edited", None)
+        ending = "\r" if line.endswith("\r") else ""  # a CRLF file stays CRLF
+        lines[index] = json.dumps(record, ensure_ascii=False) + ending
+    return "\n".join(lines), sorted(left)
