@@ -26,8 +26,11 @@ from pathlib import Path
 def run(tree: Path, args: list[str], report: Path) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in ("ABSA_DATA_DIR", "PYTEST_ADDOPTS", "CI")}
     env["PYTHONPATH"] = str(tree)
+    # a checkout from before issue 26 has its plugin at absa_checks/plugin.py: load that one, not the installed
+    # entry point's module (which names the current layout)
+    old = ["-p", "no:absa_checks", "-p", "absa_checks.plugin"] if (tree / "absa_checks" / "plugin.py").is_file() else []
     done = subprocess.run([sys.executable, "-m", "pytest", "suites/", "-q", "--tb=no", "-p", "no:cacheprovider",
-                           "--absa-no-cache", *args, "--absa-report", str(report)], cwd=tree, env=env,
+                           "--absa-no-cache", *old, *args, "--absa-report", str(report)], cwd=tree, env=env,
                           capture_output=True, text=True)
     if not report.is_file():
         raise SystemExit(f"{tree}: no report (exit {done.returncode}):\n{done.stdout[-2000:]}{done.stderr[-2000:]}")

@@ -173,13 +173,6 @@ def _augment(args) -> int:
     from absa_checks.suites import strategies as names
     from absa_checks.suites.files import load_file
 
-    if (args.out is None) == (args.update is None):
-        raise AbsaChecksError("generate: pass --out FILE (a new file), or --update FILE (a candidates file to add "
-                              "candidates to)")
-    if (args.update is not None or args.candidates) and (args.format is not None or args.quarantine is not None):
-        option = "--format" if args.format is not None else "--quarantine"
-        raise AbsaChecksError(f"{option}: a candidates file (--candidates, --update) is JSONL and holds the quarantined "
-                              f"attempts itself; leave {option} out")
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
     unknown = [s for s in strategies if not names.is_known(s)]
     if unknown:
