@@ -83,7 +83,7 @@ def main() -> int:
             groups: dict[str, list[str]] = {}
             for line in differences(*reports, tolerance=args.tolerance):
                 groups.setdefault(re.sub(r"\[\d+\]", "[*]", line.split(": ", 1)[0]), []).append(line)
-            unexpected = [path for path in groups if not any(fnmatch.fnmatchcase(path, pattern) for pattern in args.allow)]
+            unexpected = [path for path in groups if not any(fnmatch.fnmatchcase(path, pattern.replace("[*]", "[[]*[]]")) for pattern in args.allow)]
             print(f"{name}: {reports[1]['summary']['cases']:,} cases; {sum(map(len, groups.values()))} differences "
                   f"outside timing at {len(groups)} paths, {len(unexpected)} not allowed")
             for path, lines in groups.items():
