@@ -12,9 +12,10 @@ from pathlib import Path
 
 from absa_checks.common import domains as domains_module
 from absa_checks.common.errors import AbsaChecksError
+from absa_checks.common.examples import Example
 from absa_checks.common.fingerprint import sha256_of_file
 from absa_checks.common.outputs import Named
-from absa_checks.judge import manifest
+from absa_checks.judge import coverage, manifest
 from absa_checks.sources import DataMissing
 from absa_checks.sources.gold import with_alternatives
 from absa_checks.suites.cases import Case, expand, sample_units, strategy_label
@@ -94,6 +95,29 @@ class Extraction:
 Plan = CasePlan | MissingData | NoCases | Quarantined | NoVariant | Extraction
 
 
+@dataclass(frozen=True)
+class CoveragePlan:
+    """A test's units on a source, why each one without a variant has none, and those units' originals
+    (asked of the checkpoints that run the test, so that coverage compares accuracies: judge.coverage)."""
+
+    test: str
+    source: str
+    strategy: str
+    units: tuple[str, ...]
+    without_case: dict[str, str]
+    originals: dict[str, Example]
+    models: tuple[str, ...]
+
+
+def coverage_plan(test: TestSpec, source: str, units: tuple, variants, models: list[str]) -> CoveragePlan:
+    """What coverage needs from planning: the reasons come from the variant set (quarantined, no variant)."""
+    reasons = {q.unit_id: coverage.quarantined_reason(q.reason) for q in variants.quarantined}
+    reasons.update({unit_id: coverage.no_variant_reason(why) for unit_id, why in variants.without_variant})
+    by_id = {unit.unit_id: unit.original for unit in units}
+    return CoveragePlan(test.key, source, strategy_label(test), tuple(by_id), reasons,
+                        {unit_id: by_id[unit_id] for unit_id in reasons if unit_id in by_id}, tuple(models))
+
+
 def suite_inputs(path: Path, suite: SuiteSpec) -> tuple[Named, ...]:
     """The files a suite reads: itself, its examples files, its extraction tests' expanded ground truth."""
     found = [Named("the suite file", path)]
@@ -168,6 +192,7 @@ def _test_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Iterato
         yield MissingData(f"{test.name}[{source}]", test, source, str(missing), "cannot-generate")
         return
     cases = list(expand(test, source, units, variants.by_unit))
+    state.coverage[(test.key, source)] = coverage_plan(test, source, units, variants, models)
     if not cases and not test.gates.is_empty():  # a gate on nothing must not vanish (and so pass)
         why = (f"{len(variants.quarantined)} variants quarantined, {len(variants.not_applicable)} units with "
                f"nothing to perturb" if units else "the source has no units")
