@@ -71,7 +71,7 @@ class SourceMetrics:
     strategies: dict[str, StrategyMetrics] = field(default_factory=dict)
     slices: dict[str, SourceMetrics] = field(default_factory=dict)
     ars_covers: tuple[str, ...] = ARS_STRATEGIES  # the ARS strategies with cases here
-    ars_complete: RateLike | None = None  # ARS over the units with a case of each ARS strategy
+    ars_complete: RateLike | None = None  # ARS over the units with a case of each ARS strategy (None: no such unit)
     complete_units: int = 0               # how many units that is (the largest across checkpoints)
 
     @property
@@ -172,7 +172,8 @@ def _source_metrics(source: str, cases: list[CaseOutcome]) -> SourceMetrics:
             fail_rate=fail_rate, not_found=not_found, ambiguous=ambiguous)
     return SourceMetrics(source, len(scored), len(errored), wilson(original_ok, len(scored)),
                          clopper_pearson(robust, len(in_ars)), strategies, ars_covers=covers,
-                         ars_complete=clopper_pearson(robust_complete, len(complete)), complete_units=len(complete))
+                         ars_complete=clopper_pearson(robust_complete, len(complete)) if complete else None,
+                         complete_units=len(complete))
 
 
 def _test_metrics(outcomes: list[CaseOutcome]
