@@ -13,7 +13,6 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from conftest import REPO, needs_shared_data, run_pytest
 
 from absa_checks.judge import coverage
 from absa_checks.judge.outcomes import CaseOutcome
@@ -21,6 +20,7 @@ from absa_checks.judge.stats import Z95, newcombe_difference
 from absa_checks.models.adapters import build, resolve
 from absa_checks.models.predictions import Prediction, predict_all, query_for
 from absa_checks.sources.catalog import load_named
+from conftest import REPO, needs_shared_data, run_pytest
 
 ARS = ("revtgt", "revnon", "adddiff")
 

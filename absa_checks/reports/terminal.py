@@ -70,8 +70,7 @@ def coverage_lines(table: summary_table.Table) -> list[str]:
     for source, found in partial.items():
         every = whole.get(source, [])
         if every:
-            found = [*found, f"{len(every)} {'strategy' if len(every) == 1 else 'strategies'} every unit "
-                             f"({', '.join(every) if len(every) <= 2 else every[0] + ', ...'})"]
+            found = [*found, f"{every[0]}: every unit" if len(every) == 1 else f"{len(every)} others: every unit"]
         lines.append(f"  {source}: {'; '.join(found)}")
     return lines
 
