@@ -249,3 +249,47 @@ def test_semeval_restaurant_counts_equal_the_cases(tmp_path):
                       report=tmp_path / "r.json")
     assert done.report is not None, done.out[-3000:]
     _check_against_cases(done.report, ["semeval14-restaurant"], data_dir=SHARED_DATA)
+
+
+def test_a_strategy_that_covers_no_unit_is_reported_too(tmp_path):
+    """No item stands for a test without gates whose units all lack a variant; its coverage is still told."""
+    (tmp_path / "suite.yaml").write_text(
+        "suite: s\ntests:\n  - name: revnon\n    strategy: revnon\n    expect: unchanged\n    sample: 2\n"
+        "    sources: [builtin-laptop]\n  - name: revtgt\n    strategy: revtgt\n    expect: flip\n    sample: 2\n"
+        "    sources: [builtin-laptop]\n")
+    done = run_pytest(["suite.yaml", "--model", "lexicon", "--absa-seed", "45", "--absa-models",
+                       str(REPO / "models.yaml")], cwd=tmp_path, report=tmp_path / "r.json")
+    assert done.report is not None, done.out[-3000:]
+    found = done.report["coverage"]["builtin-laptop"]["revnon"]
+    assert not [c for c in done.report["cases"] if c["strategy"] == "revnon"]
+    assert (found["units"], found["with_case"]) == (2, 0)
+    assert found["by_reason"] == {"no variant: a neutral target has no sentiment to share or oppose": 1,
+                                  "no variant: no other aspect with sentiment and opinion words": 1}
+    assert found["accuracy_uncovered"]["n"] == 2 and found["accuracy_covered"]["n"] == 0
+    assert found["difference"]["value"] is None and "revnon 0/2" in done.summary
+
+
+def test_several_checkpoints_each_get_the_coverage_of_their_own_domain(tmp_path):
+    (tmp_path / "models.yaml").write_text(
+        "models:\n  laptop-rules:\n    kind: lexicon\n    scope: target\n    domains: [laptop]\n"
+        "  both-rules:\n    kind: lexicon\n    scope: sentence\n")
+    (tmp_path / "suite.yaml").write_text(
+        "suite: s\ntests:\n  - name: revtgt\n    strategy: revtgt\n    expect: flip\n    sample: 20\n"
+        "    sources: [builtin-laptop, builtin-restaurant]\n")
+    done = run_pytest(["suite.yaml", "--model", "laptop-rules,both-rules", "--absa-models",
+                       str(tmp_path / "models.yaml")], cwd=tmp_path, report=tmp_path / "r.json")
+    assert done.report is not None, done.out[-3000:]
+    mine = {name: found["coverage"] for name, found in done.report["checkpoints"].items()}
+    assert set(mine["laptop-rules"]) == {"builtin-laptop"}
+    assert set(mine["both-rules"]) == {"builtin-laptop", "builtin-restaurant"}
+    for name, coverage_of in mine.items():
+        for source, strategies in coverage_of.items():
+            found = strategies["revtgt"]
+            cases = {c["unit"] for c in done.report["cases"] if c["model"] == name and c["source"] == source}
+            assert found["with_case"] == len(cases) and found["units"] == 20
+            assert found["accuracy_uncovered"]["n"] == found["units"] - found["with_case"]
+    top = done.report["coverage"]["builtin-laptop"]["revtgt"]
+    assert set(top["difference"]["per_checkpoint"]) == {"laptop-rules", "both-rules"}
+    restaurant = done.report["coverage"]["builtin-restaurant"]["revtgt"]  # only the second checkpoint runs it
+    assert set(restaurant["difference"]["per_checkpoint"]) == {"both-rules"}
+    assert restaurant["with_case"] == mine["both-rules"]["builtin-restaurant"]["revtgt"]["with_case"]

@@ -87,7 +87,9 @@ def coverage(records: Iterable[dict[str, Any]], outcomes: Iterable[CaseOutcome],
     by_group: dict[tuple[str, str], list[CaseOutcome]] = defaultdict(list)
     for outcome in outcomes:
         by_group[(outcome.source, outcome.strategy)].append(outcome)
-    planned = {(r["source"], r["strategy"]): r for r in records}
+    # a record is about the checkpoints that run its test on its source (domains: absa_checks.common.domains)
+    planned = {(r["source"], r["strategy"]): r for r in records
+               if not model or not r.get("originals") or model in r["originals"]}
     found: dict[str, dict[str, Coverage]] = defaultdict(dict)
     for source, strategy in sorted(set(planned) | set(by_group)):
         found[source][strategy] = _one(planned.get((source, strategy)), by_group.get((source, strategy), []), model)
@@ -125,22 +127,24 @@ def to_report(found: Mapping[str, Mapping[str, Coverage]]) -> dict[str, dict[str
 
 
 def run_report(per_model: Mapping[str, Mapping[str, Mapping[str, Coverage]]]) -> dict[str, dict[str, dict[str, Any]]]:
-    """The JSON report's `coverage`: one checkpoint's as it is; with several, the counts of the first, the
-    accuracies as the mean across checkpoints (stats.spread, as every rate of such a run) and the difference
-    per checkpoint (`significant` when any checkpoint's is); each checkpoint's whole in `checkpoints`."""
+    """The JSON report's `coverage`: one checkpoint's as it is; with several, the counts of the first that runs
+    the test on the source, the accuracies as the mean across checkpoints (stats.spread, as every rate of such
+    a run) and the difference per checkpoint (`significant` when any checkpoint's is); each checkpoint's whole
+    in `checkpoints.<name>.coverage`."""
     if len(per_model) <= 1:
         return to_report(next(iter(per_model.values()), {}))
-    first = next(iter(per_model.values()))
     found: dict[str, dict[str, dict[str, Any]]] = {}
-    for source, strategies in first.items():
-        for strategy, c in strategies.items():
-            have = {model: mine[source][strategy] for model, mine in per_model.items()
-                    if strategy in mine.get(source, {})}
-            differences = {model: one.difference.to_dict() for model, one in have.items()}
-            found.setdefault(source, {})[strategy] = {
-                **c.to_dict(),
-                "accuracy_covered": spread([(m, one.accuracy_covered) for m, one in have.items()]).to_dict(),
-                "accuracy_uncovered": spread([(m, one.accuracy_uncovered) for m, one in have.items()]).to_dict(),
-                "difference": {"per_checkpoint": differences,
-                               "significant": any(d["significant"] for d in differences.values())}}
+    keys = sorted({(source, strategy) for mine in per_model.values() for source, strategies in mine.items()
+                   for strategy in strategies})
+    for source, strategy in keys:
+        have = {model: mine[source][strategy] for model, mine in per_model.items()
+                if strategy in mine.get(source, {})}
+        first = next(iter(have.values()))  # the counts of the first checkpoint that runs it (domains)
+        differences = {model: one.difference.to_dict() for model, one in have.items()}
+        found.setdefault(source, {})[strategy] = {
+            **first.to_dict(),
+            "accuracy_covered": spread([(m, one.accuracy_covered) for m, one in have.items()]).to_dict(),
+            "accuracy_uncovered": spread([(m, one.accuracy_uncovered) for m, one in have.items()]).to_dict(),
+            "difference": {"per_checkpoint": differences,
+                           "significant": any(d["significant"] for d in differences.values())}}
     return found

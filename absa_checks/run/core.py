@@ -221,7 +221,7 @@ class Run:
             elif isinstance(plan, Extraction) and plan.model:
                 sentences[plan.model].extend(s.sentence for s in plan.sentences)
         pairs = {(plan.test.key, plan.source) for plan in selected if not isinstance(plan, Extraction)}
-        self.coverage_plans = [found for key, found in sorted(state.coverage.items()) if key in pairs]
+        self.coverage_plans = [found for key, found in sorted(state.coverage.items()) if key in pairs or found.unseen]
         originals: dict[str, list] = {model: [] for model in state.predictors}
         for found in self.coverage_plans:  # the originals of units without a case: coverage compares accuracies
             for model in found.models:

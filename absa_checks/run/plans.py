@@ -107,15 +107,17 @@ class CoveragePlan:
     without_case: dict[str, str]
     originals: dict[str, Example]
     models: tuple[str, ...]
+    unseen: bool = False  # no item stands for it (every unit without a variant, no gate): reported all the same
 
 
-def coverage_plan(test: TestSpec, source: str, units: tuple, variants, models: list[str]) -> CoveragePlan:
+def coverage_plan(test: TestSpec, source: str, units: tuple, variants, models: list[str], unseen: bool = False
+                  ) -> CoveragePlan:
     """What coverage needs from planning: the reasons come from the variant set (quarantined, no variant)."""
     reasons = {q.unit_id: coverage.quarantined_reason(q.reason) for q in variants.quarantined}
     reasons.update({unit_id: coverage.no_variant_reason(why) for unit_id, why in variants.without_variant})
     by_id = {unit.unit_id: unit.original for unit in units}
     return CoveragePlan(test.key, source, strategy_label(test), tuple(by_id), reasons,
-                        {unit_id: by_id[unit_id] for unit_id in reasons if unit_id in by_id}, tuple(models))
+                        {unit_id: by_id[unit_id] for unit_id in reasons if unit_id in by_id}, tuple(models), unseen)
 
 
 def suite_inputs(path: Path, suite: SuiteSpec) -> tuple[Named, ...]:
@@ -192,7 +194,9 @@ def _test_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Iterato
         yield MissingData(f"{test.name}[{source}]", test, source, str(missing), "cannot-generate")
         return
     cases = list(expand(test, source, units, variants.by_unit))
-    state.coverage[(test.key, source)] = coverage_plan(test, source, units, variants, models)
+    unseen = not cases and not variants.quarantined and test.gates.is_empty() and not (
+        source in suite.inline_sources and variants.without_variant)  # no item will stand for this test here
+    state.coverage[(test.key, source)] = coverage_plan(test, source, units, variants, models, unseen)
     if not cases and not test.gates.is_empty():  # a gate on nothing must not vanish (and so pass)
         why = (f"{len(variants.quarantined)} variants quarantined, {len(variants.not_applicable)} units with "
                f"nothing to perturb" if units else "the source has no units")
