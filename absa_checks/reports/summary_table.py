@@ -94,12 +94,24 @@ def difference_cell(difference) -> str:
             + ("*" if difference.significant else ""))
 
 
+SHOWN_REASONS = 4  # the most frequent reasons in a table cell; the JSON report has every one
+
+
+def reasons_cell(by_reason: dict[str, int]) -> str:
+    """The most frequent reasons with their units, the rest counted."""
+    shown = [f"{reason} ({n})" for reason, n in list(by_reason.items())[:SHOWN_REASONS]]
+    rest = list(by_reason.values())[SHOWN_REASONS:]
+    if rest:
+        shown.append(f"{len(rest)} more reasons ({sum(rest)}; the JSON report lists them)")
+    return "; ".join(shown) or "-"
+
+
 def coverage_rows(per_model: dict) -> list[tuple[str, ...]]:
     """Per source and strategy (and checkpoint, when several): units with a case of the units drawn, the
     reasons of the rest, the originals' accuracy with and without a case and their difference."""
     several = len(per_model) > 1
     return [(f"{source}@{model}" if several else source, strategy, f"{c.with_case}/{c.units}",
-             "; ".join(f"{reason} ({n})" for reason, n in c.by_reason.items()) or "-",
+             reasons_cell(c.by_reason),
              pct(c.accuracy_covered), pct(c.accuracy_uncovered), difference_cell(c.difference))
             for model, found in per_model.items() for source, strategies in found.items()
             for strategy, c in strategies.items()]
