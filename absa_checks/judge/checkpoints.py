@@ -60,7 +60,9 @@ def _mean_source(per_model: dict[str, SourceMetrics], with_slices: bool = True) 
                          sum(s.units_with_errors for s in per_model.values()),
                          _spread_of(per_model, lambda s: s.original_accuracy), _spread_of(per_model, lambda s: s.ars),
                          strategies, slices, tuple(s for s in first.ars_covers
-                                                   if all(s in found.ars_covers for found in per_model.values())))
+                                                   if all(s in found.ars_covers for found in per_model.values())),
+                         _spread_of(per_model, lambda s: s.ars_complete) if all_have(per_model, "ars_complete") else None,
+                         max(s.complete_units for s in per_model.values()))
 
 
 def mean_metrics(per_model: dict[str, RunMetrics]) -> RunMetrics:

@@ -5,6 +5,8 @@
   predicted correctly. Other tests (ADDDIFF(k), chains) are reported beside it, never folded into it.
   When a source has no case of one of the three (deselected with -m/-k, or not in the suites run),
   its ARS is partial: `ars_covers` says which strategies it covers, and ARS gates say so.
+- ARS over complete units (`ars_complete`): the same, over only the units that have a case of each of the
+  three (generated sources give REVTGT and REVNON to a part of the units only), comparable with ARTS's ARS.
 - per strategy: n cases; original_accuracy on the units that have that strategy's variant;
   variant_accuracy on its variants; fail_rate, the share of cases failing their (label-free) expectation.
 - an extraction model: not_found, the share of cases whose target it did not find (in the original or
@@ -69,6 +71,8 @@ class SourceMetrics:
     strategies: dict[str, StrategyMetrics] = field(default_factory=dict)
     slices: dict[str, SourceMetrics] = field(default_factory=dict)
     ars_covers: tuple[str, ...] = ARS_STRATEGIES  # the ARS strategies with cases here
+    ars_complete: RateLike | None = None  # ARS over the units with a case of each ARS strategy (None: no such unit)
+    complete_units: int = 0               # how many units that is (the largest across checkpoints)
 
     @property
     def ars_partial(self) -> bool:
@@ -136,7 +140,7 @@ def _with_slices(source: str, cases: list[CaseOutcome], gated: Iterable[str] = (
     whole = _source_metrics(source, cases)
     return SourceMetrics(whole.source, whole.units, whole.units_with_errors, whole.original_accuracy, whole.ars,
                          whole.strategies, {key: _source_metrics(source, found) for key, found in sorted(groups.items())},
-                         whole.ars_covers)
+                         whole.ars_covers, whole.ars_complete, whole.complete_units)
 
 
 def _source_metrics(source: str, cases: list[CaseOutcome]) -> SourceMetrics:
@@ -150,6 +154,8 @@ def _source_metrics(source: str, cases: list[CaseOutcome]) -> SourceMetrics:
     in_ars = {unit: found for unit, found in in_ars.items() if found}  # a unit with only extra tests: not in ARS
     robust = sum(found[0].original_correct and all(c.variant_correct for c in found) for found in in_ars.values())
     covers = tuple(s for s in ARS_STRATEGIES if any(c.strategy == s for found in in_ars.values() for c in found))
+    complete = [found for found in in_ars.values() if {c.strategy for c in found} >= set(ARS_STRATEGIES)]
+    robust_complete = sum(found[0].original_correct and all(c.variant_correct for c in found) for found in complete)
 
     per_strategy: dict[str, list[CaseOutcome]] = defaultdict(list)
     for unit_cases in scored.values():
@@ -165,7 +171,9 @@ def _source_metrics(source: str, cases: list[CaseOutcome]) -> SourceMetrics:
             variant_accuracy=wilson(sum(c.variant_correct for c in found), len(found)),
             fail_rate=fail_rate, not_found=not_found, ambiguous=ambiguous)
     return SourceMetrics(source, len(scored), len(errored), wilson(original_ok, len(scored)),
-                         clopper_pearson(robust, len(in_ars)), strategies, ars_covers=covers)
+                         clopper_pearson(robust, len(in_ars)), strategies, ars_covers=covers,
+                         ars_complete=clopper_pearson(robust_complete, len(complete)) if complete else None,
+                         complete_units=len(complete))
 
 
 def _test_metrics(outcomes: list[CaseOutcome]

@@ -156,3 +156,41 @@ def spread(named: list[tuple[str, Rate]]) -> Spread:
     above = math.fsum(rate.high for _, rate in scored) / m - mean
     return Spread(tuple((name, rate.value) for name, rate in scored), max(rate.n for _, rate in scored), mean, std,
                   max(0.0, mean - math.hypot(below, between)), min(1.0, mean + math.hypot(above, between)))
+
+
+@dataclass(frozen=True)
+class Difference:
+    """p1 - p2 of two independent proportions (k1 of n1, k2 of n2) with Newcombe's hybrid score interval
+    (his method 10, 1998): each side built from the two Wilson intervals. `significant` when the 95%
+    interval excludes 0. Undefined (nan, not significant) when either group is empty."""
+
+    value: float
+    low: float
+    high: float
+    method: str = "newcombe-wilson"
+
+    @property
+    def defined(self) -> bool:
+        return not math.isnan(self.value)
+
+    @property
+    def significant(self) -> bool:
+        return self.defined and (self.low > 0 or self.high < 0)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"value": self.value if self.defined else None,
+                "ci95": [self.low, self.high] if self.defined else None, "ci_method": self.method,
+                "significant": self.significant}
+
+
+def newcombe_difference(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> Difference:
+    """The difference p1 - p2 with Newcombe's hybrid score interval: with (l1, u1), (l2, u2) the Wilson
+    intervals, low = d - sqrt((p1 - l1)^2 + (u2 - p2)^2), high = d + sqrt((u1 - p1)^2 + (p2 - l2)^2)."""
+    if not n1 or not n2:
+        nan = float("nan")
+        return Difference(nan, nan, nan)
+    first, second = wilson(k1, n1, z), wilson(k2, n2, z)
+    p1, p2 = k1 / n1, k2 / n2
+    d = p1 - p2
+    return Difference(d, max(-1.0, d - math.hypot(p1 - first.low, second.high - p2)),
+                      min(1.0, d + math.hypot(first.high - p1, p2 - second.low)))

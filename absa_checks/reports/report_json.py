@@ -92,6 +92,9 @@ def _metrics_dict(source, missing: bool = False) -> dict[str, Any]:
         "ars": source.ars.to_dict(),
         "ars_covers": list(source.ars_covers),  # ARTS's ARS covers revtgt, revnon and adddiff
         "ars_partial": source.ars_partial,
+        # ARS over the units with a case of each of revtgt, revnon and adddiff: comparable with ARTS's ARS
+        **({"ars_complete": source.ars_complete.to_dict(), "complete_units": source.complete_units}
+           if source.ars_complete is not None else {}),
         "strategies": {name: {"n": s.n, "units": s.units, "original_accuracy": s.original_accuracy.to_dict(),
                               "variant_accuracy": s.variant_accuracy.to_dict(), "fail_rate": s.fail_rate.to_dict(),
                               **(_missing(s) if missing else {})}

@@ -15,6 +15,10 @@ from absa_checks.judge.metrics import RunMetrics
 
 HEADER = ("source", "strategy", "n", "accuracy ori -> new", "fail rate [95% CI]", "ARS [95% CI]", "gate")
 SLICE_HEADER = ("source", "slice", "units", "original accuracy", "ARS [95% CI]", "gate")
+COVERAGE_HEADER = ("source", "strategy", "with a case", "without a case: why (units)", "accuracy with",
+                   "accuracy without", "difference [95% CI]")
+COVERAGE_TITLE = ("coverage: units with a case of the units drawn, why the rest have none, and the originals' "
+                  "accuracy on units with a case vs without (%; difference in points, * when its interval excludes 0)")
 
 
 @dataclass(frozen=True)
@@ -75,7 +79,42 @@ def rows(metrics: RunMetrics, gates: list[GateResult]) -> list[tuple[str, ...]]:
         label = "all (units)" if not source.ars_partial else f"all (ARS partial: {'+'.join(source.ars_covers) or '-'})"
         result.append((name, label, str(source.units), f"{pct(source.original_accuracy)} (originals)", "",
                        *([""] * len(extra)), with_ci(source.ars), _gate_cell(ars_gates)))
+        complete = source.ars_complete
+        if complete is not None and complete.n and complete.n != source.ars.n:  # comparable with ARTS's ARS
+            result.append((name, "all (complete units)", str(source.complete_units), "", "", *([""] * len(extra)),
+                           with_ci(complete), "-"))
     return result
+
+
+def difference_cell(difference) -> str:
+    """A difference of two rates in points with its interval, "*" when the interval excludes 0."""
+    if not difference.defined:
+        return "-"
+    return (f"{100 * difference.value:+.1f} [{100 * difference.low:.1f}, {100 * difference.high:.1f}]"
+            + ("*" if difference.significant else ""))
+
+
+SHOWN_REASONS = 4  # the most frequent reasons in a table cell; the JSON report has every one
+
+
+def reasons_cell(by_reason: dict[str, int]) -> str:
+    """The most frequent reasons with their units, the rest counted."""
+    shown = [f"{reason} ({n})" for reason, n in list(by_reason.items())[:SHOWN_REASONS]]
+    rest = list(by_reason.values())[SHOWN_REASONS:]
+    if rest:
+        shown.append(f"{len(rest)} more reasons ({sum(rest)}; the JSON report lists them)")
+    return "; ".join(shown) or "-"
+
+
+def coverage_rows(per_model: dict) -> list[tuple[str, ...]]:
+    """Per source and strategy (and checkpoint, when several): units with a case of the units drawn, the
+    reasons of the rest, the originals' accuracy with and without a case and their difference."""
+    several = len(per_model) > 1
+    return [(f"{source}@{model}" if several else source, strategy, f"{c.with_case}/{c.units}",
+             reasons_cell(c.by_reason),
+             pct(c.accuracy_covered), pct(c.accuracy_uncovered), difference_cell(c.difference))
+            for model, found in per_model.items() for source, strategies in found.items()
+            for strategy, c in strategies.items()]
 
 
 def checkpoint_rows(per_model: dict[str, RunMetrics], mean: RunMetrics) -> list[tuple[str, ...]]:
@@ -138,8 +177,11 @@ def extraction_rows(results, gates: list[GateResult]) -> list[tuple[str, ...]]:
 
 
 def all_tables(metrics: RunMetrics, gates: list[GateResult],
-               per_model: dict[str, RunMetrics] | None = None, extraction=()) -> list[Table]:
+               per_model: dict[str, RunMetrics] | None = None, extraction=(), coverage=None) -> list[Table]:
     tables = [Table("", header(metrics), tuple(rows(metrics, gates)))]
+    covered = coverage_rows(coverage or {})
+    if covered:
+        tables.append(Table(COVERAGE_TITLE, COVERAGE_HEADER, tuple(covered)))
     if extraction:
         tables.append(Table("extraction: F1 in %, strict (exact) vs flexible matching (docs/extraction.md)",
                             EXTRACTION_HEADER, tuple(extraction_rows(extraction, gates))))

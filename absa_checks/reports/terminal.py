@@ -30,6 +30,9 @@ def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues
         if table.header == summary_table.SLICE_HEADER and not show_slices:  # long: the reports have it
             lines.append(f"slices: {len(table.rows)} rows in the reports, or here with -v")
             continue
+        if table.header == summary_table.COVERAGE_HEADER and not show_slices:  # a line per source
+            lines += coverage_lines(table)
+            continue
         if table.title:
             lines += ["", table.title]
         lines += summary_table.render_text(table)
@@ -45,6 +48,30 @@ def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues
         lines.append(f"the {failed_cases} failed cases are findings about the model, not errors of the run: "
                      "the gates decide the exit status (--absa-strict: every case)")
     lines.append(f"absa-checks {verdict.heading}: {verdict.reason}")
+    return lines
+
+
+def coverage_lines(table: summary_table.Table) -> list[str]:
+    """The coverage table in brief: per source, each strategy that left units without a case, with its units
+    with a case of the units drawn and the originals' accuracy with a case minus without; the strategies with
+    a case for every unit counted together (the reasons: -v and the reports)."""
+    partial: dict[str, list[str]] = {}
+    whole: dict[str, list[str]] = {}
+    for source, strategy, counted, _, _, _, difference in table.rows:
+        got, units = counted.split("/")
+        if got == units:
+            whole.setdefault(source, []).append(strategy)
+            partial.setdefault(source, [])
+            continue
+        shown = difference.split(" [")[0] + ("*" if difference.endswith("*") else "")  # the interval: -v, reports
+        partial.setdefault(source, []).append(f"{strategy} {counted}" + (f" ({shown})" if difference != "-" else ""))
+    lines = ["", "coverage: units with a case / drawn (originals' accuracy with minus without a case, points, "
+                 "* significant; intervals and reasons: -v or the reports)"]
+    for source, found in partial.items():
+        every = whole.get(source, [])
+        if every:
+            found = [*found, f"{every[0]}: every unit" if len(every) == 1 else f"{len(every)} others: every unit"]
+        lines.append(f"  {source}: {'; '.join(found)}")
     return lines
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from absa_checks.common.examples import DataIssue
 from absa_checks.judge import checkpoints, comparison, scoring, simpler
 from absa_checks.judge import claims as claims_module
+from absa_checks.judge import coverage as coverage_module
 from absa_checks.judge import gates as gates_module
 from absa_checks.judge import manifest as manifest_module
 from absa_checks.judge import metrics as metrics_module
@@ -61,6 +62,7 @@ class RunContext:
     collection: manifest_module.Collection = field(default_factory=manifest_module.Collection)  # what was collected
     refused: list[dict] = field(default_factory=list)  # suite files refused at collection: {path, why}
     request: manifest_module.Request = field(default_factory=manifest_module.Request)  # who asked for which sources
+    coverage: list[dict] = field(default_factory=list)  # per test and source: units, reasons (judge.coverage)
 
 
 @dataclass
@@ -86,8 +88,19 @@ class RunResult:
     unwritten: list[str] = field(default_factory=list)  # requested outputs that could not be written (why)
 
     @cached_property
+    def coverage(self) -> dict[str, dict[str, dict[str, coverage_module.Coverage]]]:
+        """checkpoint -> source -> strategy -> coverage (judge.coverage): units with a case, why not, and the
+        originals' accuracy with a case vs without."""
+        models = list(self.per_model) if self.per_model else \
+            [self.outcomes[0].model] if self.outcomes and self.outcomes[0].model else list(self.context.models)[:1]
+        several = len(models) > 1
+        return {model: coverage_module.coverage(self.context.coverage,
+                                                [o for o in self.outcomes if not several or o.model == model], model)
+                for model in models}
+
+    @cached_property
     def tables(self) -> list[summary_table.Table]:
-        tables = summary_table.all_tables(self.metrics, self.gates, self.per_model, self.extraction)
+        tables = summary_table.all_tables(self.metrics, self.gates, self.per_model, self.extraction, self.coverage)
         extra = [summary_table.Table("production readiness", ("trait", "verdict", "evidence"),
                                      tuple(readiness_module.rows(self.readiness)))] if self.readiness else []
         if self.splits:
@@ -119,6 +132,10 @@ class RunResult:
                                    for r in self.extraction}
         if self.context.shard is not None:
             found["shard"] = self.context.shard
+        found["coverage"] = coverage_module.run_report(self.coverage)
+        if self.per_model:
+            for model, mine in self.coverage.items():
+                found["checkpoints"][model]["coverage"] = coverage_module.to_report(mine)
         found["complete"] = self.complete
         if not self.complete:
             found["stopped"] = self.context.stopped

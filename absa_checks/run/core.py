@@ -21,7 +21,7 @@ from pathlib import Path
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.fingerprint import fingerprint, model_sha256, sha256_of
 from absa_checks.common.outputs import Named
-from absa_checks.judge import manifest, simpler
+from absa_checks.judge import coverage, manifest, simpler
 from absa_checks.judge import outcomes as outcome_records
 from absa_checks.judge.simpler import SimpleRun
 from absa_checks.models import adapters as registry
@@ -57,6 +57,7 @@ class RunState:
     simple: Predictor | None = None          # --absa-simple-baseline, asked at the end of the run
     suite_files: list[str] = field(default_factory=list)  # every suite file planned (for the run manifest)
     domain_planned: list[manifest.Planned] = field(default_factory=list)  # pairs left out / report-only for domain
+    coverage: dict[tuple[str, str], plans_module.CoveragePlan] = field(default_factory=dict)  # (test, source)
 
 
 def refuse_one_checkpoint_twice(options: RunOptions, specs: list, adapters: list) -> None:
@@ -107,6 +108,8 @@ class Run:
         self.worker_stats: list[dict] = []  # per xdist worker: checkpoint -> prediction counts
         self.worker_inputs: list[dict] = []  # per xdist worker: the files it read (absa_checks.common.fingerprint)
         self.worker_collections: list[manifest.Collection] = []  # xdist controller: the workers' collections
+        self.coverage_plans: list[plans_module.CoveragePlan] = []  # the selected tests' coverage (planned)
+        self.worker_coverage: list[dict] = []  # xdist controller: the workers' coverage records
         self.collection: manifest.Collection | None = None  # what this process planned (the run manifest)
         self.refused: list[dict[str, str]] = []  # suite files that could not be read as suites, with why
         self._progress = progress
@@ -218,8 +221,14 @@ class Run:
                 cases[plan.model].append(plan.case)
             elif isinstance(plan, Extraction) and plan.model:
                 sentences[plan.model].extend(s.sentence for s in plan.sentences)
+        pairs = {(plan.test.key, plan.source) for plan in selected if not isinstance(plan, Extraction)}
+        self.coverage_plans = [found for key, found in sorted(state.coverage.items()) if key in pairs or found.unseen]
+        originals: dict[str, list] = {model: [] for model in state.predictors}
+        for found in self.coverage_plans:  # the originals of units without a case: coverage compares accuracies
+            for model in found.models:
+                originals[model].extend(found.originals.values())
         for model, predictor in state.predictors.items():
-            predictor.register(cases[model], sentences[model] if predictor.extracting else ())
+            predictor.register(cases[model], sentences[model] if predictor.extracting else (), originals[model])
 
     # -- outcomes -----------------------------------------------------------------------------------------
 
@@ -253,10 +262,11 @@ class Run:
     def worker_output(self, collection: manifest.Collection | None) -> dict:
         """What a pytest-xdist worker sends its controller: prediction counts, inputs read, its collection."""
         state = self.state
-        found = {"absa_prediction_stats": {model: p.stats.to_dict() for model, p in state.predictors.items()},
+        found: dict = {"absa_prediction_stats": {model: p.stats.to_dict() for model, p in state.predictors.items()},
                  "absa_inputs": state.sources.inputs.to_dict()}
         if collection is not None:
             found["absa_collection"] = collection.to_dict()
+        found["absa_coverage"] = self.coverage_records(predict=False)  # answers only if this worker predicted
         return found
 
     def add_worker(self, output: dict) -> None:
@@ -267,6 +277,20 @@ class Run:
             self.worker_inputs.append(output["absa_inputs"])
         if output.get("absa_collection"):
             self.worker_collections.append(manifest.Collection.from_dict(output["absa_collection"]))
+        self.worker_coverage.extend(output.get("absa_coverage") or [])
+
+    def coverage_records(self, predict: bool = True) -> list[dict]:
+        """The selected tests' coverage records (judge.coverage), with each checkpoint's answers on the originals
+        of the units without a case (`predict`: ask the model now if it has not answered yet); an xdist
+        controller joins its workers'."""
+        state = self._state
+        found = []
+        for plan in self.coverage_plans:
+            answers = {model: state.predictors[model].originals_right(plan.originals, predict)
+                       for model in plan.models if state is not None and model in state.predictors}
+            found.append(coverage.record(plan.test, plan.source, plan.strategy, plan.units, plan.without_case,
+                                         answers))
+        return coverage.merged([*found, *self.worker_coverage])
 
     def merged_collection(self) -> manifest.Collection | None:
         """What was planned: here, or (an xdist controller) by the workers."""
@@ -282,6 +306,7 @@ class Run:
         notes = () if self.options.model_option_is_ours else (
             "--model belongs to another plugin or conftest here; absa-checks reads --absa-model",)
         adapters = {name: p.adapter.fingerprint() for name, p in state.predictors.items()}  # once: it may hash weights
+        covered = self.coverage_records(predict=not stopped)  # a stopped run asks the model nothing more
         context = RunContext(
             models={name: p.spec.redact({**p.adapter.describe(), "fingerprint": adapters[name]})
                     for name, p in state.predictors.items()},
@@ -291,12 +316,12 @@ class Run:
             timing={"started": round(self.started, 3), "wall_seconds": round(time.time() - self.started, 3),
                     "predictions": self._prediction_stats()},
             extraction=[self.collector.extraction[nodeid] for nodeid in sorted(self.collector.extraction)],
-            shard=self._shard_section(collection, selection or {}), fingerprint=self._fingerprint(adapters),
+            shard=self._shard_section(collection, selection or {}, covered), fingerprint=self._fingerprint(adapters),
             collection=collection or manifest.Collection(), refused=list(self.refused),
             request=manifest.Request(self.options.sources, self.data_request(), self.options.shard is not None,
                                      int(exit_status), tuple((name, p.spec.domains)
                                                              for name, p in state.predictors.items() if p.spec.domains)),
-            notes=notes, **self._readiness_context(outcomes))
+            notes=notes, coverage=covered, **self._readiness_context(outcomes))
         baseline = read_baseline(self.options.baseline) if self.options.baseline is not None else None
         return conclude(outcomes, self.options, baseline, context)
 
@@ -367,7 +392,8 @@ class Run:
         return fingerprint(inputs, models, {"seed": o.seed, "sample": o.sample,
                                             "sources": list(o.sources) if o.sources else None, **chosen})
 
-    def _shard_section(self, collection: manifest.Collection | None, selection: dict) -> dict | None:
+    def _shard_section(self, collection: manifest.Collection | None, selection: dict, covered: list[dict]
+                       ) -> dict | None:
         """A shard's report keeps what `absa-checks merge` needs to conclude as one run would have."""
         o = self.options
         if o.shard is None:
@@ -383,6 +409,7 @@ class Run:
                 "identity": shard_identity(o.baseline, selection),
                 "layout": self._layout_record(),
                 "records": self.collector.by_nodeid(), "other_failures": self.collector.other_failures,
+                "coverage": covered,
                 "manifest": {"collection": (collection or manifest.Collection()).to_dict(), "refused": self.refused,
                              "data": self.data_request()}}
 

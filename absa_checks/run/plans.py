@@ -12,9 +12,10 @@ from pathlib import Path
 
 from absa_checks.common import domains as domains_module
 from absa_checks.common.errors import AbsaChecksError
+from absa_checks.common.examples import Example
 from absa_checks.common.fingerprint import sha256_of_file
 from absa_checks.common.outputs import Named
-from absa_checks.judge import manifest
+from absa_checks.judge import coverage, manifest
 from absa_checks.perturb import frozen as frozen_module
 from absa_checks.perturb.engine import Quarantined as QuarantinedVariant
 from absa_checks.perturb.variants import VariantSet
@@ -103,6 +104,31 @@ class Extraction:
 Plan = CasePlan | MissingData | NoCases | Quarantined | NoVariant | Extraction
 
 
+@dataclass(frozen=True)
+class CoveragePlan:
+    """A test's units on a source, why each one without a variant has none, and those units' originals
+    (asked of the checkpoints that run the test, so that coverage compares accuracies: judge.coverage)."""
+
+    test: str
+    source: str
+    strategy: str
+    units: tuple[str, ...]
+    without_case: dict[str, str]
+    originals: dict[str, Example]
+    models: tuple[str, ...]
+    unseen: bool = False  # no item stands for it (every unit without a variant, no gate): reported all the same
+
+
+def coverage_plan(test: TestSpec, source: str, units: tuple, variants, models: list[str], unseen: bool = False
+                  ) -> CoveragePlan:
+    """What coverage needs from planning: the reasons come from the variant set (quarantined, no variant)."""
+    reasons = {q.unit_id: coverage.quarantined_reason(q.reason) for q in variants.quarantined}
+    reasons.update({unit_id: coverage.no_variant_reason(why) for unit_id, why in variants.without_variant})
+    by_id = {unit.unit_id: unit.original for unit in units}
+    return CoveragePlan(test.key, source, strategy_label(test), tuple(by_id), reasons,
+                        {unit_id: by_id[unit_id] for unit_id in reasons if unit_id in by_id}, tuple(models), unseen)
+
+
 def suite_inputs(path: Path, suite: SuiteSpec) -> tuple[Named, ...]:
     """The files a suite reads: itself, its examples files, its extraction tests' expanded ground truth."""
     found = [Named("the suite file", path)]
@@ -185,6 +211,9 @@ def _test_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Iterato
         yield MissingData(f"{test.name}[{source}]", test, source, str(missing), "cannot-generate")
         return
     cases = list(expand(test, source, units, variants.by_unit))
+    unseen = not cases and not variants.quarantined and test.gates.is_empty() and not (
+        source in suite.inline_sources and variants.without_variant)  # no item will stand for this test here
+    state.coverage[(test.key, source)] = coverage_plan(test, source, units, variants, models, unseen)
     if stale:  # the source changed under the reviewed file: the run fails, naming the units and the update
         yield NoCases(f"{test.name}[{source}:frozen-out-of-date]", test, source, stale, FROZEN_GATE)
     elif not cases and not test.gates.is_empty():  # a gate on nothing must not vanish (and so pass)

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import time
 import traceback
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
 from absa_checks.common.errors import AbsaChecksError, AdapterError
-from absa_checks.common.examples import DataIssue
+from absa_checks.common.examples import DataIssue, Example
 from absa_checks.common.fingerprint import RunInputs
 from absa_checks.common.labels import POLARITIES
 from absa_checks.common.tuples import AnnotatedSentence, AspectTuple
@@ -212,18 +212,38 @@ class Predictor:
         self._cases: list[Case] = []
         self._results: dict | None = None  # query -> answer, or (an extraction model) sentence -> tuples
         self._sentences: list[str] = []
+        self._originals: list[Example] = []
         self.extracting = is_extractor(adapter)
         self._failure: str | None = None
         self.failure_shown = False
 
-    def register(self, cases: Iterable[Case], sentences: Iterable[str] = ()) -> None:
-        """The run's cases, and for an extraction model the sentences its extraction tests score."""
+    def register(self, cases: Iterable[Case], sentences: Iterable[str] = (), originals: Iterable[Example] = ()
+                 ) -> None:
+        """The run's cases, and for an extraction model the sentences its extraction tests score; `originals`:
+        the originals of units without a case, asked too so that coverage compares accuracies (judge.coverage)."""
         self._cases = list(cases)
         self._sentences = list(sentences)
+        self._originals = [] if self.extracting else list(originals)
         self._results = None
 
     def queries(self) -> list[Query]:
-        return plan(q for case in self._cases for q in (query_for(case.original), query_for(case.variant.example)))
+        return plan([*(q for case in self._cases for q in (query_for(case.original), query_for(case.variant.example))),
+                     *(query_for(example) for example in self._originals)])
+
+    def originals_right(self, examples: Mapping[str, Example], predict: bool = True) -> dict[str, bool | None]:
+        """Per unit, whether the model got its original right (registered before); None when it gave no answer,
+        for an extraction model, or when nothing was predicted yet and `predict` is False."""
+        if self.extracting or not examples or (self._results is None and not predict):
+            return {unit: None for unit in examples}
+        try:
+            results = self._results_now()
+        except AdapterError:
+            return {unit: None for unit in examples}
+        found: dict[str, bool | None] = {}
+        for unit, example in examples.items():
+            answer = results.get(query_for(example))
+            found[unit] = answer.label == example.polarity if isinstance(answer, Prediction) else None
+        return found
 
     def _predict(self, queries: list, on_batch=None) -> dict:
         """Queries answered by a classifier, or sentences by an extraction model, with progress."""

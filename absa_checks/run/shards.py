@@ -171,7 +171,7 @@ def merge(paths: list[Path], baseline: Path | None = None):
     from dataclasses import replace
 
     from absa_checks.common.examples import DataIssue
-    from absa_checks.judge import manifest
+    from absa_checks.judge import coverage, manifest
     from absa_checks.judge.outcomes import CaseOutcome
     from absa_checks.models.claims import Claim
     from absa_checks.run.conclusion import RunContext, conclude, read_baseline
@@ -212,7 +212,8 @@ def merge(paths: list[Path], baseline: Path | None = None):
         group=layout.get("group", ""),
         splits=tuple((name, tuple(members)) for name, members in layout.get("splits", [])),
         claims={subject: tuple(Claim(**c) for c in found) for subject, found in layout.get("claims", {}).items()},
-        fingerprint=first_run["run"].get("fingerprint"))
+        fingerprint=first_run["run"].get("fingerprint"),
+        coverage=coverage.merged(found for r in reports for found in r["shard"].get("coverage") or []))
     kept = [r["shard"].get("manifest") for r in reports]
     if all(kept):  # what the shards were asked for, as one run (absa_checks.judge.manifest)
         collection, refused, data = manifest.from_shards(kept)
