@@ -414,13 +414,13 @@ def _generate(args: argparse.Namespace) -> int:
 
 def _existing_candidates(path: Path) -> tuple[str, tuple]:
     """The candidates file `--update` adds to: its text and its candidates, checked line by line."""
-    from absa_checks.suites.candidates import read_candidates
+    from absa_checks.suites.candidates import parse_candidates, read_text
 
     if not path.is_file():
         raise AbsaChecksError(f"--update {path}: not found; write a candidates file first with `absa-checks "
                               "generate --candidates --out FILE`")
-    found = read_candidates(path)
-    return path.read_bytes().decode("utf-8"), found  # as it is: CRLF stays CRLF
+    text = read_text(path)  # read once: the lines checked are the lines kept (as they are: CRLF stays CRLF)
+    return text, parse_candidates(text, str(path))
 
 
 def _write_candidates(args: argparse.Namespace, existing: tuple[str, tuple] | None, loaded: LoadedSource,
@@ -448,7 +448,7 @@ def _decide(args: argparse.Namespace) -> int:
     import datetime
     import os
 
-    from absa_checks.suites.candidates import decide, read_candidates
+    from absa_checks.suites.candidates import decide, parse_candidates, read_text
 
     path = Path(args.file)
     both = sorted(set(args.accept) & set(args.reject))
@@ -456,13 +456,14 @@ def _decide(args: argparse.Namespace) -> int:
         raise AbsaChecksError(f"decide: {', '.join(both)} both accepted and rejected; name each id once")
     if not args.accept and not args.reject:
         raise AbsaChecksError("decide: name candidates with --accept ID... and/or --reject ID...")
-    read_candidates(path)  # every line checked first: a bad file is refused, never half rewritten
+    text = read_text(path)  # read once: the lines checked are the lines rewritten
+    parse_candidates(text, str(path))  # every line checked first: a bad file is refused, never half rewritten
     reviewer = args.reviewer or os.environ.get("USER") or ""
     if not reviewer.strip():
         raise AbsaChecksError("decide: --reviewer NAME is needed ($USER is not set)")
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
     decisions = {**{i: "accepted" for i in args.accept}, **{i: "rejected" for i in args.reject}}
-    text, unknown = decide(path.read_bytes().decode("utf-8"), str(path), decisions, reviewer, now)
+    text, unknown = decide(text, str(path), decisions, reviewer, now)
     if unknown:
         raise AbsaChecksError(f"decide: no candidate {', '.join(unknown)} in {path}; the ids are the 'id' of "
                               "its lines")

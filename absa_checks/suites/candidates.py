@@ -92,17 +92,27 @@ def candidate_id(record: dict) -> str:
 def read_candidates(path: Path, shown: str | None = None) -> tuple[Candidate, ...]:
     """Every line of the file, checked; the first bad line is one CandidatesError naming it."""
     shown = shown or str(path)
+    return parse_candidates(read_text(path, shown), shown)
+
+
+def read_text(path: Path, shown: str | None = None) -> str:
+    """The file's text as it is (a byte-order mark kept), or one CandidatesError saying why it cannot be read."""
+    shown = shown or str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")  # a byte-order mark an editor left is not a bad line
+        return Path(path).read_bytes().decode("utf-8")
     except FileNotFoundError:
         raise CandidatesError(f"{shown}: candidates file not found; write it with `absa-checks generate "
                               "--candidates --out FILE`") from None
     except (OSError, UnicodeDecodeError) as err:
         raise CandidatesError(f"{shown}: cannot be read as UTF-8 text ({err})") from None
+
+
+def parse_candidates(text: str, shown: str) -> tuple[Candidate, ...]:
+    """Every line of a candidates file's text, checked (a byte-order mark an editor left is not a bad line)."""
     found: list[Candidate] = []
     seen: dict[str, int] = {}
     # lines end at "\n" only: str.splitlines would also split at U+2028 or U+0085 inside a sentence
-    for number, line in enumerate(text.split("\n"), 1):
+    for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
         if not line.strip():
             continue
         candidate = parse_line(line, f"{shown}:{number}", number)
