@@ -506,3 +506,29 @@ def test_accepting_every_shipped_candidate_gives_exactly_the_generated_cases(tmp
         reports[mode] = sorted((c["case_id"], c["status"]) for c in done.report["cases"])
     assert len(reports["generated"]) == len(ids) > 100
     assert reports["{frozen: b.jsonl}"] == reports["generated"]
+
+
+def test_decide_writes_an_edit_with_its_span_undoes_a_decision_and_refuses_an_edit_that_drops_the_target(generated):
+    from absa_checks.suites.candidates import Decision, parse_candidates
+    from absa_checks.suites.candidates import decide as decide_text
+
+    text = (generated / "reviewed.jsonl").read_text()
+    first = shipped(generated / "reviewed.jsonl", "revtgt")[0]
+    new = first["sentence"].replace(first["term"], first["term"], 1) + " Truly."
+    edited, unknown = decide_text(text, "r.jsonl", {first["id"]: Decision("edited", {"sentence": new})}, "ann",
+                                  "2026-11-26T12:00:00+00:00")
+    assert unknown == []
+    line = next(c for c in parse_candidates(edited, "r.jsonl") if c.candidate_id == first["id"])
+    assert line.decision == "edited" and line.record["reviewer"] == "ann"
+    start = new.index(first["term"])
+    assert (line.record["edited"]["from"], line.record["edited"]["to"]) == (start, start + len(first["term"]))
+    assert line.example().sentence == new
+    # every other line byte for byte
+    assert [a for a, b in zip(text.split("\n"), edited.split("\n")) if a != b] == [text.split("\n")[line.line - 1]]
+    undone, _ = decide_text(edited, "r.jsonl", {first["id"]: Decision(None)}, "ann", "2026-11-26T12:01:00+00:00")
+    back = json.loads(undone.split("\n")[line.line - 1])
+    assert (back["decision"], back["reviewer"], back["decided_at"], "edited" in back) == (None, None, None, False)
+    with pytest.raises(CandidatesError, match=rf"r.jsonl:{line.line}: the edit removes the target"):
+        decide_text(text, "r.jsonl", {first["id"]: Decision("edited", {"sentence": "Nothing here."})}, "ann", "now")
+    with pytest.raises(CandidatesError, match="'edited' goes with the decision 'edited'"):
+        decide_text(text, "r.jsonl", {first["id"]: Decision("accepted", {"sentence": new})}, "ann", "now")

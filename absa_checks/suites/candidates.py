@@ -229,23 +229,47 @@ def _ints(*values: object) -> bool:
     return all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values)
 
 
-def decide(text: str, shown: str, decisions: dict[str, str], reviewer: str, now: str) -> tuple[str, list[str]]:
-    """The file's text with `decisions` ({id: accepted|rejected}) written on their lines; every other line
-    is kept byte for byte. Returns the new text and the ids it did not find (an error for the caller)."""
+@dataclass(frozen=True)
+class Decision:
+    """What a reviewer says of one candidate: `accepted`, `rejected`, `edited` (with `edited`, the reviewer's
+    text: {"sentence", optional "from"/"to"/"polarity"/"other_aspects"}) or None (back to undecided)."""
+
+    decision: str | None
+    edited: dict[str, Any] | None = None
+
+
+def decide(text: str, shown: str, decisions: dict[str, str | Decision], reviewer: str,
+           now: str) -> tuple[str, list[str]]:
+    """The file's text with `decisions` ({id: accepted|rejected, or a Decision}) written on their lines; every
+    other line is kept byte for byte. Each changed line is checked as reading checks it (an edit that removes
+    the target is one CandidatesError naming the line), so a refused decision changes nothing. Returns the
+    new text and the ids it did not find (an error for the caller)."""
     lines = text.split("\n")  # as read_candidates: "\n" ends a line, nothing else does
-    left = dict(decisions)
+    left = {key: value if isinstance(value, Decision) else Decision(value) for key, value in decisions.items()}
     for index, line in enumerate(lines):
         if not line.strip():
             continue
-        record = json.loads(line.lstrip("\ufeff"))
+        bom = "\ufeff" if index == 0 and line.startswith("\ufeff") else ""
+        record = json.loads(line.removeprefix(bom))
         wanted = left.pop(str(record.get("id")), None)
         if wanted is None:
             continue
+        at = f"{shown}:{index + 1}"
         if record.get("status") == "not_applicable":
-            raise CandidatesError(f"{shown}:{index + 1}: candidate '{record['id']}' is a unit with no variant "
+            raise CandidatesError(f"{at}: candidate '{record['id']}' is a unit with no variant "
                                   "(not_applicable); there is nothing to accept or reject")
-        record.update(decision=wanted, reviewer=reviewer, decided_at=now)
+        if wanted.decision not in (*DECISIONS, None):
+            raise CandidatesError(f"{at}: unknown decision {wanted.decision!r}; use one of {', '.join(DECISIONS)}")
+        if (wanted.decision == "edited") != (wanted.edited is not None):
+            raise CandidatesError(f"{at}: 'edited' goes with the decision 'edited' (the reviewer's text), and only with it")
         record.pop("edited", None)
+        if wanted.decision is None:
+            record.update(decision=None, reviewer=None, decided_at=None)
+        else:
+            record.update(decision=wanted.decision, reviewer=reviewer, decided_at=now)
+        if wanted.edited is not None:
+            record["edited"] = dict(wanted.edited)
         ending = "\r" if line.endswith("\r") else ""  # a CRLF file stays CRLF
-        lines[index] = json.dumps(record, ensure_ascii=False) + ending
+        checked = parse_line(json.dumps(record, ensure_ascii=False), at, index + 1)  # an edit's span filled in here
+        lines[index] = bom + json.dumps(checked.record, ensure_ascii=False) + ending
     return "\n".join(lines), sorted(left)
