@@ -448,7 +448,7 @@ def _decide(args: argparse.Namespace) -> int:
     import datetime
     import os
 
-    from absa_checks.suites.candidates import decide, parse_candidates, read_text
+    from absa_checks.suites.candidates import Decision, decide, parse_candidates, read_text
 
     path = Path(args.file)
     both = sorted(set(args.accept) & set(args.reject))
@@ -462,7 +462,8 @@ def _decide(args: argparse.Namespace) -> int:
     if not reviewer.strip():
         raise AbsaChecksError("decide: --reviewer NAME is needed ($USER is not set)")
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
-    decisions = {**{i: "accepted" for i in args.accept}, **{i: "rejected" for i in args.reject}}
+    decisions: dict[str, str | Decision] = {**{i: "accepted" for i in args.accept},
+                                            **{i: "rejected" for i in args.reject}}
     text, unknown = decide(text, str(path), decisions, reviewer, now)
     if unknown:
         raise AbsaChecksError(f"decide: no candidate {', '.join(unknown)} in {path}; the ids are the 'id' of "
