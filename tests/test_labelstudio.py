@@ -177,7 +177,7 @@ def test_an_exported_decision_is_a_prediction_never_read_back_and_a_later_decisi
                                                                at="2020-01-01T00:00:00Z")]})
     assert import_(file, export) == 0
     assert file.read_bytes() == before
-    assert "1 kept as decided in the file after their annotation" in capsys.readouterr().err
+    assert f"1 kept as decided in the file after their annotation ({second.candidate_id})" in capsys.readouterr().err
 
 
 def test_without_an_annotator_or_a_time_the_reviewer_option_and_now_are_written(file):
@@ -292,3 +292,49 @@ def test_an_annotation_without_an_annotator_needs_the_reviewer_option(file, caps
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "names no annotator; pass --reviewer NAME" in err
     assert f"candidate {cid}" in err and file.read_bytes() == before
+
+
+def test_a_candidate_in_two_tasks_takes_the_latest_annotation_of_both(file, capsys):
+    """The same tasks imported twice into a project: one candidate, two tasks; the latest annotation decides."""
+    tasks = export_tasks(file)
+    cid = tasks[0]["data"]["candidate_id"]
+    export = exported(tasks[:1], {cid: [annotation([choice("accept")], ann_id=1, by={"id": 1},
+                                                   at="2026-11-22T08:00:00Z")]})
+    export += exported(tasks[:1], {cid: [annotation([choice("reject")], ann_id=2, by={"id": 2},
+                                                    at="2026-11-21T08:00:00Z")]})
+    assert import_(file, export) == 0
+    found = next(r for r in records(file) if r["id"] == cid)
+    assert (found["decision"], found["reviewer"]) == ("accepted", "label-studio user 1")
+    assert "1 candidates with several annotations: the latest taken" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def builtin(tmp_path_factory) -> Path:
+    """The REVTGT candidates of the built-in restaurant source: shipped, quarantined and not applicable."""
+    out = tmp_path_factory.mktemp("builtin") / "b.jsonl"
+    assert main(["generate", "--source", "builtin-restaurant", "--strategies", "revtgt", "--candidates", "--out",
+                 str(out)]) == 0
+    return out
+
+
+def test_quarantined_candidates_are_tasks_too_and_can_be_accepted_or_edited(builtin, tmp_path, capsys):
+    file = tmp_path / "b.jsonl"
+    shutil.copy(builtin, file)
+    candidates = read_candidates(file)
+    statuses = [c.status for c in candidates]
+    tasks = export_tasks(file)
+    assert len(tasks) == statuses.count("shipped") + statuses.count("quarantined")
+    quarantined = [t["data"] for t in tasks if t["data"]["status"] == "quarantined"]
+    assert len(quarantined) >= 2 and all(q["reason"] for q in quarantined)
+    taken, fixed = quarantined[:2]
+    fixed_text = f"Honestly, {fixed['variant']}"
+    before = file.read_bytes()
+    assert import_(file, exported(tasks, {
+        taken["candidate_id"]: [annotation([choice("accept")], ann_id=1, by={"id": 1})],
+        fixed["candidate_id"]: [annotation([text(fixed_text)], ann_id=2, by={"id": 1})]})) == 0
+    after = {r["id"]: r for r in records(file)}
+    assert after[taken["candidate_id"]]["decision"] == "accepted"
+    assert (after[fixed["candidate_id"]]["decision"], after[fixed["candidate_id"]]["edited"]["sentence"]) == \
+        ("edited", fixed_text)
+    changed = sum(a != b for a, b in zip(before.split(b"\n"), file.read_bytes().split(b"\n")))
+    assert changed == 2

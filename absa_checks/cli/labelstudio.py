@@ -96,5 +96,7 @@ def _import(args: argparse.Namespace) -> int:
           f"{export}" + (f" (by {', '.join(who)})" if who else "")
           + f"; {reading.cancelled} cancelled annotations skipped; {reading.unannotated} tasks without an annotation"
           + (f"; {reading.several} candidates with several annotations: the latest taken" if reading.several else "")
-          + (f"; {len(kept)} kept as decided in the file after their annotation" if kept else ""), file=sys.stderr)
+          + (f"; {len(kept)} kept as decided in the file after their annotation ("
+             + ", ".join(k.candidate_id for k in kept[:5]) + (", ..." if len(kept) > 5 else "") + ")" if kept else ""),
+          file=sys.stderr)
     return 0
