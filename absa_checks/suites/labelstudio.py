@@ -31,16 +31,15 @@ LABEL_CONFIG = f"""\
 <View>
   <Header value="Is the variant fluent, with the target's intended sentiment?"/>
   <Text name="about" value="$about"/>
-  <Header value="Original" size="6"/>
+  <Header value="Original"/>
   <Text name="original" value="$original"/>
-  <Header value="Variant" size="6"/>
+  <Header value="Variant"/>
   <Text name="{SHOWN}" value="${SHOWN}"/>
   <Choices name="{DECISION}" toName="{SHOWN}" choice="single" showInline="true">
     <Choice value="accept" hotkey="a"/>
     <Choice value="reject" hotkey="r"/>
   </Choices>
-  <Header value="Or write the corrected variant (it must keep the target; leave empty to accept or reject as is)"
-          size="6"/>
+  <Header value="Or write the corrected variant: it must keep the target (leave empty to accept or reject)"/>
   <TextArea name="{EDITED}" toName="{SHOWN}" rows="2" maxSubmissions="1" editable="true"
             placeholder="the edited sentence"/>
 </View>
