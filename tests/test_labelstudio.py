@@ -122,7 +122,7 @@ def test_export_gives_a_task_per_decidable_candidate_and_a_config_that_fits_them
     assert sorted(c.get("value") for c in names["decision"]) == ["accept", "reject"]
     assert names["edited"].tag == "TextArea" and names["variant"].tag == "Text"
     shown = {e.get("value")[1:] for e in root.iter("Text")}
-    assert {"original", "variant"} <= shown and all(key in tasks[0]["data"] for key in shown)
+    assert {"original", "variant"} <= shown and all(key in t["data"] for key in shown for t in tasks)
 
 
 def test_an_export_with_accept_reject_edit_cancelled_and_two_annotations_gives_exactly_those_decisions(file):
@@ -338,3 +338,22 @@ def test_quarantined_candidates_are_tasks_too_and_can_be_accepted_or_edited(buil
         ("edited", fixed_text)
     changed = sum(a != b for a, b in zip(before.split(b"\n"), file.read_bytes().split(b"\n")))
     assert changed == 2
+
+
+@pytest.mark.parametrize("args", [["export", "{file}", "--out", " "], ["import", "{file}", ""],
+                                  ["import", "{file}", "{file}", "--reviewer", " "]])
+def test_an_empty_option_is_refused_naming_it(file, capsys, args):
+    before = file.read_bytes()
+    assert main(["labelstudio", *[a.format(file=file) for a in args]]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "is empty; give a value" in err and file.read_bytes() == before
+
+
+def test_export_refuses_a_bad_candidates_file_naming_its_line_and_writes_no_tasks(file, capsys):
+    lines = file.read_text().split("\n")
+    lines[1] = lines[1].replace('"status": "shipped"', '"status": "maybe"')
+    file.write_text("\n".join(lines))
+    assert main(["labelstudio", "export", str(file), "--out", str(file.parent / "tasks.json")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and f"{file}:2: unknown status 'maybe'" in err
+    assert not (file.parent / "tasks.json").exists()

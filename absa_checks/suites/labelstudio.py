@@ -202,7 +202,8 @@ def _decision(annotation: dict, where: str) -> Decision:
     if not picked:
         raise LabelStudioError(f"{where}: the annotation gives no decision; choose accept or reject in "
                                f"'{DECISION}' (or write the edited sentence in '{EDITED}'), or cancel it, in Label "
-                               "Studio and export again")
+                               "Studio and export again (the project's labeling config must be the one of "
+                               "`absa-checks labelstudio export --config`)")
     return Decision(picked[0])
 
 
