@@ -104,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     decide.add_argument("--reviewer", default=None, help="who decides (default: $USER)")
     decide.add_argument("--follow-symlinks", action="store_true",
                         help="the file is a symbolic link: write to the file it points to (the link stays)")
+    from absa_checks.cli import labelstudio  # `absa-checks labelstudio export|import`
+
+    labelstudio.add_parser(commands)
     run = commands.add_parser("run", help="run suites: the same as `pytest PATHS ARGS`")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed on to pytest (default: suites/)")
     args = parser.parse_args(argv)
@@ -119,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
             return _merge(args)
         if args.command == "decide":
             return _decide(args)
+        if args.command == "labelstudio":
+            return labelstudio.run(args)
         if args.command == "augment":
             return _augment(args)
         import pytest
