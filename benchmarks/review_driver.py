@@ -4,7 +4,8 @@
     python benchmarks/review_driver.py do URL ACTIONS.json       # decisions made with the page's keys
 
 It drives `absa-checks review FILE` (its URL is the first line the command prints) in headless Chromium:
-`show` prints the text of each undecided card (what a person sees on it), `do` takes a JSON list of
+`show` prints the text of each undecided card (what a person sees on it, with the marked aspects'
+labels and the changed words), `do` takes a JSON list of
 {"id": ID, "action": "accept" | "reject" | "edit", "text": EDITED SENTENCE} and, for each, makes that card
 the current one and presses `a`, `r`, or `e` + the text + Ctrl+Enter, then prints the page's message. The
 review round of docs/perturbations.md ("What reviewing adds") was made with it; the page does the saving.
@@ -49,7 +50,14 @@ def show(url: str, count: int) -> None:
                 break
             seen.add(card_id)
             print(f"=== candidate {card_id}")
-            print(page.locator("article.candidate.current").inner_text().strip())
+            card = page.locator("article.candidate.current")
+            print(card.inner_text().strip())
+            # what the eye sees besides the text: the marked target and aspects (their labels show on hover),
+            # the struck-out and the highlighted words
+            marked = [m.get_attribute("title") for m in card.locator(".variant .target, .variant .aspect").all()]
+            print("marked in the variant: " + "; ".join(m for m in marked if m))
+            print("struck out: " + " | ".join(d.inner_text() for d in card.locator(".original del").all())
+                  + "   highlighted: " + " | ".join(m.inner_text() for m in card.locator(".variant mark").all()))
             page.keyboard.press("n")
         browser.close()
 
