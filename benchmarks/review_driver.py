@@ -85,7 +85,12 @@ def do(url: str, actions: list[dict]) -> None:
             page.wait_for_function("([id, before]) => document.querySelector(`article.candidate[data-id='${id}']`)"
                                    "?.dataset.decision || document.querySelector('#message').innerText !== before",
                                    arg=[action["id"], before], timeout=10_000)
+            # the page marks a decision at once and saves it in the background: wait for the server's answer
+            page.wait_for_function("!document.querySelector('#message').innerText.startsWith('saving')",
+                                   timeout=10_000)
             print(f"{action['id']}: {action['action']} -> {page.locator('#message').inner_text()}")
+        page.reload()  # the count as the file on disk has it
+        page.wait_for_selector("article.candidate.current")
         print(page.locator("#progress").inner_text())
         browser.close()
 
