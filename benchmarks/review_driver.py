@@ -37,6 +37,17 @@ def _current(page) -> tuple[str, str]:
     return card.get_attribute("data-id") or "", card.get_attribute("data-decision") or ""
 
 
+def _settled(page, card, before: str) -> None:
+    """Until the page has the server's answer: polled from here (the page's content security policy forbids
+    the evaluated scripts of playwright's wait_for_function)."""
+    for _ in range(200):
+        message = page.locator("#message").inner_text()
+        if not message.startswith("saving") and (card.get_attribute("data-decision") or message != before):
+            return
+        page.wait_for_timeout(50)
+    raise SystemExit(f"no answer from the page after 10 s (message: {message!r})")
+
+
 def show(url: str, count: int) -> None:
     with sync_playwright() as p:
         browser, page = _open(p, url)
@@ -82,12 +93,7 @@ def do(url: str, actions: list[dict]) -> None:
                 box.press("Control+Enter")
             else:
                 page.keyboard.press(keys[action["action"]])
-            page.wait_for_function("([id, before]) => document.querySelector(`article.candidate[data-id='${id}']`)"
-                                   "?.dataset.decision || document.querySelector('#message').innerText !== before",
-                                   arg=[action["id"], before], timeout=10_000)
-            # the page marks a decision at once and saves it in the background: wait for the server's answer
-            page.wait_for_function("!document.querySelector('#message').innerText.startsWith('saving')",
-                                   timeout=10_000)
+            _settled(page, card.first, before)
             print(f"{action['id']}: {action['action']} -> {page.locator('#message').inner_text()}")
         page.reload()  # the count as the file on disk has it
         page.wait_for_selector("article.candidate.current")

@@ -532,3 +532,27 @@ def test_decide_writes_an_edit_with_its_span_undoes_a_decision_and_refuses_an_ed
         decide_text(text, "r.jsonl", {first["id"]: Decision("edited", {"sentence": "Nothing here."})}, "ann", "now")
     with pytest.raises(CandidatesError, match="'edited' goes with the decision 'edited'"):
         decide_text(text, "r.jsonl", {first["id"]: Decision("accepted", {"sentence": new})}, "ann", "now")
+
+
+def test_an_edit_keeping_a_repeated_target_takes_the_occurrence_of_the_same_rank_and_refuses_another_count():
+    from absa_checks.suites.candidates import parse_line
+
+    sentence = "The filet was dry, but the filet mignon at lunch was great."  # the target: the second "filet"
+    record = {"id": "a1", "source": "s", "unit": "u", "strategy": "revtgt", "status": "shipped", "unit_hash": "h",
+              "sentence": sentence, "term": "filet", "from": 27, "to": 32, "polarity": "negative",
+              "other_aspects": [{"term": "lunch", "from": 43, "to": 48, "polarity": None}],
+              "decision": "edited", "reviewer": "ann", "decided_at": "2026-11-26T12:00:00+00:00",
+              "edited": {"sentence": "The filet was dry, and the filet mignon at lunch was awful."}}
+    assert sentence[27:32] == "filet"
+    checked = parse_line(json.dumps(record), "r.jsonl:1", 1)
+    edited = checked.record["edited"]
+    assert (edited["from"], edited["to"]) == (27, 32)
+    assert checked.example().target.start == 27 and checked.example().others[0].term == "lunch"
+    # a quarantined attempt without the target's span: the rank is read in the original
+    attempt = {**record, "status": "quarantined", "from": None, "to": None, "reason": "x",
+               "original": {"sentence": sentence.replace("great", "bad"), "term": "filet", "from": 27, "to": 32}}
+    assert parse_line(json.dumps(attempt), "r.jsonl:1", 1).record["edited"]["from"] == 27
+    # one occurrence more (or less) than before: which one is meant is not known
+    more = {**record, "edited": {"sentence": "The filet was dry, the filet too, but the filet mignon was awful."}}
+    with pytest.raises(CandidatesError, match="holds the target 'filet' 3 times, not as often as before"):
+        parse_line(json.dumps(more), "r.jsonl:1", 1)

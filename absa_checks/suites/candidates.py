@@ -183,11 +183,13 @@ def _check_edit(record: dict, at: str) -> None:
                               "reject the candidate instead)")
     start, end = edited.get("from"), edited.get("to")
     if not _ints(start, end):
-        starts = term_starts(sentence, term)
-        if len(starts) != 1:
-            raise CandidatesError(f"{at}: the edited sentence holds the target '{term}' {len(starts)} times; "
-                                  "give its span as 'from' and 'to' in 'edited'")
-        edited["from"], edited["to"] = starts[0], starts[0] + len(term)
+        reference = record if _ints(record.get("from")) else record.get("original") or {}
+        found = _same_occurrence(sentence, term, reference.get("sentence"), reference.get("from"))
+        if found is None:
+            raise CandidatesError(f"{at}: the edited sentence holds the target '{term}' "
+                                  f"{len(term_starts(sentence, term))} times, not as often as before; give its span "
+                                  "as 'from' and 'to' in 'edited'")
+        edited["from"], edited["to"] = found, found + len(term)
     elif sentence[start:end] != term:
         raise CandidatesError(f"{at}: the edited sentence does not hold the target '{term}' at {start}-{end}; "
                               "correct 'from' and 'to' in 'edited'")
@@ -217,12 +219,26 @@ def _others(sentence: str, record: dict, edited: dict, at: str = "") -> tuple[As
         return tuple(out)
     out = []
     for a in record.get("other_aspects") or ():
-        starts = term_starts(sentence, a["term"])
-        if len(starts) != 1:
-            raise CandidatesError(f"{at}: the edited sentence holds the other aspect '{a['term']}' {len(starts)} "
-                                  "times; give 'other_aspects' with their spans in 'edited'")
-        out.append(Aspect(a["term"], starts[0], starts[0] + len(a["term"]), a.get("polarity")))
+        found = _same_occurrence(sentence, a["term"], record.get("sentence"), a.get("from"))
+        if found is None:
+            raise CandidatesError(f"{at}: the edited sentence holds the other aspect '{a['term']}' "
+                                  f"{len(term_starts(sentence, a['term']))} times, not as often as before; give "
+                                  "'other_aspects' with their spans in 'edited'")
+        out.append(Aspect(a["term"], found, found + len(a["term"]), a.get("polarity")))
     return tuple(out)
+
+
+def _same_occurrence(sentence: str, term: str, reference: object, start: object) -> int | None:
+    """Where `term` is in an edited sentence: its one occurrence; or, when it occurs as often as in the
+    sentence the reviewer edited (`reference`, where it was at `start`), the occurrence of the same rank (an
+    edit that keeps the repeated words keeps their order). None when neither says."""
+    starts = term_starts(sentence, term)
+    if len(starts) == 1:
+        return starts[0]
+    before = term_starts(reference, term) if isinstance(reference, str) else []
+    if starts and len(before) == len(starts) and start in before:
+        return starts[before.index(start)]
+    return None
 
 
 def _ints(*values: object) -> bool:
