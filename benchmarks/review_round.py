@@ -14,7 +14,7 @@ split by unit into one candidates file per reviewer (`review-K.jsonl`), and `uni
 variant a frozen test would run (accepted, or edited with the reviewer's text) and every variant the
 generator shipped (what a run without review measures), one item per distinct text, shuffled with --seed, in
 the item shape of the earlier rounds (no field tells which pool, decision or generator an item is from);
-`key.jsonl` maps each item to its candidate and pools. The items quote ../shared: git ignores them.
+`key.jsonl` maps each item to its candidate and pools; `decisions.jsonl` keeps the reviewers' decisions. The items quote ../shared: git ignores them.
 
 `score` joins the verdicts with the key and prints, per strategy, with review and without: units covered (of
 the units drawn) and the validity of their variants (fluent, sentiment_ok, both) with Clopper-Pearson 95%
@@ -87,6 +87,12 @@ def sheet(seed: int, folder: Path, judges: int) -> None:
     files = sorted(folder.glob("review-*.jsonl"))
     text = "".join(path.read_text(encoding="utf-8") for path in files)
     (folder / "reviewed.jsonl").write_text(text, encoding="utf-8")
+    with (folder / "decisions.jsonl").open("w", encoding="utf-8") as stream:  # the reviewers' work, committed
+        for r in (json.loads(line) for line in text.split("\n") if line.strip()):
+            if r["status"] != "not_applicable":
+                stream.write(json.dumps({key: r.get(key) for key in ("id", "unit", "strategy", "status", "reason",
+                                                                     "decision", "edited", "reviewer",
+                                                                     "decided_at")}, ensure_ascii=False) + "\n")
     items: dict[tuple[str, str], dict] = {}
     for r in (json.loads(line) for line in text.split("\n") if line.strip()):
         pools = [pool for pool, wanted in (("shipped", r["status"] == "shipped"), ("used", r["decision"] in USED))
