@@ -9,6 +9,7 @@
 `draw` writes the candidates of the real command (`absa-checks generate --candidates`, REVTGT and REVNON)
 for --units training units drawn with --seed among those no earlier round used (docs/quality/*/key.jsonl),
 split by unit into one candidates file per reviewer (`review-K.jsonl`), and `units.json` (seed, units).
+When DIR holds the round's `decisions.jsonl`, the files are written with those decisions (the reviewed state).
 
 `sheet` joins the reviewed files into `reviewed.jsonl` (the file a suite freezes) and draws the audit: every
 variant a frozen test would run (accepted, or edited with the reviewer's text) and every variant the
@@ -49,9 +50,12 @@ def _lines(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
 
 
-def _earlier_units() -> set[str]:
+def _earlier_units(out: Path) -> set[str]:
+    """The units of every other round (this round's own key, once written, does not count)."""
     seen = set()
     for key in sorted((REPO / "docs" / "quality").glob("*/key.jsonl")):
+        if key.parent.resolve() == out.resolve() or key.parent.name == out.name:
+            continue
         seen |= {row["unit"] for row in _lines(key) if row.get("source") == KEY_SOURCE}
     return seen
 
@@ -64,12 +68,19 @@ def draw(seed: int, units: int, reviewers: int, out: Path) -> None:
                         ",".join(STRATEGIES), "--candidates", "--out", str(every)], check=True, cwd=REPO)
     lines = every.read_text(encoding="utf-8").split("\n")
     records = [json.loads(line) for line in lines if line.strip()]
-    earlier = _earlier_units()
+    earlier = _earlier_units(out)
     eligible = sorted({r["unit"] for r in records} - earlier, key=lambda u: tuple(map(int, u.split("_"))))
     drawn = random.Random(seed).sample(eligible, units)
     shard = {unit: index % reviewers for index, unit in enumerate(drawn)}
+    lines = [x for x in lines if x.strip()]
+    made = out / "decisions.jsonl"  # a round already reviewed: its files as the reviewers left them
+    decided = {d["id"]: d for d in _lines(made)} if made.exists() else {}
+    for index, r in enumerate(records):
+        if r["id"] in decided:
+            r.update({key: value for key, value in decided[r["id"]].items() if value is not None or key != "edited"})
+            lines[index] = json.dumps(r, ensure_ascii=False)
     for k in range(reviewers):
-        kept = [line for line, r in zip((x for x in lines if x.strip()), records) if shard.get(r["unit"]) == k]
+        kept = [line for line, r in zip(lines, records) if shard.get(r["unit"]) == k]
         (out / f"review-{k + 1}.jsonl").write_text("\n".join(kept) + "\n", encoding="utf-8")
     (out / "units.json").write_text(json.dumps({"seed": seed, "source": KEY_SOURCE, "file": TRAIN.name,
                                                 "excluded_earlier": len(earlier & {r["unit"] for r in records}),
