@@ -104,6 +104,12 @@ def main(argv: list[str] | None = None) -> int:
     decide.add_argument("--reviewer", default=None, help="who decides (default: $USER)")
     decide.add_argument("--follow-symlinks", action="store_true",
                         help="the file is a symbolic link: write to the file it points to (the link stays)")
+    review = commands.add_parser("review", help="review a candidates file (or answer an audit sheet) on a local page")
+    review.add_argument("file", help="the candidates file (written by generate --candidates) or an audit sheet")
+    review.add_argument("--port", type=int, default=0, help="the port on 127.0.0.1 (default 0: a free one)")
+    review.add_argument("--reviewer", default=None, help="who decides (default: $USER)")
+    review.add_argument("--follow-symlinks", action="store_true",
+                        help="the file is a symbolic link: write to the file it points to (the link stays)")
     run = commands.add_parser("run", help="run suites: the same as `pytest PATHS ARGS`")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed on to pytest (default: suites/)")
     args = parser.parse_args(argv)
@@ -119,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
             return _merge(args)
         if args.command == "decide":
             return _decide(args)
+        if args.command == "review":
+            return _review(args)
         if args.command == "augment":
             return _augment(args)
         import pytest
@@ -448,7 +456,7 @@ def _decide(args: argparse.Namespace) -> int:
     import datetime
     import os
 
-    from absa_checks.suites.candidates import decide, parse_candidates, read_text
+    from absa_checks.suites.candidates import Decision, decide, parse_candidates, read_text
 
     path = Path(args.file)
     both = sorted(set(args.accept) & set(args.reject))
@@ -462,7 +470,8 @@ def _decide(args: argparse.Namespace) -> int:
     if not reviewer.strip():
         raise AbsaChecksError("decide: --reviewer NAME is needed ($USER is not set)")
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
-    decisions = {**{i: "accepted" for i in args.accept}, **{i: "rejected" for i in args.reject}}
+    decisions: dict[str, str | Decision] = {**{i: "accepted" for i in args.accept},
+                                            **{i: "rejected" for i in args.reject}}
     text, unknown = decide(text, str(path), decisions, reviewer, now)
     if unknown:
         raise AbsaChecksError(f"decide: no candidate {', '.join(unknown)} in {path}; the ids are the 'id' of "
@@ -472,6 +481,21 @@ def _decide(args: argparse.Namespace) -> int:
         return 2
     print(f"{path}: {len(args.accept)} accepted, {len(args.reject)} rejected by {reviewer}", file=sys.stderr)
     return 0
+
+
+def _review(args: argparse.Namespace) -> int:
+    """`absa-checks review FILE`: the review page on 127.0.0.1 until Ctrl-C (absa_checks/review)."""
+    import os
+
+    from absa_checks.review import server
+
+    if not 0 <= args.port <= 65535:
+        raise AbsaChecksError(f"review: --port {args.port}: not a port; give 1-65535, or 0 for a free one")
+    reviewer = args.reviewer or os.environ.get("USER") or ""
+    if not reviewer.strip():
+        raise AbsaChecksError("review: --reviewer NAME is needed ($USER is not set)")
+    review = server.open_review(Path(args.file), reviewer.strip(), args.follow_symlinks)
+    return server.serve(review, args.port, sys.stdout)
 
 
 def _load_source(name: str, data: str | None) -> LoadedSource:
