@@ -185,8 +185,15 @@ def test_a_second_tab_does_not_lose_the_first_tabs_work(page, browser, served):
     other.goto(url)  # both tabs loaded before either decides: each shows the other's candidates undecided
     expect(other.locator("article.candidate.current")).to_have_count(1)
     first = current(page)
+    assert current(other) == first
     page.keyboard.press("a")
     settled(page)
+    written = path.read_bytes()
+    other.keyboard.press("r")  # the second tab still shows it undecided: refused, the first tab's decision kept
+    settled(other)
+    expect(other.locator("#message")).to_contain_text(f"candidate {first} was accepted by ann at")
+    assert path.read_bytes() == written
+    expect(other.locator(f'article.candidate[data-id="{first}"]')).to_have_attribute("data-decision", "accepted")
     for _ in range(3):
         other.keyboard.press("j")
     second = current(other)

@@ -74,13 +74,31 @@ def view(candidate: Candidate) -> dict[str, Any]:
             "record": r, "diff": diff, "prefill": prefill}
 
 
+class DecidedMeanwhile(CandidatesError):
+    """The candidate's decision on disk is not the one the page showed when the reviewer decided (another tab,
+    or `absa-checks decide`, decided it since): nothing is written; `item` is the candidate as it is now."""
+
+    def __init__(self, message: str, item: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.item = item
+
+
 def apply(text: str, shown: str, body: dict[str, Any], reviewer: str, now: str) -> tuple[str, dict[str, Any]]:
-    """The file's text with the decision in `body` ({"id", "decision", "edited"}) written on its line (every
-    other line byte for byte), and the candidate as the page shows it now. CandidatesError when refused."""
+    """The file's text with the decision in `body` ({"id", "decision", "edited", "was"}) written on its line
+    (every other line byte for byte), and the candidate as the page shows it now. CandidatesError when refused;
+    DecidedMeanwhile when `was` ({"decision", "decided_at"}: what the page showed) is not what is on disk."""
     found = {c.candidate_id: c for c in parse_candidates(text, shown)}  # a bad file is refused, never half rewritten
     wanted = body.get("id")
     if not isinstance(wanted, str) or wanted not in found:
         raise CandidatesError(f"{shown}: no candidate {wanted!r}; reload the page (the file may have changed)")
+    was, record = body.get("was"), found[wanted].record
+    if isinstance(was, dict) and (was.get("decision"), was.get("decided_at")) != \
+            (record.get("decision"), record.get("decided_at")):
+        said = f"{record['decision']} by {record.get('reviewer')} at {record.get('decided_at')}" \
+            if record.get("decision") else "set back to undecided"
+        raise DecidedMeanwhile(f"{shown}:{found[wanted].line}: candidate {wanted} was {said} meanwhile (another tab "
+                               "or `absa-checks decide`); nothing written: the page shows it now, decide again to "
+                               "change it", view(found[wanted]))
     decision = body.get("decision")
     if decision not in ("accepted", "rejected", "edited", None):
         raise CandidatesError(f"unknown decision {decision!r}; use accepted, rejected, edited or null (undo)")

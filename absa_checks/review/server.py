@@ -196,6 +196,9 @@ class Handler(BaseHTTPRequestHandler):
         except outputs.OutputError as err:
             self._json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": str(err)})
             return
+        except candidates_mode.DecidedMeanwhile as err:
+            self._json(HTTPStatus.CONFLICT, {"error": str(err), "item": err.item})
+            return
         except AbsaChecksError as err:
             self._json(HTTPStatus.BAD_REQUEST, {"error": str(err)})
             return
