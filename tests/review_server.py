@@ -54,6 +54,7 @@ def start(path: Path, *args: str, env: dict | None = None) -> tuple[subprocess.P
         proc.kill()
         _, err = proc.communicate(timeout=30)
         raise AssertionError(f"no start line: {line!r}; stderr: {err!r}")
+    proc.start_line = line  # type: ignore[attr-defined]  # read back by the start-line test
     return proc, found["url"]
 
 
