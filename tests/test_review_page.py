@@ -30,9 +30,10 @@ def browser():
 def served(tmp_path_factory):
     path = make_candidates(tmp_path_factory.mktemp("review"))
     proc, url = start(path, "--reviewer", "ann")
-    yield url, path
-    status, err = stop(proc)
-    assert (status, err) == (0, "")  # SIGTERM: exit 0, nothing on stderr (no traceback)
+    try:
+        yield url, path
+    finally:
+        assert stop(proc) == (0, "")  # SIGTERM: exit 0, nothing on stderr (no traceback)
 
 
 @pytest.fixture

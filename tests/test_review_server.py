@@ -27,8 +27,10 @@ def served(made, tmp_path_factory):
     path = tmp_path_factory.mktemp("served") / "reviewed.jsonl"
     path.write_bytes(made.read_bytes())
     proc, url = start(path, "--reviewer", "ann")
-    yield url, path
-    assert stop(proc) == (0, "")
+    try:
+        yield url, path
+    finally:
+        assert stop(proc) == (0, "")
 
 
 def undecided(path: Path) -> list[dict]:
