@@ -11,7 +11,7 @@ import json
 from collections import Counter
 
 import pytest
-from review_server import launch_browser, make_candidates, records, start, stop, sync_playwright
+from review_server import REPO, launch_browser, make_candidates, records, start, stop, sync_playwright
 
 from absa_checks.common.examples import term_starts
 
@@ -90,6 +90,8 @@ def test_keyboard_review_of_50_candidates_writes_exactly_those_decisions(page, s
         assert datetime.datetime.fromisoformat(record["decided_at"]).tzinfo is not None
     total = len(decidable(path))
     assert page.locator("#progress").inner_text() == f"{done_before + 50} of {total} decided"
+    # only a window of cards around the current one is in the page (7,000 candidates stay fast)
+    assert page.locator("article.candidate").count() <= 16 < total
 
 
 def test_an_edit_by_keyboard_is_saved_with_its_text_and_span(page, served):
@@ -256,3 +258,5 @@ def test_the_page_marks_the_target_other_aspects_and_the_edit(page, served):
     for edit in record["edits"]:  # the generator's edits are what the diff shows
         assert edit["new"].strip() in marked and edit["old"].strip() in struck
     assert card.locator(".strategy").inner_text() == "revnon" and card.locator(".source").inner_text() == record["source"]
+    (REPO / "test-artifacts").mkdir(exist_ok=True)
+    page.screenshot(path=str(REPO / "test-artifacts" / "review-page.png"))  # for the docs; looked at by people

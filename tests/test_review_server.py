@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from review_server import REPO, make_candidates, post, records, start, stop, token_of
 
+from absa_checks.suites.candidates import CandidatesError
+
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory) -> Path:
@@ -236,3 +238,27 @@ def test_a_crlf_file_with_a_byte_order_mark_keeps_both_and_every_other_line(made
     after = path.read_bytes().split(b"\r\n")
     assert after[0].startswith("\ufeff".encode()) and len(after) == len(before)
     assert sum(a != b for a, b in zip(before, after)) == 1
+
+
+def test_an_edit_keeps_the_same_occurrence_of_a_target_the_sentence_holds_twice(made):
+    """No span given, the target twice in the text the edit started from and twice in the edit: the same
+    (second) occurrence; a count that changed is refused asking for the span (candidates.decide's message)."""
+    from absa_checks.review import candidates_mode
+
+    lines = made.read_text(encoding="utf-8").split("\n")
+    index, record = next((i, json.loads(line)) for i, line in enumerate(lines)
+                         if line.strip() and json.loads(line)["status"] == "shipped" and not json.loads(line)["other_aspects"])
+    term = record["term"]
+    sentence = f"{term} first, then {record['sentence']}"
+    start_at = len(f"{term} first, then ") + record["from"]
+    record.update(sentence=sentence, **{"from": start_at, "to": start_at + len(term)})
+    lines[index] = json.dumps(record)
+    text = "\n".join(lines)
+    edited = sentence.replace(" first,", " at first,")
+    _, item = candidates_mode.apply(text, "f.jsonl", {"id": record["id"], "decision": "edited",
+                                                      "edited": {"sentence": edited}}, "ann", "2026-01-01T00:00:00+00:00")
+    span = item["record"]["edited"]
+    assert edited[span["from"]:span["to"]] == term and span["from"] == start_at + len(" at first,") - len(" first,")
+    with pytest.raises(CandidatesError, match="holds the target .* 3 times; give its span"):
+        candidates_mode.apply(text, "f.jsonl", {"id": record["id"], "decision": "edited",
+                                                "edited": {"sentence": f"{edited} And {term}."}}, "ann", "now")
