@@ -260,3 +260,24 @@ def test_the_page_marks_the_target_other_aspects_and_the_edit(page, served):
     assert card.locator(".strategy").inner_text() == "revnon" and card.locator(".source").inner_text() == record["source"]
     (REPO / "test-artifacts").mkdir(exist_ok=True)
     page.screenshot(path=str(REPO / "test-artifacts" / "review-page.png"))  # for the docs; looked at by people
+
+
+def test_the_moving_keys_and_the_help(page):
+    from playwright.sync_api import expect
+
+    first = current(page)
+    page.keyboard.press("j")
+    second = current(page)
+    page.keyboard.press("ArrowDown")
+    assert len({first, second, current(page)}) == 3
+    page.keyboard.press("ArrowUp")
+    assert current(page) == second
+    page.keyboard.press("k")
+    assert current(page) == first
+    page.locator(f'article.candidate[data-id="{second}"]').click()
+    assert current(page) == second
+    page.keyboard.press("?")
+    expect(page.locator("#help")).to_be_visible()
+    expect(page.locator("#help")).to_contain_text("accept")
+    page.keyboard.press("?")
+    expect(page.locator("#help")).to_be_hidden()

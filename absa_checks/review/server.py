@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import secrets
 import signal
 import threading
@@ -100,6 +101,10 @@ def open_review(path: Path, reviewer: str, follow_symlinks: bool) -> Review:
         raise AbsaChecksError(f"review: {shown}: is empty, nothing to review; write candidates with `absa-checks "
                               "generate --candidates --out FILE`")
     outputs.check([Named("FILE", path)], [], [], follow_symlinks, FOLLOW)
+    folder = outputs.target(Named("FILE", path), follow_symlinks, FOLLOW).parent
+    if not os.access(folder, os.W_OK | os.X_OK):  # the atomic writer puts a temporary file beside it
+        raise AbsaChecksError(f"review: {shown}: its folder {folder} is not writable, so no decision could be saved; "
+                              "make it writable for this user, or copy the file somewhere writable")
     return Review(path, shown, mode, reviewer, follow_symlinks)
 
 
