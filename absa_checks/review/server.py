@@ -118,6 +118,7 @@ class ReviewServer(ThreadingHTTPServer):
 
 class Handler(BaseHTTPRequestHandler):
     server: ReviewServer
+    timeout = 60  # a connection that sends nothing for a minute is closed (no thread waits for ever)
     server_version = "absa-checks-review"
     sys_version = ""
 
@@ -212,27 +213,30 @@ class Handler(BaseHTTPRequestHandler):
 
 def serve(review: Review, port: int, out: IO[str]) -> int:
     """Serve until Ctrl-C or SIGTERM (exit 0); the one start line goes to `out` before serving."""
-    try:
-        server = ReviewServer(review, port)
-    except OSError as err:
-        raise AbsaChecksError(f"review: --port {port}: cannot listen on {HOST}:{port} ({err.strerror or err}); "
-                              "name another port, or 0 for a free one") from None
-    found = review.mode.items(review.read(), review.shown)
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, stop)
+    previous = signal.signal(signal.SIGTERM, stop), signal.getsignal(signal.SIGINT)
+    server: ReviewServer | None = None
     try:
-        port = server.server_address[1]
-        print(f"absa-checks review: {review.shown} at http://{HOST}:{port}/ ({review.mode.to_do(found)}; "
-              "Ctrl-C stops)", file=out, flush=True)
+        try:
+            server = ReviewServer(review, port)
+        except OSError as err:
+            raise AbsaChecksError(f"review: --port {port}: cannot listen on {HOST}:{port} "
+                                  f"({err.strerror or err}); name another port, or 0 for a free one") from None
+        found = review.mode.items(review.read(), review.shown)
+        print(f"absa-checks review: {review.shown} at http://{HOST}:{server.server_address[1]}/ "
+              f"({review.mode.to_do(found)}; Ctrl-C stops)", file=out, flush=True)
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        with review.lock:  # a decision being written is finished first
-            server.server_close()
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if server is not None:
+            with review.lock:  # a decision being written is finished first
+                server.server_close()
+        signal.signal(signal.SIGTERM, previous[0])
+        signal.signal(signal.SIGINT, previous[1] if previous[1] is not None else signal.SIG_DFL)
     return 0
