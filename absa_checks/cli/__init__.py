@@ -107,6 +107,12 @@ def main(argv: list[str] | None = None) -> int:
     from absa_checks.cli import labelstudio  # `absa-checks labelstudio export|import`
 
     labelstudio.add_parser(commands)
+    review = commands.add_parser("review", help="review a candidates file (or answer an audit sheet) on a local page")
+    review.add_argument("file", help="the candidates file (written by generate --candidates) or an audit sheet")
+    review.add_argument("--port", type=int, default=0, help="the port on 127.0.0.1 (default 0: a free one)")
+    review.add_argument("--reviewer", default=None, help="who decides (default: $USER)")
+    review.add_argument("--follow-symlinks", action="store_true",
+                        help="the file is a symbolic link: write to the file it points to (the link stays)")
     run = commands.add_parser("run", help="run suites: the same as `pytest PATHS ARGS`")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed on to pytest (default: suites/)")
     args = parser.parse_args(argv)
@@ -124,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
             return _decide(args)
         if args.command == "labelstudio":
             return labelstudio.run(args)
+        if args.command == "review":
+            return _review(args)
         if args.command == "augment":
             return _augment(args)
         import pytest
@@ -478,6 +486,21 @@ def _decide(args: argparse.Namespace) -> int:
         return 2
     print(f"{path}: {len(args.accept)} accepted, {len(args.reject)} rejected by {reviewer}", file=sys.stderr)
     return 0
+
+
+def _review(args: argparse.Namespace) -> int:
+    """`absa-checks review FILE`: the review page on 127.0.0.1 until Ctrl-C (absa_checks/review)."""
+    import os
+
+    from absa_checks.review import server
+
+    if not 0 <= args.port <= 65535:
+        raise AbsaChecksError(f"review: --port {args.port}: not a port; give 1-65535, or 0 for a free one")
+    reviewer = args.reviewer or os.environ.get("USER") or ""
+    if not reviewer.strip():
+        raise AbsaChecksError("review: --reviewer NAME is needed ($USER is not set)")
+    review = server.open_review(Path(args.file), reviewer.strip(), args.follow_symlinks)
+    return server.serve(review, args.port, sys.stdout)
 
 
 def _load_source(name: str, data: str | None) -> LoadedSource:
