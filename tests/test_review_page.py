@@ -281,3 +281,38 @@ def test_the_moving_keys_and_the_help(page):
     expect(page.locator("#help")).to_contain_text("accept")
     page.keyboard.press("?")
     expect(page.locator("#help")).to_be_hidden()
+
+
+def test_closing_the_tab_while_a_decision_is_on_its_way_asks_first_and_the_decision_lands(browser, tmp_path):
+    """The page shows a decision at once and saves it in the background: with the server held (SIGSTOP),
+    closing the tab raises the browser's "leave page?" question; staying, the decision is on disk once the
+    server runs again."""
+    import os
+    import signal
+
+    from playwright.sync_api import expect
+
+    path = make_candidates(tmp_path)
+    proc, url = start(path, "--reviewer", "ann")
+    context = browser.new_context()
+    try:
+        tab = context.new_page()
+        tab.goto(url)
+        expect(tab.locator("article.candidate.current")).to_have_count(1)
+        wanted = current(tab)
+        asked = []
+        tab.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
+        os.kill(proc.pid, signal.SIGSTOP)
+        try:
+            tab.keyboard.press("a")
+            expect(tab.locator("body")).not_to_have_attribute("data-pending", "0")
+            tab.close(run_before_unload=True)
+            expect(tab.locator("body")).to_have_attribute("data-pending", "1")  # still open: the tab stayed
+        finally:
+            os.kill(proc.pid, signal.SIGCONT)
+        assert asked == ["beforeunload"]
+        settled(tab)
+        assert next(r for r in records(path) if r["id"] == wanted)["decision"] == "accepted"
+    finally:
+        context.close()
+        assert stop(proc) == (0, "")
