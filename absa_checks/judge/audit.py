@@ -23,6 +23,7 @@ from typing import Any
 
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.examples import Example
+from absa_checks.judge.gates import GateResult
 from absa_checks.judge.stats import Rate, clopper_pearson
 from absa_checks.suites.candidates import USED, Candidate, parse_line
 
@@ -294,3 +295,79 @@ def summary_lines(found: Mapping[str, Tally]) -> list[str]:
         lines.append(f"{strategy:10} {one.audited:4d}  " + "  ".join(
             f"{shown_rate(rates[key]):>16}" for key in ("fluent", "sentiment_ok", "both")))
     return lines
+
+
+NOT_AUDITED = "not audited"
+
+
+def validity(records: Iterable[Mapping[str, Any]], pairs: Iterable[tuple[str, str]] = ()
+             ) -> dict[str, dict[str, Tally]]:
+    """source -> strategy -> Tally for every source and strategy of a run (`pairs`, and those of the records):
+    a frozen test's from the audit verdicts its coverage record carries (the accepted and edited candidates of
+    its pool whose audit still judges the text they run), an empty Tally (not audited) for every other."""
+    verdicts: dict[tuple[str, str], dict[str, list[bool]]] = {}
+    keys = set(pairs)
+    for record in records:
+        key = (record["source"], record["strategy"])
+        keys.add(key)
+        if record.get("audits") is not None:
+            verdicts.setdefault(key, {}).update(record["audits"])
+    found: dict[str, dict[str, Tally]] = {}
+    for source, strategy in sorted(keys):
+        mine = verdicts.get((source, strategy), {})
+        found.setdefault(source, {})[strategy] = tally((strategy, bool(f), bool(s)) for f, s in mine.values()).get(
+            strategy, Tally())
+    return found
+
+
+def to_report(found: Mapping[str, Mapping[str, Tally]]) -> dict[str, dict[str, dict[str, Any]]]:
+    """`validity.<source>.<strategy>` of the JSON report."""
+    return {source: {strategy: one.to_dict() for strategy, one in strategies.items()}
+            for source, strategies in found.items()}
+
+
+def cell(one: Tally | None) -> str:
+    """Beside a fail rate: "valid 93% [87, 97] (n 120)" (both fluent and the intended sentiment, exact 95%
+    interval), or "not audited"."""
+    if one is None or not one.audited:
+        return NOT_AUDITED
+    return f"valid {shown_rate(one.rates()['both'])} (n {one.audited})"
+
+
+GATE = "min_validity"
+
+
+def frozen_files(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], str]:
+    """(source, strategy) -> the frozen file its test runs, as the suite names it."""
+    return {(r["source"], r["strategy"]): r["frozen"] for r in records if r.get("frozen")}
+
+
+def gates(tests: Iterable[Any], found: Mapping[str, Mapping[str, Tally]], files: Mapping[tuple[str, str], str]
+          ) -> list[GateResult]:
+    """`min_validity` of each test that sets it: passes when the LOWER bound of the exact 95% interval of
+    `both` (fluent and the intended sentiment) is at least the threshold; fails below it, and fails when the
+    test's variants are not audited (never a vacuous pass)."""
+    results = []
+    for test in tests:
+        threshold = test.gates.get(GATE)
+        if threshold is None:
+            continue
+        one = found.get(test.source, {}).get(test.strategy, Tally())
+        where = f"{test.strategy} on {test.source}"
+        if not one.audited:
+            file = files.get((test.source, test.strategy), "FILE")
+            results.append(GateResult(GATE, test.test, test.source, threshold, None, "lower bound", "fail",
+                                      f"the variants of {where} are not audited (no verdict on a candidate it runs): "
+                                      f"`absa-checks audit draw {file} --sample N --seed S --out SHEET`, have the "
+                                      f"sheet judged, then `absa-checks audit score {file} SHEET`"))
+            continue
+        both = one.rates()["both"]
+        shown = f"validity (fluent and the intended sentiment) {cell(one)[len('valid '):]}"
+        if both.low >= threshold:
+            results.append(GateResult(GATE, test.test, test.source, threshold, both, "lower bound", "pass",
+                                      f"{shown}: its lower bound {both.low:.2%} is at least {threshold:.2%}"))
+        else:
+            results.append(GateResult(GATE, test.test, test.source, threshold, both, "lower bound", "fail",
+                                      f"{shown}: its lower bound {both.low:.2%} is below {threshold:.2%} (audit more "
+                                      "items to narrow the interval, or review the variants that failed)"))
+    return results
