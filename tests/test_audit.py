@@ -15,7 +15,7 @@ from absa_checks.cli import main
 from absa_checks.judge import audit
 from absa_checks.judge.stats import clopper_pearson
 from absa_checks.suites.candidates import CandidatesError, candidate_id, read_candidates
-from conftest import REPO, SHARED
+from conftest import REPO, SHARED, run_pytest
 
 EXAMPLES = """\
 examples:
@@ -436,3 +436,181 @@ def test_the_candidates_file_refuses_a_malformed_audit_naming_the_line(reviewed,
     bad.write_text("\n".join(lines) + "\n")
     with pytest.raises(CandidatesError, match=rf"bad.jsonl:3: {words}".replace("(", r"\(").replace(")", r"\)")):
         read_candidates(bad)
+
+
+# validity in every report, and the gate
+
+
+def counted_from_the_file(path: Path, strategy: str) -> tuple[int, int, int, int]:
+    """audited, fluent, sentiment_ok, both: straight from the file's lines (accepted or edited, the audit's
+    sentence still the text the candidate runs)."""
+    found = [0, 0, 0, 0]
+    for r in rows(path):
+        runs = r["edited"]["sentence"] if r.get("decision") == "edited" else r.get("sentence")
+        a = r.get("audit")
+        if r["strategy"] != strategy or r.get("decision") not in ("accepted", "edited") or not a or a["sentence"] != runs:
+            continue
+        found = [found[0] + 1, found[1] + a["fluent"], found[2] + a["sentiment_ok"],
+                 found[3] + (a["fluent"] and a["sentiment_ok"])]
+    return found[0], found[1], found[2], found[3]
+
+
+VALIDITY_SUITE = """\
+suite: audited
+sources:
+  mine: {{file: mine.yaml}}
+  again: {{file: mine.yaml}}
+tests:
+  - name: reviewed-revtgt
+    strategy: revtgt
+    sources: mine
+    variants: {{frozen: reviewed.jsonl}}
+    gates: {{min_validity: {revtgt}}}
+  - name: reviewed-revnon
+    strategy: revnon
+    sources: mine
+    variants: {{frozen: reviewed.jsonl}}
+    gates: {{min_validity: {revnon}}}
+  - name: unaudited-revtgt
+    strategy: revtgt
+    sources: again
+    variants: {{frozen: unaudited.jsonl}}
+    gates: {{min_validity: 0.5}}
+  - name: generated-adddiff
+    strategy: adddiff
+    sources: mine
+"""
+
+
+@pytest.fixture(scope="module")
+def audited_run(generated, tmp_path_factory):
+    """A reviewed file audited by the real commands (every REVTGT and REVNON candidate judged; one REVTGT
+    verdict then dropped out by an edit), a suite with min_validity gates, one run with every report."""
+    folder = tmp_path_factory.mktemp("validity")
+    (folder / "mine.yaml").write_text(EXAMPLES)
+    lines = []
+    for record in rows(generated):
+        if record["status"] == "shipped":
+            record.update(decision="accepted", reviewer="ann", decided_at="2026-11-26T10:00:00+00:00")
+        lines.append(json.dumps(record, ensure_ascii=False))
+    (folder / "reviewed.jsonl").write_text("\n".join(lines) + "\n")
+    (folder / "unaudited.jsonl").write_text("\n".join(lines) + "\n")
+    assert draw(folder / "reviewed.jsonl", folder / "sheet.jsonl", sample=100, seed=2) == 0
+    verdicts = iter([("yes", "yes", ""), ("yes", "no", "x"), ("no", "yes", "y"), ("yes", "yes", "")] * 10)
+    answer(folder / "sheet.jsonl", folder / "answered.jsonl", lambda item: next(verdicts))
+    assert main(["audit", "score", str(folder / "reviewed.jsonl"), str(folder / "answered.jsonl")]) == 0
+    # an edit after the audit: that verdict no longer counts
+    lines = []
+    edited = False
+    for record in rows(folder / "reviewed.jsonl"):
+        if not edited and record["strategy"] == "revtgt" and record.get("audit"):
+            record.update(decision="edited", edited={"sentence": record["sentence"].rstrip(".") + " indeed."})
+            edited = True
+        lines.append(json.dumps(record, ensure_ascii=False))
+    (folder / "reviewed.jsonl").write_text("\n".join(lines) + "\n")
+    lows = {}
+    for strategy in ("revtgt", "revnon"):
+        audited, _, _, both = counted_from_the_file(folder / "reviewed.jsonl", strategy)
+        assert audited >= 2 and both >= 1
+        lows[strategy] = clopper_pearson(both, audited).low
+    # revtgt's gate just under its lower bound (passes), revnon's just over (fails)
+    (folder / "suite.yaml").write_text(VALIDITY_SUITE.format(revtgt=round(lows["revtgt"] - 0.005, 4),
+                                                             revnon=round(lows["revnon"] + 0.005, 4)))
+    done = run_pytest(["suite.yaml", "--model", "lexicon", "--absa-markdown", str(folder / "summary.md"),
+                       "--alluredir", str(folder / "allure")], cwd=folder, report=folder / "report.json")
+    assert done.report is not None, done.out[-3000:]
+    return folder, done
+
+
+def test_validity_in_the_json_report_equals_the_counts_made_from_the_file(audited_run):
+    folder, done = audited_run
+    validity = done.report["validity"]
+    for strategy in ("revtgt", "revnon"):
+        audited, fluent, sentiment, both = counted_from_the_file(folder / "reviewed.jsonl", strategy)
+        found = validity["mine"][strategy]
+        assert found["audited"] == audited
+        for key, k in (("fluent", fluent), ("sentiment_ok", sentiment), ("both", both)):
+            assert found[key] == clopper_pearson(k, audited).to_dict()
+            assert (found[key]["k"], found[key]["n"], found[key]["ci_method"]) == (k, audited, "clopper-pearson")
+    assert counted_from_the_file(folder / "reviewed.jsonl", "revtgt")[0] == \
+        sum(r["strategy"] == "revtgt" and bool(r.get("audit")) for r in rows(folder / "reviewed.jsonl")) - 1
+    none = {"audited": 0, "fluent": None, "sentiment_ok": None, "both": None}
+    assert validity["mine"]["adddiff"] == none  # generated: never audited
+    assert validity["again"]["revtgt"] == none  # frozen, nothing audited
+
+
+def test_validity_beside_each_fail_rate_in_terminal_markdown_and_allure(audited_run):
+    folder, done = audited_run
+    cells = {}
+    for strategy in ("revtgt", "revnon"):
+        audited, _, _, both = counted_from_the_file(folder / "reviewed.jsonl", strategy)
+        rate = clopper_pearson(both, audited)
+        cells[strategy] = (f"valid {100 * rate.value:.0f}% [{100 * rate.low:.0f}, {100 * rate.high:.0f}] "
+                           f"(n {audited})")
+    line = next(x for x in done.summary.splitlines() if x.startswith("  mine: "))
+    assert line == f"  mine: adddiff not audited; revnon {cells['revnon']}; revtgt {cells['revtgt']}"
+    assert "  again: revtgt not audited" in done.summary
+    markdown = (folder / "summary.md").read_text()
+    assert "| fail rate [95% CI] | validity (audited) [95% CI] |" in markdown
+    for strategy, cell in (*cells.items(), ("adddiff", "not audited")):
+        row = next(x for x in markdown.splitlines() if x.startswith(f"| mine | {strategy} |"))
+        fail = done.report["sources"]["mine"]["strategies"][strategy]["fail_rate"]
+        assert f"{100 * fail['value']:.2f} [{100 * fail['ci95'][0]:.1f}, {100 * fail['ci95'][1]:.1f}] | {cell} |" in row
+    summaries = [json.loads(p.read_text()) for p in (folder / "allure").glob("*-result.json")]
+    html = next(s for s in summaries if s["name"] == "absa-checks summary")["descriptionHtml"]
+    assert "validity (audited) [95% CI]" in html and all(cell in html for cell in cells.values())
+    assert "not audited" in html
+
+
+def test_the_validity_gate_decides_on_the_lower_bound_and_fails_when_not_audited(audited_run):
+    _, done = audited_run
+    gates = {(g["test"].split("::")[-1], g["source"]): g for g in done.report["gates"] if g["gate"] == "min_validity"}
+    assert gates[("reviewed-revtgt", "mine")]["verdict"] == "pass"
+    revnon = gates[("reviewed-revnon", "mine")]
+    assert revnon["verdict"] == "fail" and "lower bound" in revnon["reason"]
+    assert revnon["metric"] == done.report["validity"]["mine"]["revnon"]["both"]
+    missing = gates[("unaudited-revtgt", "again")]
+    assert missing["verdict"] == "fail" and missing["metric"] is None
+    assert "not audited" in missing["reason"] and "absa-checks audit draw unaudited.jsonl" in missing["reason"]
+    assert done.code == 1 and "absa-checks FAILED" in done.summary
+    assert done.report["verdict"]["passed"] is False
+
+
+def test_validity_survives_shards_and_merge(audited_run, tmp_path):
+    folder, done = audited_run
+    import subprocess
+    import sys
+
+    for k in (1, 2):
+        run_pytest(["suite.yaml", "--model", "lexicon", "--absa-shard", f"{k}/2"], cwd=folder,
+                   report=tmp_path / f"shard-{k}.json")
+    merged = subprocess.run([sys.executable, "-m", "absa_checks.cli", "merge", str(tmp_path / "shard-1.json"),
+                             str(tmp_path / "shard-2.json"), "-o", str(tmp_path / "merged.json")], cwd=folder,
+                            capture_output=True, text=True, timeout=300, env={**__import__("os").environ,
+                                                                              "PYTHONPATH": str(REPO)})
+    assert merged.returncode in (0, 1), merged.stderr
+    report = json.loads((tmp_path / "merged.json").read_text())
+    assert report["validity"] == done.report["validity"]
+    assert [g["verdict"] for g in report["gates"] if g["gate"] == "min_validity"] == \
+        [g["verdict"] for g in done.report["gates"] if g["gate"] == "min_validity"]
+
+
+def test_min_validity_on_a_test_that_is_not_frozen_is_refused_naming_the_line(tmp_path, capsys):
+    (tmp_path / "mine.yaml").write_text(EXAMPLES)
+    (tmp_path / "suite.yaml").write_text("suite: x\nsources:\n  mine: {file: mine.yaml}\ntests:\n  - name: t\n"
+                                         "    strategy: revtgt\n    sources: mine\n    gates: {min_validity: 0.9}\n")
+    assert main(["validate", str(tmp_path / "suite.yaml")]) != 0
+    err = capsys.readouterr()
+    said = err.out + err.err
+    assert "suite.yaml:8" in said and "min_validity" in said and "frozen" in said
+
+
+def test_validity_from_records_joins_workers_and_leaves_the_rest_not_audited():
+    records = [{"source": "s", "strategy": "revtgt", "audits": {"a": [True, True], "b": [True, False]}},
+               {"source": "s", "strategy": "revtgt", "audits": {"b": [True, False], "c": [False, False]}},
+               {"source": "s", "strategy": "revnon", "audits": {}},
+               {"source": "s", "strategy": "adddiff"}]
+    found = audit.validity(records, [("t", "revtgt")])
+    assert found["s"]["revtgt"] == audit.Tally(3, 2, 1, 1)
+    assert found["s"]["revnon"] == found["s"]["adddiff"] == found["t"]["revtgt"] == audit.Tally()
+    assert audit.cell(found["s"]["revtgt"]) == "valid 33% [1, 91] (n 3)" and audit.cell(audit.Tally()) == "not audited"
