@@ -361,6 +361,19 @@ def test_an_edit_after_the_audit_drops_the_verdict_out(reviewed, tmp_path):
     assert edited.record["audit"]["sentence"] != edited.text() and edited.audit() is None
 
 
+def test_a_shipped_pool_verdict_on_an_edited_candidate_is_stored_not_counted_and_said(reviewed, tmp_path, capsys):
+    assert draw(reviewed, tmp_path / "s.jsonl", "--pool", "shipped", sample=100) == 0
+    answered = answer(tmp_path / "s.jsonl", tmp_path / "a.jsonl")
+    capsys.readouterr()
+    assert main(["audit", "score", str(reviewed), str(answered)]) == 0
+    assert "1 verdicts judged a text the candidate no longer runs" in capsys.readouterr().err
+    edited = next(c for c in read_candidates(reviewed) if c.decision == "edited")
+    assert edited.record["audit"]["sentence"] == edited.record["sentence"] != edited.text()
+    assert edited.audit() is None
+    assert all(c.audit() is not None for c in read_candidates(reviewed) if c.status == "shipped" and c is not edited
+               and c.decision != "edited")
+
+
 @pytest.mark.parametrize("change,words", [
     (lambda item: {**item, "item": "ffffffffffff"}, "not a candidate of"),
     (lambda item: {**item, "fluent": "maybe"}, "'fluent' is \"maybe\"; answer true or false"),
