@@ -627,3 +627,21 @@ def test_validity_from_records_joins_workers_and_leaves_the_rest_not_audited():
     assert found["s"]["revtgt"] == audit.Tally(3, 2, 1, 1)
     assert found["s"]["revnon"] == found["s"]["adddiff"] == found["t"]["revtgt"] == audit.Tally()
     assert audit.cell(found["s"]["revtgt"]) == "valid 33% [1, 91] (n 3)" and audit.cell(audit.Tally()) == "not audited"
+
+
+def test_audits_of_a_unit_whose_source_changed_no_longer_count(audited_run, tmp_path):
+    """The pool is the candidates that fit the source's present content: a unit changed under the frozen file
+    drops its verdicts out of validity (and the run fails on the stale file, as frozen tests do)."""
+    folder, done = audited_run
+    for name in ("reviewed.jsonl", "unaudited.jsonl", "suite.yaml"):
+        (tmp_path / name).write_bytes((folder / name).read_bytes())
+    (tmp_path / "mine.yaml").write_text(EXAMPLES.replace("The pasta was great.", "The pasta was really great."))
+    again = run_pytest(["suite.yaml", "--model", "lexicon"], cwd=tmp_path, report=tmp_path / "r.json")
+    assert again.report is not None, again.out[-2000:]
+    for strategy in ("revtgt", "revnon"):
+        pasta = sum(r["strategy"] == strategy and r["unit"] == "c" and bool(r.get("audit"))
+                    and r.get("decision") == "accepted" for r in rows(folder / "reviewed.jsonl"))
+        before = done.report["validity"]["mine"][strategy]["audited"]
+        assert again.report["validity"]["mine"][strategy]["audited"] == before - pasta
+    assert any(r["unit"] == "c" and r.get("audit") for r in rows(folder / "reviewed.jsonl"))
+    assert any(g["gate"] == "frozen_up_to_date" and g["verdict"] == "fail" for g in again.report["gates"])
