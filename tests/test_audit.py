@@ -284,6 +284,10 @@ def test_draw_never_writes_over_an_existing_sheet_or_the_candidates_file(reviewe
     assert "already exists" in capsys.readouterr().err and sheet.read_text() == '{"item": "x", "fluent": true}\n'
     assert draw(reviewed, reviewed) == 2
     assert "same file" in capsys.readouterr().err and reviewed.read_bytes() == before
+    (tmp_path / "notes.rubric.md").write_text("my own notes")
+    assert draw(reviewed, tmp_path / "notes.jsonl") == 2
+    assert "is not the rubric" in capsys.readouterr().err and (tmp_path / "notes.rubric.md").read_text() == "my own notes"
+    assert not (tmp_path / "notes.jsonl").exists()
     assert main(["audit", "draw", str(reviewed), "--sample", "0", "--seed", "1", "--out", str(tmp_path / "z")]) == 2
     assert "at least one" in capsys.readouterr().err
 

@@ -43,6 +43,9 @@ def draw(args: argparse.Namespace) -> int:
     if sheet.exists() or sheet.is_symlink():
         raise AbsaChecksError(f"audit draw: --out {sheet} already exists (a judge may be answering it); name "
                               "another sheet, or delete it first")
+    if rubric.is_file() and rubric.read_bytes() != audit.RUBRIC.encode("utf-8"):
+        raise AbsaChecksError(f"audit draw: {rubric} (where the rubric goes beside --out {sheet}) exists and is not "
+                              "the rubric; name another sheet, or move that file")
     record = {"file": str(path), "file_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
               "seed": args.seed, "sample": args.sample, "sample_per": "strategy", "pool": args.pool,
               "items": len(drawn.items),
