@@ -31,6 +31,7 @@ def test_json_report_carries_the_contract(run, tmp_path):
 
     text = markdown.read_text()
     assert text.startswith("## absa-checks: PASSED")
-    assert "| source | strategy | n | accuracy ori -> new | fail rate [95% CI] | ARS [95% CI] | gate |" in text
+    assert ("| source | strategy | n | accuracy ori -> new | fail rate [95% CI] | validity (audited) [95% CI] | ARS [95% CI] "
+            "| gate |") in text
     assert "| restaurant-inline | all (units) | 10 |" in text
     assert "### Gates" in text

@@ -113,11 +113,14 @@ def main(argv: list[str] | None = None) -> int:
     review.add_argument("--reviewer", default=None, help="who decides (default: $USER)")
     review.add_argument("--follow-symlinks", action="store_true",
                         help="the file is a symbolic link: write to the file it points to (the link stays)")
+    _audit_parser(commands)
     run = commands.add_parser("run", help="run suites: the same as `pytest PATHS ARGS`")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed on to pytest (default: suites/)")
     args = parser.parse_args(argv)
     try:
         _refuse_empty_values(commands.choices[args.command], args)
+        if args.command == "audit":  # its steps' own options too
+            _refuse_empty_values(_subcommand(commands.choices["audit"], args.audit_command), args)
         if args.command == "validate":
             return _validate(args.paths)
         if args.command == "models":
@@ -134,12 +137,52 @@ def main(argv: list[str] | None = None) -> int:
             return _review(args)
         if args.command == "augment":
             return _augment(args)
+        if args.command == "audit":
+            from absa_checks.cli import audit
+
+            return audit.run(args)
         import pytest
 
         return int(pytest.main(args.pytest_args or ["suites/"]))
     except AbsaChecksError as err:
         print(f"absa-checks: {err}", file=sys.stderr)
         return 2
+
+
+def _audit_parser(commands) -> None:
+    audit = commands.add_parser("audit", help="a blinded sample of a candidates file judged by people: draw a sheet, "
+                                              "score the answers (docs/suites.md, Auditing)")
+    steps = audit.add_subparsers(dest="audit_command", required=True)
+    draw = steps.add_parser("draw", help="write a blinded sheet of the file's variants for judges")
+    draw.add_argument("file", help="the candidates file (written by generate --candidates)")
+    draw.add_argument("--sample", type=int, required=True, metavar="N",
+                      help="items per strategy present in the pool (all of a strategy's when it has fewer, said); "
+                           "per strategy, so each strategy's validity gets its own interval")
+    draw.add_argument("--seed", type=int, required=True, metavar="S", help="chooses and shuffles the items "
+                                                                             "(random.Random(S)); recorded")
+    draw.add_argument("--out", required=True, metavar="SHEET", help="the sheet (JSON lines); beside it SHEET's stem "
+                      "+ .rubric.md (the rubric for the judges) and SHEET + .meta.json (seed, sample, pool, the "
+                      "file's hash: never given to a judge). An existing sheet is never replaced")
+    draw.add_argument("--pool", choices=("used", "shipped"), default="used",
+                      help="used: the accepted and edited candidates, as a frozen test runs them (default); "
+                           "shipped: the generator's shipped candidates whatever was decided (validity without "
+                           "review)")
+    score = steps.add_parser("score", help="read answered sheets, store each verdict in the candidates file and "
+                                           "print fluent, sentiment_ok and both per strategy (Clopper-Pearson 95%%)")
+    score.add_argument("file", help="the candidates file the sheets were drawn from")
+    score.add_argument("sheets", nargs="+", metavar="SHEET", help="answered sheets")
+    score.add_argument("--skip-unanswered", action="store_true",
+                       help="score the answered items and count the others (default: an unanswered item is refused)")
+    for step in (draw, score):
+        step.add_argument("--follow-symlinks", action="store_true",
+                          help="an output that is a symbolic link: write to the file it points to (the link stays)")
+
+
+def _subcommand(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices[name]
+    raise AssertionError(f"no subcommand {name}")
 
 
 def _refuse_empty_values(command: argparse.ArgumentParser, args: argparse.Namespace) -> None:

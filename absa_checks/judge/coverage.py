@@ -33,12 +33,20 @@ def no_variant_reason(why: str) -> str:
 
 
 def record(test: str, source: str, strategy: str, units: Iterable[str], without_case: Mapping[str, str],
-           originals: Mapping[str, Mapping[str, bool | None]] | None = None) -> dict[str, Any]:
+           originals: Mapping[str, Mapping[str, bool | None]] | None = None,
+           audits: Mapping[str, list[bool]] | None = None, frozen: str = "") -> dict[str, Any]:
     """A test's planned coverage on a source: every unit it drew, the reason of each unit without a
-    variant, and per checkpoint whether each of those units' originals was predicted right (None: no answer)."""
-    return {"test": test, "source": source, "strategy": strategy, "units": sorted(units),
-            "without_case": dict(sorted(without_case.items())),
-            "originals": {model: dict(sorted(found.items())) for model, found in (originals or {}).items()}}
+    variant, and per checkpoint whether each of those units' originals was predicted right (None: no answer).
+    A frozen test's record also carries its pool's audit verdicts (`audits`: candidate id -> [fluent,
+    sentiment_ok], judge.audit.validity) and its file (`frozen`)."""
+    kept: dict[str, Any] = {
+        "test": test, "source": source, "strategy": strategy, "units": sorted(units),
+        "without_case": dict(sorted(without_case.items())),
+        "originals": {model: dict(sorted(found.items())) for model, found in (originals or {}).items()}}
+    if audits is not None:
+        kept["audits"] = {key: list(value) for key, value in sorted(audits.items())}
+        kept["frozen"] = frozen
+    return kept
 
 
 def merged(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

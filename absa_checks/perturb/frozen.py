@@ -8,7 +8,7 @@ update, and the run fails on it (never passes on a set nobody reviewed).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from absa_checks.common.examples import Unit, Variant
 from absa_checks.sources.base import LoadedSource
@@ -22,6 +22,9 @@ class Frozen:
     by_unit: dict[str, tuple[Variant, ...]]
     without_variant: tuple[tuple[str, str], ...]  # (unit id, why) for each unit with no accepted candidate
     stale: str = ""  # why the file no longer fits the source, with the command that updates it; "" when it does
+    # the audit verdicts that count (judge.audit) of the accepted and edited candidates that fit the source's
+    # present content, the pool the test's cases come from: candidate id -> [fluent, sentiment_ok]
+    audits: dict[str, list[bool]] = field(default_factory=dict)
 
 
 def of_source(candidates: tuple[Candidate, ...], source: str, strategy: str, shown: str) -> list[Candidate]:
@@ -67,7 +70,13 @@ def frozen_variants(candidates: list[Candidate], loaded: LoadedSource, units: tu
             plural = "" if pending == 1 else "s"
             without.append((unit.unit_id, f"{pending} candidate{plural} not decided yet" if pending else
                             "no candidate accepted in the frozen file"))
-    return Frozen(by_unit, tuple(without), _stale(changed, new, removed, loaded.name, strategy, shown, input_file))
+    audits = {}
+    for c in candidates:
+        verdict = c.audit() if c.decision in USED and current.get(c.unit) == c.unit_hash else None
+        if verdict is not None:
+            audits[c.candidate_id] = [verdict["fluent"], verdict["sentiment_ok"]]
+    return Frozen(by_unit, tuple(without), _stale(changed, new, removed, loaded.name, strategy, shown, input_file),
+                  dict(sorted(audits.items())))
 
 
 def _stale(changed: list[str], new: list[str], removed: list[str], source: str, strategy: str, shown: str,

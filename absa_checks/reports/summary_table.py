@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from absa_checks.judge import audit
 from absa_checks.judge.gates import CASE_SLICE_GATES, UNDECIDED, GateResult
 from absa_checks.judge.metrics import RunMetrics
 
 HEADER = ("source", "strategy", "n", "accuracy ori -> new", "fail rate [95% CI]", "ARS [95% CI]", "gate")
+VALIDITY = "validity (audited) [95% CI]"  # after the fail rate: judge.audit.cell
 SLICE_HEADER = ("source", "slice", "units", "original accuracy", "ARS [95% CI]", "gate")
 COVERAGE_HEADER = ("source", "strategy", "with a case", "without a case: why (units)", "accuracy with",
                    "accuracy without", "difference [95% CI]")
@@ -60,10 +62,11 @@ def missing_columns(metrics: RunMetrics) -> tuple[str, ...]:
 
 
 def header(metrics: RunMetrics) -> tuple[str, ...]:
-    return (*HEADER[:5], *missing_columns(metrics), *HEADER[5:])
+    return (*HEADER[:5], VALIDITY, *missing_columns(metrics), *HEADER[5:])
 
 
-def rows(metrics: RunMetrics, gates: list[GateResult]) -> list[tuple[str, ...]]:
+def rows(metrics: RunMetrics, gates: list[GateResult], validity=None) -> list[tuple[str, ...]]:
+    """`validity`: source -> strategy -> judge.audit.Tally (none: "not audited" everywhere)."""
     test_strategy = {t.test: t.strategy for t in metrics.tests}
     extra = missing_columns(metrics)
     result = []
@@ -74,15 +77,16 @@ def rows(metrics: RunMetrics, gates: list[GateResult]) -> list[tuple[str, ...]]:
             missing = [with_ci(rate) if rate is not None else "-" for rate, column in
                        ((s.not_found, "not found [95% CI]"), (s.ambiguous, "ambiguous [95% CI]")) if column in extra]
             result.append((name, strategy, str(s.n), f"{pct(s.original_accuracy)} -> {pct(s.variant_accuracy)}",
-                           with_ci(s.fail_rate), *missing, "", _gate_cell(mine)))
+                           with_ci(s.fail_rate), audit.cell((validity or {}).get(name, {}).get(strategy)), *missing,
+                           "", _gate_cell(mine)))
         ars_gates = [g for g in gates if g.source == name and g.name == "min_ars" and not g.slice]
         label = "all (units)" if not source.ars_partial else f"all (ARS partial: {'+'.join(source.ars_covers) or '-'})"
-        result.append((name, label, str(source.units), f"{pct(source.original_accuracy)} (originals)", "",
+        result.append((name, label, str(source.units), f"{pct(source.original_accuracy)} (originals)", "", "",
                        *([""] * len(extra)), with_ci(source.ars), _gate_cell(ars_gates)))
         complete = source.ars_complete
         if complete is not None and complete.n and complete.n != source.ars.n:  # comparable with ARTS's ARS
-            result.append((name, "all (complete units)", str(source.complete_units), "", "", *([""] * len(extra)),
-                           with_ci(complete), "-"))
+            result.append((name, "all (complete units)", str(source.complete_units), "", "", "",
+                           *([""] * len(extra)), with_ci(complete), "-"))
     return result
 
 
@@ -177,8 +181,9 @@ def extraction_rows(results, gates: list[GateResult]) -> list[tuple[str, ...]]:
 
 
 def all_tables(metrics: RunMetrics, gates: list[GateResult],
-               per_model: dict[str, RunMetrics] | None = None, extraction=(), coverage=None) -> list[Table]:
-    tables = [Table("", header(metrics), tuple(rows(metrics, gates)))]
+               per_model: dict[str, RunMetrics] | None = None, extraction=(), coverage=None,
+               validity=None) -> list[Table]:
+    tables = [Table("", header(metrics), tuple(rows(metrics, gates, validity)))]
     covered = coverage_rows(coverage or {})
     if covered:
         tables.append(Table(COVERAGE_TITLE, COVERAGE_HEADER, tuple(covered)))
@@ -196,6 +201,11 @@ def all_tables(metrics: RunMetrics, gates: list[GateResult],
     if slice_gates:
         tables.append(Table("gates on slices (%)", SLICE_GATE_HEADER, tuple(slice_gates)))
     return tables
+
+
+def without_column(table: Table, column: int) -> Table:
+    return Table(table.title, table.header[:column] + table.header[column + 1:],
+                 tuple(r[:column] + r[column + 1:] for r in table.rows))
 
 
 def render_text(table: Table) -> list[str]:

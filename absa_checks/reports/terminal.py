@@ -6,6 +6,7 @@ import difflib
 from typing import Any
 
 from absa_checks.common.examples import DataIssue
+from absa_checks.judge import audit
 from absa_checks.judge.comparison import SourceComparison
 from absa_checks.judge.gates import UNDECIDED, GateResult
 from absa_checks.judge.verdict import Verdict
@@ -35,6 +36,11 @@ def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues
             continue
         if table.title:
             lines += ["", table.title]
+        if summary_table.VALIDITY in table.header:  # the main table: validity on a line of its own (short)
+            column = table.header.index(summary_table.VALIDITY)
+            lines += summary_table.render_text(summary_table.without_column(table, column))
+            lines += validity_lines(table, column)
+            continue
         lines += summary_table.render_text(table)
     if issues:
         lines.append(f"{len(issues)} data issues repaired or reported while loading"
@@ -48,6 +54,22 @@ def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues
         lines.append(f"the {failed_cases} failed cases are findings about the model, not errors of the run: "
                      "the gates decide the exit status (--absa-strict: every case)")
     lines.append(f"absa-checks {verdict.heading}: {verdict.reason}")
+    return lines
+
+
+def validity_lines(table: summary_table.Table, column: int) -> list[str]:
+    """The main table's validity column in brief: one line when nothing was audited, else a line per source
+    with each strategy's audited validity (both fluent and the intended sentiment, exact 95% interval)."""
+    by_source: dict[str, list[str]] = {}
+    for row in table.rows:
+        if row[column]:  # the strategies' rows (not ARS)
+            by_source.setdefault(row[0], []).append(f"{row[1]} {row[column]}")
+    if not by_source:
+        return []
+    if all(cell.endswith(audit.NOT_AUDITED) for found in by_source.values() for cell in found):
+        return ["validity of the variants: not audited (frozen variants are audited with `absa-checks audit draw`)"]
+    lines = ["validity of the variants (audited: fluent and the intended sentiment, %, exact 95% CI):"]
+    lines += [f"  {source}: {'; '.join(found)}" for source, found in by_source.items()]
     return lines
 
 

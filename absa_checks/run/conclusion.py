@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from absa_checks.common.examples import DataIssue
+from absa_checks.judge import audit as audit_module
 from absa_checks.judge import checkpoints, comparison, scoring, simpler
 from absa_checks.judge import claims as claims_module
 from absa_checks.judge import coverage as coverage_module
@@ -99,8 +100,15 @@ class RunResult:
                 for model in models}
 
     @cached_property
+    def validity(self) -> dict[str, dict[str, audit_module.Tally]]:
+        """source -> strategy -> the audited validity of its variants (judge.audit): a frozen test's from its
+        candidates' audits, "not audited" (an empty Tally) for every other source and strategy of the run."""
+        return audit_module.validity(self.context.coverage, run_pairs(self.metrics, self.coverage))
+
+    @cached_property
     def tables(self) -> list[summary_table.Table]:
-        tables = summary_table.all_tables(self.metrics, self.gates, self.per_model, self.extraction, self.coverage)
+        tables = summary_table.all_tables(self.metrics, self.gates, self.per_model, self.extraction, self.coverage,
+                                          self.validity)
         extra = [summary_table.Table("production readiness", ("trait", "verdict", "evidence"),
                                      tuple(readiness_module.rows(self.readiness)))] if self.readiness else []
         if self.splits:
@@ -133,6 +141,7 @@ class RunResult:
         if self.context.shard is not None:
             found["shard"] = self.context.shard
         found["coverage"] = coverage_module.run_report(self.coverage)
+        found["validity"] = audit_module.to_report(self.validity)
         if self.per_model:
             for model, mine in self.coverage.items():
                 found["checkpoints"][model]["coverage"] = coverage_module.to_report(mine)
@@ -160,6 +169,14 @@ class RunResult:
         except ImportError:  # matplotlib is optional: pictures are skipped, everything else is written
             return {}
         return pictures.all_pictures(self.report["sources"])
+
+
+def run_pairs(metrics: RunMetrics, coverage: dict) -> list[tuple[str, str]]:
+    """Every (source, strategy) of a run: those with outcomes, and those planned (coverage)."""
+    found = {(name, strategy) for name, source in metrics.sources.items() for strategy in source.strategies}
+    found |= {(name, strategy) for mine in coverage.values() for name, strategies in mine.items()
+              for strategy in strategies}
+    return sorted(found)
 
 
 def read_baseline(path: Path) -> Baseline:
@@ -200,6 +217,9 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
     else:
         gate_results = _report_only(gates_module.evaluate(metrics, options.gate_basis), cross, list(context.models))
     gate_results = gates_module.mark_duplicates(gate_results, slice_contents(outcomes))
+    validity_gates = audit_module.gates(metrics.tests, audit_module.validity(context.coverage),
+                                        audit_module.frozen_files(context.coverage))  # min_validity: once, any model
+    gate_results += _report_only(validity_gates, cross, list(context.models))
     # the cases as plain data, once, for the paired comparisons (with the released model, with a simple one)
     cases = {model: [o.to_dict() for o in found] for model, found in by_model.items()} \
         if baseline is not None or context.simple is not None else {}

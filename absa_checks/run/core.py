@@ -289,7 +289,7 @@ class Run:
             answers = {model: state.predictors[model].originals_right(plan.originals, predict)
                        for model in plan.models if state is not None and model in state.predictors}
             found.append(coverage.record(plan.test, plan.source, plan.strategy, plan.units, plan.without_case,
-                                         answers))
+                                         answers, plan.audits, plan.frozen))
         return coverage.merged([*found, *self.worker_coverage])
 
     def merged_collection(self) -> manifest.Collection | None:

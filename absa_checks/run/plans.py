@@ -117,16 +117,19 @@ class CoveragePlan:
     originals: dict[str, Example]
     models: tuple[str, ...]
     unseen: bool = False  # no item stands for it (every unit without a variant, no gate): reported all the same
+    audits: dict[str, list[bool]] | None = None  # a frozen test: its pool's audit verdicts (judge.audit); else None
+    frozen: str = ""  # a frozen test: its candidates file, as the suite names it
 
 
-def coverage_plan(test: TestSpec, source: str, units: tuple, variants, models: list[str], unseen: bool = False
-                  ) -> CoveragePlan:
+def coverage_plan(test: TestSpec, source: str, units: tuple, variants, models: list[str], unseen: bool = False,
+                  audits: dict[str, list[bool]] | None = None) -> CoveragePlan:
     """What coverage needs from planning: the reasons come from the variant set (quarantined, no variant)."""
     reasons = {q.unit_id: coverage.quarantined_reason(q.reason) for q in variants.quarantined}
     reasons.update({unit_id: coverage.no_variant_reason(why) for unit_id, why in variants.without_variant})
     by_id = {unit.unit_id: unit.original for unit in units}
     return CoveragePlan(test.key, source, strategy_label(test), tuple(by_id), reasons,
-                        {unit_id: by_id[unit_id] for unit_id in reasons if unit_id in by_id}, tuple(models), unseen)
+                        {unit_id: by_id[unit_id] for unit_id in reasons if unit_id in by_id}, tuple(models), unseen,
+                        audits, test.frozen_shown if audits is not None else "")
 
 
 def suite_inputs(path: Path, suite: SuiteSpec) -> tuple[Named, ...]:
@@ -199,9 +202,10 @@ def _test_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Iterato
     sample = state.options.sample if state.options.sample is not None else test.sample
     units = sample_units(loaded.units, sample, state.options.seed, source)
     stale = ""
+    audits = None
     try:
         if test.variants == "frozen":  # a reviewed file: its accepted candidates, the generator never asked
-            variants, stale = _frozen(state, suite, test, source, loaded, units)
+            variants, stale, audits = _frozen(state, suite, test, source, loaded, units)
         else:
             variants = state.variants.variants(test, loaded, units)
     except CandidatesError as err:  # the reviewed file cannot be used: a failure, never a skip
@@ -213,7 +217,7 @@ def _test_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Iterato
     cases = list(expand(test, source, units, variants.by_unit))
     unseen = not cases and not variants.quarantined and test.gates.is_empty() and not (
         source in suite.inline_sources and variants.without_variant)  # no item will stand for this test here
-    state.coverage[(test.key, source)] = coverage_plan(test, source, units, variants, models, unseen)
+    state.coverage[(test.key, source)] = coverage_plan(test, source, units, variants, models, unseen, audits)
     if stale:  # the source changed under the reviewed file: the run fails, naming the units and the update
         yield NoCases(f"{test.name}[{source}:frozen-out-of-date]", test, source, stale, FROZEN_GATE)
     elif not cases and not test.gates.is_empty():  # a gate on nothing must not vanish (and so pass)
@@ -234,9 +238,10 @@ def _test_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Iterato
             yield NoVariant(f"{test.name}[{source}:{unit_id}:no-variant]", test, source, unit_id, why)
 
 
-def _frozen(state, suite: SuiteSpec, test: TestSpec, source: str, loaded, units: tuple) -> tuple[VariantSet, str]:
-    """A frozen test's variants from its candidates file (part of the run's fingerprint), and why the file no
-    longer fits the source ("" when it does)."""
+def _frozen(state, suite: SuiteSpec, test: TestSpec, source: str, loaded, units: tuple
+            ) -> tuple[VariantSet, str, dict[str, list[bool]]]:
+    """A frozen test's variants from its candidates file (part of the run's fingerprint), why the file no
+    longer fits the source ("" when it does), and the audit verdicts of its pool (validity)."""
     path = Path(test.frozen)
     state.sources.inputs.examples[f"{test.suite_path} frozen: {test.frozen_shown}"] = sha256_of_file(path)
     candidates = frozen_module.of_source(read_candidates(path, test.frozen_shown), source, test.strategy,
@@ -244,7 +249,7 @@ def _frozen(state, suite: SuiteSpec, test: TestSpec, source: str, loaded, units:
     own = suite.inline_sources.get(source)
     input_file = None if source in known_source_names() or own is None else own.file_shown or "EXAMPLES_FILE"
     found = frozen_module.frozen_variants(candidates, loaded, units, test.strategy, test.frozen_shown, input_file)
-    return VariantSet("frozen", found.by_unit, without_variant=found.without_variant), found.stale
+    return VariantSet("frozen", found.by_unit, without_variant=found.without_variant), found.stale, found.audits
 
 
 def domain_models(state, test: str, gated: bool, source: str, own: dict[str, str | None]) -> list[str]:

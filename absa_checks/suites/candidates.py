@@ -54,6 +54,21 @@ class Candidate:
         return Example(r["sentence"], target, tuple(Aspect(a["term"], a["from"], a["to"], a.get("polarity"))
                                                      for a in r.get("other_aspects") or ()))
 
+    def audit(self) -> dict[str, Any] | None:
+        """The audit verdict that counts (`absa-checks audit score`): only while the sentence judged is still the
+        text the candidate runs, so an edit after the audit drops it out. None when not audited (or dropped)."""
+        found = self.record.get("audit")
+        if not isinstance(found, dict):
+            return None
+        return found if found.get("sentence") == self.text() else None
+
+    def text(self) -> str | None:
+        """The candidate's variant text: the reviewer's when edited, else the generator's (None: it has none)."""
+        if self.decision == "edited":
+            return self.record["edited"]["sentence"]
+        sentence = self.record.get("sentence")
+        return sentence if isinstance(sentence, str) else None
+
     def edits(self) -> tuple[Edit, ...]:
         """The generator's edits; for an edited candidate, the reviewer's sentence as one edit of the original."""
         r = self.record
@@ -155,6 +170,8 @@ def parse_line(line: str, at: str, number: int) -> Candidate:
         _check_variant(record, at)
     if decision == "edited":
         _check_edit(record, at)
+    if record.get("audit") is not None:
+        _check_audit(record["audit"], at)
     return Candidate(number, record["id"], record["source"], record["unit"], record["strategy"], status, decision,
                      record["unit_hash"], record)
 
@@ -170,6 +187,21 @@ def _check_variant(record: dict, at: str) -> None:
     if sentence[start:end] != term:
         raise CandidatesError(f"{at}: the target '{term}' is not at {start}-{end} of the sentence; correct 'from' "
                               "and 'to' (or decide 'edited' with the span in 'edited')")
+
+
+AUDIT_KEYS = {"fluent": bool, "sentiment_ok": bool, "reason": str, "sentence": str, "sheet": str, "scored_at": str}
+
+
+def _check_audit(audit: object, at: str) -> None:
+    """`audit`: a judge's verdict on the candidate's text (`absa-checks audit score` writes it)."""
+    if not isinstance(audit, dict):
+        raise CandidatesError(f"{at}: 'audit' is an object {{{', '.join(AUDIT_KEYS)}}} (`absa-checks audit score` "
+                              "writes it), or null")
+    for key, kind in AUDIT_KEYS.items():
+        if not isinstance(audit.get(key), kind):
+            what = "true or false" if kind is bool else "a text"
+            raise CandidatesError(f"{at}: 'audit.{key}' must be {what}; write audits with `absa-checks audit "
+                                  "score FILE SHEET` (or set 'audit' to null)")
 
 
 def _check_edit(record: dict, at: str) -> None:

@@ -71,6 +71,8 @@ GATE_HELP = {
                             "their gold label)",
     "max_not_found_rate": "an extraction model: the share of the test's cases on a source whose target it did "
                           "not find",
+    "min_validity": "a frozen test (variants: {frozen: FILE}): the lower bound of the exact 95% interval of its "
+                    "audited validity (fluent and the intended sentiment, `absa-checks audit`); not audited fails",
 }
 SLICE_GATE_HELP = {
     "min_accuracy": "accuracy on the originals of the source's units in the slice",

@@ -34,6 +34,7 @@ class GateSpec:
     min_ars: float | None = None
     min_variant_accuracy: float | None = None
     max_not_found_rate: float | None = None  # an extraction model: cases whose target it did not find
+    min_validity: float | None = None  # a frozen test: the lower bound of its audited validity (judge.audit)
     basis: str | None = None
     # per-slice gates: (selector, its thresholds) pairs, e.g. ("hard=true", (("min_accuracy", 0.7),))
     slices: tuple[tuple[str, tuple[tuple[str, float], ...]], ...] | None = None
@@ -177,7 +178,8 @@ def allowed_test_keys() -> tuple[str, ...]:
     return ("name", "description", "strategy") + default_keys()
 
 
-GATE_KEYS = ("max_fail_rate", "min_ars", "min_variant_accuracy", "max_not_found_rate", "basis", "slices")
+GATE_KEYS = ("max_fail_rate", "min_ars", "min_variant_accuracy", "max_not_found_rate", "min_validity", "basis",
+             "slices")
 SOURCE_KEYS = ("examples", "file", "domain")
 EXAMPLE_KEYS = ("id", "sentence", "aspect", "span", "polarity", "opinions", "aspects", "variants")
 OTHER_ASPECT_KEYS = ("term", "polarity", "span", "opinions")
@@ -383,6 +385,12 @@ def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_source
         variants, frozen = "frozen", _frozen_file(check, merged["variants"], where("variants"), folder, shown)
     else:
         variants = check.choice(merged.get("variants", "auto"), where("variants"), VARIANT_MODES)
+    if gates.min_validity is not None and variants != "frozen":  # never audited: a gate that could never pass
+        own = "min_validity" in (test.get("gates") or {})
+        raise check.fail(at + ("gates", "min_validity") if own else ("defaults", "gates", "min_validity"),
+                         f"'min_validity' gates the audited validity of a reviewed (frozen) file's variants; test "
+                         f"'{name}' runs {variants} variants, which are never audited: give it variants: {{frozen: "
+                         "FILE}, or set min_validity on the frozen tests only")
     params = _parameters(check, strategy, name, test, defaults, where)
     line = check.located.line(at) or 0
     return TestSpec(shown, line, name, _text(test.get("description")), strategy,

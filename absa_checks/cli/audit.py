@@ -1,0 +1,146 @@
+"""`absa-checks audit draw` and `absa-checks audit score`: the audit of a candidates file (judge/audit.py)."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from absa_checks.common import outputs
+from absa_checks.common.errors import AbsaChecksError
+from absa_checks.common.outputs import Named
+from absa_checks.judge import audit
+from absa_checks.suites.candidates import parse_candidates, read_text
+
+FOLLOW = "--follow-symlinks"
+
+
+def run(args: argparse.Namespace) -> int:
+    return draw(args) if args.audit_command == "draw" else score(args)
+
+
+def companions(sheet: Path) -> tuple[Path, Path]:
+    """The rubric written beside a sheet (SHEET's stem + .rubric.md) and its record (SHEET + .meta.json)."""
+    return sheet.with_name(sheet.stem + ".rubric.md"), sheet.with_name(sheet.name + ".meta.json")
+
+
+def draw(args: argparse.Namespace) -> int:
+    path, sheet = Path(args.file), Path(args.out)
+    text = read_text(path)
+    candidates = parse_candidates(text, str(path))
+    drawn = audit.draw(candidates, args.sample, args.seed, args.pool)
+    if not drawn.items:
+        hint = ("accept or edit some first (absa-checks decide, or the review page), or draw from the generator's "
+                "proposals with --pool shipped" if args.pool == "used" else "the file has no shipped candidate")
+        raise AbsaChecksError(f"audit draw: {path} has no candidate in the pool '{args.pool}'; {hint}")
+    rubric, meta = companions(sheet)
+    named = [Named("--out", sheet), outputs.derived("--out", sheet, "rubric", rubric),
+             outputs.derived("--out", sheet, "record", meta)]
+    outputs.check(named, [Named("FILE", path)], [], args.follow_symlinks, FOLLOW)
+    if sheet.exists() or sheet.is_symlink():
+        raise AbsaChecksError(f"audit draw: --out {sheet} already exists (a judge may be answering it); name "
+                              "another sheet, or delete it first")
+    if rubric.is_file() and rubric.read_bytes() != audit.RUBRIC.encode("utf-8"):
+        raise AbsaChecksError(f"audit draw: {rubric} (where the rubric goes beside --out {sheet}) exists and is not "
+                              "the rubric; name another sheet, or move that file")
+    record = {"file": str(path), "file_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+              "seed": args.seed, "sample": args.sample, "sample_per": "strategy", "pool": args.pool,
+              "items": len(drawn.items),
+              "per_strategy": {s: {"drawn": d, "in_pool": n} for s, (d, n) in drawn.per_strategy.items()},
+              "drawn_at": _now()}
+    lines = "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in drawn.items)
+    texts = [(named[0], lines), (named[1], audit.RUBRIC), (named[2], json.dumps(record, indent=1) + "\n")]
+    for out, content in texts:
+        try:
+            outputs.write_text(out, content, args.follow_symlinks, FOLLOW)
+        except outputs.OutputError as err:
+            print(f"absa-checks: {err}", file=sys.stderr)
+            return 2
+    for strategy, (got, available) in drawn.per_strategy.items():
+        short = f" (only {available} in the pool: all of them)" if available < args.sample else ""
+        print(f"{strategy}: {got} of {available}{short}", file=sys.stderr)
+    print(f"{sheet}: {len(drawn.items)} items (seed {args.seed}, pool {args.pool}); give the judges the sheet and "
+          f"{rubric}; keep {meta} (never give it to a judge)", file=sys.stderr)
+    return 0
+
+
+def _sheet_name(sheet: Path) -> str:
+    """How an audit names its sheet: the file name, with the seed and pool its record gives."""
+    _, meta = companions(sheet)
+    try:
+        record = json.loads(meta.read_text(encoding="utf-8"))
+        return f"{sheet.name} (seed {record['seed']}, pool {record['pool']})"
+    except (OSError, ValueError, KeyError, TypeError):
+        return sheet.name
+
+
+def score(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    text = read_text(path)
+    candidates = {c.candidate_id: c for c in parse_candidates(text, str(path))}  # the whole file checked first
+    verdicts: dict[str, tuple[audit.Verdict, str]] = {}
+    unanswered: list[str] = []
+    total = 0
+    for given in args.sheets:
+        sheet = Path(given)
+        if outputs.same_file(sheet, path):
+            raise AbsaChecksError(f"audit score: {sheet} is FILE itself; give the candidates file, then the answered "
+                                  "sheet(s) drawn from it")
+        try:
+            sheet_text = sheet.read_bytes().decode("utf-8")
+        except FileNotFoundError:
+            raise AbsaChecksError(f"audit score: sheet {sheet} not found; draw one with `absa-checks audit draw "
+                                  f"{path} --sample N --seed S --out SHEET`") from None
+        except (OSError, UnicodeDecodeError) as err:
+            raise AbsaChecksError(f"audit score: sheet {sheet} cannot be read as UTF-8 text ({err})") from None
+        found, left = audit.read_sheet(sheet_text, str(sheet))
+        name = _sheet_name(sheet)
+        for verdict in found:
+            if verdict.item in verdicts:
+                raise audit.AuditError(f"{verdict.at}: item '{verdict.item}' is also answered on "
+                                       f"{verdicts[verdict.item][0].at}; one verdict an item per scoring (score "
+                                       "the sheets one at a time: the later replaces the earlier)")
+            candidate = candidates.get(verdict.item)
+            if candidate is None:
+                raise audit.AuditError(f"{verdict.at}: item '{verdict.item}' is not a candidate of {path}; score a "
+                                       "sheet with the file it was drawn from (its .meta.json names it)")
+            if verdict.strategy != candidate.strategy:
+                raise audit.AuditError(f"{verdict.at}: item '{verdict.item}' says strategy '{verdict.strategy}', its "
+                                       f"candidate in {path} is {candidate.strategy}; keep the line as drawn")
+            verdicts[verdict.item] = (verdict, name)
+        unanswered += left
+        total += len(found) + len(left)
+    if unanswered and not args.skip_unanswered:
+        listed = ", ".join(unanswered[:3]) + (f" and {len(unanswered) - 3} more" if len(unanswered) > 3 else "")
+        raise audit.AuditError(f"{unanswered[0]}: not answered ({len(unanswered)} of {total} items: {listed}); "
+                               "set 'fluent' and 'sentiment_ok' to true/false (or \"yes\"/\"no\") on each, or score "
+                               "the answered ones with --skip-unanswered")
+    if not verdicts:
+        raise audit.AuditError(f"audit score: no answered item in {', '.join(args.sheets)}; the judges answer "
+                               "'fluent' and 'sentiment_ok' on each line")
+    new_text, unknown = audit.record_verdicts(text, str(path), verdicts, _now())
+    if unknown:  # parse_candidates found every id, so this would be a file changed while we read it
+        raise audit.AuditError(f"{unknown[0].at}: item '{unknown[0].item}' is not in {path}; nothing was written")
+    outputs.check([Named("FILE", path)], [Named("SHEET", Path(s)) for s in args.sheets], [], args.follow_symlinks,
+                  FOLLOW)
+    try:
+        outputs.write_text(Named("FILE", path), new_text, args.follow_symlinks, FOLLOW)
+    except outputs.OutputError as err:
+        print(f"absa-checks: {err}", file=sys.stderr)
+        return 2
+    stale = [v for v, _ in verdicts.values() if candidates[v.item].text() != v.sentence]
+    table = audit.tally((candidates[v.item].strategy, v.fluent, v.sentiment_ok) for v, _ in verdicts.values())
+    print("\n".join(audit.summary_lines(table)))
+    print(f"{path}: {len(verdicts)} verdicts stored" + (f"; {len(unanswered)} items not answered, not scored"
+                                                          if unanswered else ""), file=sys.stderr)
+    if stale:
+        print(f"{len(stale)} verdicts judged a text the candidate no longer runs (edited since the sheet was drawn, "
+              f"e.g. {stale[0].at}): stored, not counted as its validity until audited again", file=sys.stderr)
+    return 0
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
