@@ -89,3 +89,60 @@ def test_audit_mode_answers_a_sheet_by_keys(sheet_page):
                                      "reason": "the staff changed, the wine did not"}
     assert found["665544332211"] == ITEMS[3]
     assert list(found["a1b2c3d4e5f6"]) == list(ITEMS[0])  # key order kept
+
+
+def test_the_loop_draw_answer_on_the_page_score_and_the_run_reports_the_validity(tmp_path):
+    """The review -> freeze -> audit loop end to end, each step the real command: candidates decided, a
+    sheet drawn by `audit draw`, answered on the page by keys, scored by `audit score` into the file, and a
+    frozen run's JSON report shows the validity of exactly those answers."""
+    import subprocess
+    import sys
+
+    from playwright.sync_api import expect
+
+    from absa_checks.cli import main
+    from conftest import run_pytest
+
+    examples = tmp_path / "mine.yaml"
+    examples.write_text("examples:\n" + "".join(
+        f"  - {{id: u{i}, sentence: 'The {dish} was {word}.', aspect: {dish}, polarity: positive}}\n"
+        for i, (dish, word) in enumerate([("soup", "delicious"), ("bread", "fresh"), ("pasta", "tasty"),
+                                          ("cake", "delicious"), ("salad", "fresh")])))
+    file = tmp_path / "reviewed.jsonl"
+    assert main(["generate", "--input", str(examples), "--strategies", "revtgt", "--candidates", "--out", str(file)]) == 0
+    shipped = [r["id"] for r in records(file) if r["status"] == "shipped"]
+    assert len(shipped) == 5, "every sentence should give a REVTGT variant"
+    assert main(["decide", str(file), "--accept", *shipped, "--reviewer", "ann"]) == 0
+    sheet = tmp_path / "sheet.jsonl"
+    assert main(["audit", "draw", str(file), "--sample", "5", "--seed", "1", "--out", str(sheet)]) == 0
+    with sync_playwright() as playwright:
+        proc, url = start(sheet, "--reviewer", "judge1")
+        try:
+            browser = launch_browser(playwright)
+            page = browser.new_page()
+            page.goto(url)
+            expect(page.locator("#progress")).to_have_text("0 of 5 answered")
+            answers = {}
+            for i in range(5):  # four valid, one not fluent
+                item = page.locator("article.candidate.current").get_attribute("data-id")
+                page.keyboard.press("y")
+                page.keyboard.press("n" if i == 2 else "y")
+                if i == 2:
+                    page.locator("input#reason").press("Enter")
+                answers[item] = i != 2
+                expect(page.locator("body")).to_have_attribute("data-pending", "0")
+            expect(page.locator("#progress")).to_have_text("5 of 5 answered")
+            browser.close()
+        finally:
+            assert stop(proc) == (0, "")
+    scored = subprocess.run([sys.executable, "-m", "absa_checks.cli", "audit", "score", str(file), str(sheet)],
+                            capture_output=True, text=True, cwd=tmp_path)
+    assert scored.returncode == 0, scored.stderr
+    audits = {r["id"]: r["audit"] for r in records(file) if "audit" in r}
+    assert {key: value["sentiment_ok"] for key, value in audits.items()} == answers
+    (tmp_path / "suite.yaml").write_text("suite: loop\nsources:\n  mine: {file: mine.yaml}\ntests:\n"
+                                         "  - {name: reviewed, strategy: revtgt, sources: mine, "
+                                         "variants: {frozen: reviewed.jsonl}}\n")
+    done = run_pytest(["suite.yaml", "--model", "lexicon"], cwd=tmp_path, report=tmp_path / "r.json")
+    found = done.report["validity"]["mine"]["revtgt"]
+    assert found["audited"] == 5 and (found["both"]["k"], found["both"]["n"]) == (4, 5), done.out
