@@ -20,6 +20,9 @@ the item shape of the earlier rounds (no field tells which pool, decision or gen
 `score` joins the verdicts with the key and prints, per strategy, with review and without: units covered (of
 the units drawn) and the validity of their variants (fluent, sentiment_ok, both) with Clopper-Pearson 95%
 intervals computed here from the raw counts (scipy's beta quantiles), not by the code under test.
+
+`crosscheck` feeds the same verdicts of the reviewed variants through the product (`absa-checks audit score`
+into reviewed.jsonl, as an answered sheet `audit-answers.jsonl`) and prints its table, to set beside score's.
 """
 
 from __future__ import annotations
@@ -197,6 +200,33 @@ def score(folder: Path, verdict_paths: list[Path]) -> dict:
     return table
 
 
+def crosscheck(folder: Path, verdict_paths: list[Path]) -> int:
+    """The product's own path on the same verdicts: the reviewed variants' answers as an answered audit sheet,
+    `absa-checks audit score` storing them in reviewed.jsonl; its rates must equal score's "reviewed" rows."""
+    key = {row["id"]: row for row in _lines(folder / "key.jsonl")}
+    verdicts = {v["id"]: v for path in verdict_paths for v in _lines(path)}
+    records = {r["id"]: r for r in _lines(folder / "reviewed.jsonl")}
+    answered = folder / "audit-answers.jsonl"
+    with answered.open("w", encoding="utf-8") as stream:
+        for item_id, row in key.items():
+            if "used" not in row["pools"]:
+                continue
+            r, v = records[row["candidate"]], verdicts[item_id]
+            stream.write(json.dumps({"item": r["id"], "strategy": r["strategy"], "target": r["term"],
+                                     "question": "(answered in round 8)", "original": r["original"]["sentence"],
+                                     "variant": _variant_text(r, "used"), "fluent": v["fluent"],
+                                     "sentiment_ok": v["sentiment_ok"], "reason": v.get("reason", "")},
+                                    ensure_ascii=False) + "\n")
+    for r in records.values():  # scored afresh: the verdicts of an earlier crosscheck are dropped
+        r.pop("audit", None)
+    (folder / "reviewed.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records.values()),
+                                           encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "absa_checks.cli", "audit", "score", str(folder / "reviewed.jsonl"),
+                           str(answered)], cwd=REPO, capture_output=True, text=True)
+    print(done.stdout + done.stderr, end="")
+    return done.returncode
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -213,11 +243,16 @@ def main() -> int:
     c.add_argument("--dir", required=True)
     c.add_argument("--verdicts", nargs="+", required=True)
     c.add_argument("--json", default=None)
+    x = commands.add_parser("crosscheck")
+    x.add_argument("--dir", required=True)
+    x.add_argument("--verdicts", nargs="+", required=True)
     args = parser.parse_args()
     if args.command == "draw":
         draw(args.seed, args.units, args.reviewers, Path(args.out))
     elif args.command == "sheet":
         sheet(args.seed, Path(args.dir), args.judges)
+    elif args.command == "crosscheck":
+        return crosscheck(Path(args.dir), [Path(p) for p in args.verdicts])
     else:
         table = score(Path(args.dir), [Path(p) for p in args.verdicts])
         if args.json:
