@@ -556,3 +556,29 @@ def test_an_edit_keeping_a_repeated_target_takes_the_occurrence_of_the_same_rank
     more = {**record, "edited": {"sentence": "The filet was dry, the filet too, but the filet mignon was awful."}}
     with pytest.raises(CandidatesError, match="holds the target 'filet' 3 times, not as often as before"):
         parse_line(json.dumps(more), "r.jsonl:1", 1)
+
+
+def test_a_quarantined_attempt_gets_the_target_and_aspects_where_the_attempt_has_them():
+    """The attempt's spans are in the attempt's sentence: a repeated target at its rank in the original
+    (so the attempt can be accepted as it is); an aspect the attempt lost has no span, and accepting it is
+    refused (an edit finds the spans in the reviewer's text)."""
+    from absa_checks.common.examples import Aspect, Example, Unit
+    from absa_checks.perturb.engine import Quarantined
+    from absa_checks.run.generate import _attempt
+    from absa_checks.suites.candidates import parse_line
+
+    original = "The pizza is the best if you like thin crusted pizza, and the staff is kind."
+    unit = Unit("s", "u1", Example(original, Aspect("pizza", 4, 9, "positive"),
+                                   (Aspect("staff", original.index("staff"), original.index("staff") + 5, "positive"),)))
+    attempt = "The lovely pizza is the worst if you like thin crusted pizza, and the staff is kind."
+    record = _attempt(unit, "revtgt", Quarantined("s", "u1", "revtgt", "a discourse word", "if", attempt))
+    assert (record["from"], record["to"]) == (11, 16) and attempt[11:16] == "pizza"
+    staff = attempt.index("staff")
+    assert record["other_aspects"] == [{"term": "staff", "from": staff, "to": staff + 5, "polarity": "positive"}]
+    base = {**record, "id": "x1", "status": "quarantined", "reason": "r", "unit_hash": "h", "reviewer": "ann",
+            "decided_at": "2026-11-26T12:00:00+00:00"}
+    assert parse_line(json.dumps({**base, "decision": "accepted"}), "r.jsonl:1", 1).example().target.start == 11
+    lost = _attempt(unit, "revtgt", Quarantined("s", "u1", "revtgt", "r", "d", "The pizza is the worst."))
+    assert lost["other_aspects"][0]["from"] is None
+    with pytest.raises(CandidatesError, match="the other aspect 'staff' is not at its span"):
+        parse_line(json.dumps({**base, **lost, "decision": "accepted"}), "r.jsonl:1", 1)

@@ -26,23 +26,29 @@ ITEMS = [
 
 
 @pytest.fixture(scope="module")
-def sheet_page(tmp_path_factory):
+def browser():
+    with sync_playwright() as playwright:  # skipped, naming what is missing, before any server starts
+        found = launch_browser(playwright)
+        yield found
+        found.close()
+
+
+@pytest.fixture(scope="module")
+def sheet_page(browser, tmp_path_factory):
     from playwright.sync_api import expect
 
     path = tmp_path_factory.mktemp("audit") / "sheet.jsonl"
     path.write_text("".join(json.dumps(item, ensure_ascii=False) + "\n" for item in ITEMS), encoding="utf-8")
-    with sync_playwright() as playwright:  # skipped, naming what is missing, before the server starts
-        proc, url = start(path, "--reviewer", "judge1")
-        try:
-            assert "3 items to answer; every answer is saved at once" in proc.start_line
-            browser = launch_browser(playwright)
-            page = browser.new_page()
-            page.goto(url)
-            expect(page.locator("article.candidate.current")).to_have_count(1)
-            yield page, path
-            browser.close()
-        finally:
-            assert stop(proc) == (0, "")
+    proc, url = start(path, "--reviewer", "judge1")
+    try:
+        assert "3 items to answer; every answer is saved at once" in proc.start_line
+        page = browser.new_page()
+        page.goto(url)
+        expect(page.locator("article.candidate.current")).to_have_count(1)
+        yield page, path
+        page.close()
+    finally:
+        assert stop(proc) == (0, "")
 
 
 def test_audit_mode_answers_a_sheet_by_keys(sheet_page):
@@ -91,7 +97,7 @@ def test_audit_mode_answers_a_sheet_by_keys(sheet_page):
     assert list(found["a1b2c3d4e5f6"]) == list(ITEMS[0])  # key order kept
 
 
-def test_the_loop_draw_answer_on_the_page_score_and_the_run_reports_the_validity(tmp_path):
+def test_the_loop_draw_answer_on_the_page_score_and_the_run_reports_the_validity(browser, tmp_path):
     """The review -> freeze -> audit loop end to end, each step the real command: candidates decided, a
     sheet drawn by `audit draw`, answered on the page by keys, scored by `audit score` into the file, and a
     frozen run's JSON report shows the validity of exactly those answers."""
@@ -115,26 +121,24 @@ def test_the_loop_draw_answer_on_the_page_score_and_the_run_reports_the_validity
     assert main(["decide", str(file), "--accept", *shipped, "--reviewer", "ann"]) == 0
     sheet = tmp_path / "sheet.jsonl"
     assert main(["audit", "draw", str(file), "--sample", "5", "--seed", "1", "--out", str(sheet)]) == 0
-    with sync_playwright() as playwright:
-        proc, url = start(sheet, "--reviewer", "judge1")
-        try:
-            browser = launch_browser(playwright)
-            page = browser.new_page()
-            page.goto(url)
-            expect(page.locator("#progress")).to_have_text("0 of 5 answered")
-            answers = {}
-            for i in range(5):  # four valid, one not fluent
-                item = page.locator("article.candidate.current").get_attribute("data-id")
-                page.keyboard.press("y")
-                page.keyboard.press("n" if i == 2 else "y")
-                if i == 2:
-                    page.locator("input#reason").press("Enter")
-                answers[item] = i != 2
-                expect(page.locator("body")).to_have_attribute("data-pending", "0")
-            expect(page.locator("#progress")).to_have_text("5 of 5 answered")
-            browser.close()
-        finally:
-            assert stop(proc) == (0, "")
+    proc, url = start(sheet, "--reviewer", "judge1")
+    try:
+        page = browser.new_page()
+        page.goto(url)
+        expect(page.locator("#progress")).to_have_text("0 of 5 answered")
+        answers = {}
+        for i in range(5):  # four valid, one whose sentiment is not the intended one
+            item = page.locator("article.candidate.current").get_attribute("data-id")
+            page.keyboard.press("y")
+            page.keyboard.press("n" if i == 2 else "y")
+            if i == 2:
+                page.locator("input#reason").press("Enter")
+            answers[item] = i != 2
+            expect(page.locator("body")).to_have_attribute("data-pending", "0")
+        expect(page.locator("#progress")).to_have_text("5 of 5 answered")
+        page.close()
+    finally:
+        assert stop(proc) == (0, "")
     scored = subprocess.run([sys.executable, "-m", "absa_checks.cli", "audit", "score", str(file), str(sheet)],
                             capture_output=True, text=True, cwd=tmp_path)
     assert scored.returncode == 0, scored.stderr

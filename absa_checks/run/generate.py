@@ -13,14 +13,14 @@ from dataclasses import asdict, dataclass, field
 from importlib import metadata
 from typing import TextIO
 
-from absa_checks.common.examples import Example, Unit, Variant, term_starts
+from absa_checks.common.examples import Example, Unit, Variant
 from absa_checks.common.fingerprint import generator_sha256
 from absa_checks.perturb.engine import Quarantined, Settings
 from absa_checks.perturb.variants import VariantRequest, VariantSet
 from absa_checks.run.run_state import VariantCache
 from absa_checks.sources.base import LoadedSource
 from absa_checks.suites import strategies as strategy_names
-from absa_checks.suites.candidates import Candidate, candidate_id, unit_hash
+from absa_checks.suites.candidates import Candidate, candidate_id, same_occurrence, unit_hash
 
 ARTS_SUFFIX = {"revtgt": "_adv1", "revnon": "_adv2", "adddiff": "_adv3"}
 NO_GIVEN = "the source gives no variant"  # the not-applicable reason of a unit without a given variant
@@ -192,15 +192,23 @@ def jsonl_record_original(unit: Unit) -> dict:
 
 
 def _attempt(unit: Unit, strategy: str, q: Quarantined) -> dict:
-    """A quarantined attempt: its sentence, the target where it is found once, the polarity it meant."""
-    term = unit.original.target.term
-    starts = term_starts(q.sentence, term)
+    """A quarantined attempt: its sentence, the target where it is found (once, or at its rank in the original:
+    candidates.same_occurrence), the polarity it meant."""
+    o = unit.original
+    term = o.target.term
+    start = same_occurrence(q.sentence, term, o.sentence, o.target.start)
+    # the other aspects where the attempt has them (the same rule); null where it lost or repeated one
+    others = []
+    for a in o.others:
+        found = same_occurrence(q.sentence, a.term, o.sentence, a.start)
+        others.append({"term": a.term, "from": found, "to": None if found is None else found + len(a.term),
+                       "polarity": a.polarity})
     flips = sum(strategy_names.get(part).flips_gold for part in strategy_names.split_chain(strategy)) % 2
     polarity = {"positive": "negative", "negative": "positive"}.get(unit.original.polarity) if flips else \
         unit.original.polarity
     return {"strategy": strategy, "unit": unit.unit_id, "source": unit.source, "sentence": q.sentence, "term": term,
-            "from": starts[0] if len(starts) == 1 else None, "to": starts[0] + len(term) if len(starts) == 1 else None,
-            "polarity": polarity, "other_aspects": _aspects(unit.original),
+            "from": start, "to": None if start is None else start + len(term),
+            "polarity": polarity, "other_aspects": others,
             "original": jsonl_record_original(unit), "edits": []}
 
 

@@ -187,6 +187,12 @@ def _check_variant(record: dict, at: str) -> None:
     if sentence[start:end] != term:
         raise CandidatesError(f"{at}: the target '{term}' is not at {start}-{end} of the sentence; correct 'from' "
                               "and 'to' (or decide 'edited' with the span in 'edited')")
+    for a in record.get("other_aspects") or ():
+        if not isinstance(a, dict) or not _ints(a.get("from"), a.get("to")) or sentence[a["from"]:a["to"]] != a.get("term"):
+            name = a.get("term") if isinstance(a, dict) else a
+            raise CandidatesError(f"{at}: the other aspect {name!r} is not at its span in the sentence (the attempt "
+                                  "lost or repeated it); decide 'edited' instead, where the spans are found in the "
+                                  "reviewer's text")
 
 
 AUDIT_KEYS = {"fluent": bool, "sentiment_ok": bool, "reason": str, "sentence": str, "sheet": str, "scored_at": str}
@@ -216,7 +222,7 @@ def _check_edit(record: dict, at: str) -> None:
     start, end = edited.get("from"), edited.get("to")
     if not _ints(start, end):
         reference = record if _ints(record.get("from")) else record.get("original") or {}
-        found = _same_occurrence(sentence, term, reference.get("sentence"), reference.get("from"))
+        found = same_occurrence(sentence, term, reference.get("sentence"), reference.get("from"))
         if found is None:
             raise CandidatesError(f"{at}: the edited sentence holds the target '{term}' "
                                   f"{len(term_starts(sentence, term))} times, not as often as before; give its span "
@@ -251,7 +257,7 @@ def _others(sentence: str, record: dict, edited: dict, at: str = "") -> tuple[As
         return tuple(out)
     out = []
     for a in record.get("other_aspects") or ():
-        found = _same_occurrence(sentence, a["term"], record.get("sentence"), a.get("from"))
+        found = same_occurrence(sentence, a["term"], record.get("sentence"), a.get("from"))
         if found is None:
             raise CandidatesError(f"{at}: the edited sentence holds the other aspect '{a['term']}' "
                                   f"{len(term_starts(sentence, a['term']))} times, not as often as before; give "
@@ -260,7 +266,7 @@ def _others(sentence: str, record: dict, edited: dict, at: str = "") -> tuple[As
     return tuple(out)
 
 
-def _same_occurrence(sentence: str, term: str, reference: object, start: object) -> int | None:
+def same_occurrence(sentence: str, term: str, reference: object, start: object) -> int | None:
     """Where `term` is in an edited sentence: its one occurrence; or, when it occurs as often as in the
     sentence the reviewer edited (`reference`, where it was at `start`), the occurrence of the same rank (an
     edit that keeps the repeated words keeps their order). None when neither says."""
