@@ -76,7 +76,7 @@ def generate(unit: Unit, strategy: str, settings: Settings, resources: Resources
                                    example.sentence)
             variant = apply_step(example, outcome)
             found = validity.problems(example, variant, outcome.edits, declared.edits_target, before,
-                                      tagged(variant, resources))
+                                      tagged(variant, resources), declared.surface)
             found = found or reversal_problems(before, example, variant, outcome.edits, outcome.polarities, name,
                                                resources)
             if not found:

@@ -13,9 +13,12 @@ _DO_SUPPORT = frozenset({"do", "does", "did"})
 
 
 def problems(original: Example, variant: Example, edits: tuple[Edit, ...], edits_target: bool,
-             tagged_original: TaggedSentence, tagged_variant: TaggedSentence) -> list[tuple[str, str]]:
+             tagged_original: TaggedSentence, tagged_variant: TaggedSentence, surface: bool = False
+             ) -> list[tuple[str, str]]:
     """(reason, detail) for each way the variant is broken; empty when it is fine. `edits_target`: the
-    strategy must change the target's opinion words (REVTGT), else it must not touch them."""
+    strategy must change the target's opinion words (REVTGT), else it must not touch them; `surface`: the
+    strategy changes only how words are written (typos, case, ...), so it may touch opinion words but no
+    aspect term."""
     found = []
     t = variant.target
     if variant.sentence[t.start:t.end] != t.term:
@@ -26,7 +29,11 @@ def problems(original: Example, variant: Example, edits: tuple[Edit, ...], edits
             break
     if variant.sentence == original.sentence:
         found.append(("nothing changed", ""))
-    if edits_target:
+    if surface:
+        touched = [a.term for a in (original.target, *original.others) if any(_touches(e, a.start, a.end) for e in edits)]
+        if touched:
+            found.append(("an aspect term was edited", touched[0]))
+    elif edits_target:
         mine = [o for o in original.opinions if o.aspect == 0]
         if not any(_near(e, o.start, o.end, reach_left=NEGATION_REACH) for o in mine for e in edits):
             found.append(("the target's opinion words did not change", ""))

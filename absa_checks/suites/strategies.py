@@ -47,6 +47,9 @@ class Strategy:
     edits_target: bool        # validity: the target's opinion words must change (True) or stay untouched
     context_checks: bool      # the reversal checks of perturb.context apply to its variants
     parameters: tuple[Parameter, ...] = ()
+    # validity: its edits change only how words are written (spelling, case, punctuation, contractions), so
+    # they may touch opinion words, the target's included, but never an aspect term (perturb.validity)
+    surface: bool = False
 
     def generate(self, example, context):
         module, function = self.generator.split(":")
@@ -80,6 +83,14 @@ def _k(value: Any) -> int:
     return value
 
 
+def _typos_k(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"'k' must be a whole number of at least 1, got {value!r}")
+    if value > MAX_K:
+        raise ValueError(f"'k' is {value}; at most {MAX_K} words can be misspelt")
+    return value
+
+
 GENERATORS = "absa_checks.perturb.strategies"
 REGISTRY = MappingProxyType({s.name: s for s in (
     Strategy("revtgt", "flip", True, "reverse the target's sentiment; the prediction must flip",
@@ -95,6 +106,21 @@ REGISTRY = MappingProxyType({s.name: s for s in (
              context_checks=False,
              parameters=(Parameter("k", None, _k, "aspects appended; unset draws 1-3 per unit, as ARTS did",
                                    in_label=True, schema={"type": "integer", "minimum": 1, "maximum": MAX_K}),)),
+    Strategy("typos", "unchanged", False, "misspell k words outside the aspect terms and negations (a swapped, "
+             "dropped or doubled letter); the prediction must not change", "typos changed the prediction",
+             "absa_checks.perturb.typos:typos_step", edits_target=False, context_checks=False, surface=True,
+             parameters=(Parameter("k", None, _typos_k, "words misspelt, one slip each; unset: 1", in_label=True,
+                                   schema={"type": "integer", "minimum": 1, "maximum": MAX_K}),)),
+    Strategy("contractions", "unchanged", False, "expand the contractions and contract what contracts (\"it's\" <-> "
+             "\"it is\", \"don't\" <-> \"do not\"); the prediction must not change",
+             "contractions changed the prediction", "absa_checks.perturb.contractions:contractions_step",
+             edits_target=False, context_checks=False, surface=True),
+    Strategy("punctuation", "unchanged", False, "remove or add the final punctuation, or remove a comma; the "
+             "prediction must not change", "punctuation changed the prediction",
+             "absa_checks.perturb.punctuation:punctuation_step", edits_target=False, context_checks=False, surface=True),
+    Strategy("case", "unchanged", False, "lower-, upper- or title-case the sentence but its aspect terms; the "
+             "prediction must not change", "letter case changed the prediction", "absa_checks.perturb.casing:case_step",
+             edits_target=False, context_checks=False, surface=True),
 )})
 STRATEGIES = REGISTRY  # the name most of the code reads
 
