@@ -206,7 +206,9 @@ def _parameter(name: str) -> Schema:
     """A parameter's value as any strategy declares it; null is allowed (the loader takes it as unset)."""
     declared = [p for s in strategies.REGISTRY.values() for p in s.parameters if p.name == name]
     first = declared[0]
-    found: Schema = {"description": f"{', '.join(_owners(name))} only: {first.help}"}
+    owners = _owners(name)
+    helps = first.help if len(owners) == 1 else "; ".join(f"{owner}: {p.help}" for owner, p in zip(owners, declared))
+    found: Schema = {"description": f"{', '.join(owners)} only: {helps}"}
     if first.default is not None:
         found["default"] = first.default
     if first.schema and all(p.schema == first.schema for p in declared):
