@@ -6,8 +6,8 @@ Only unambiguous forms are touched: "n't" with its auxiliary ("can't" <-> "canno
 not"); a pronoun with "am/are/is/will/would" ("it's", "they're", "I'll", "I'd") and with "have/has" only
 before a participle ("I've been", never "I've a laptop"; "it has a screen" stays). A noun's "'s" is a
 possessive and stays; "'s"/"'d" expand to "has"/"had" before "been", "got" or a participle ("it's been" ->
-"it has been"), else to "is"/"would". A sentence-final auxiliary stays whole ("what it is."), and so does
-an aspect term.
+"it has been"), else to "is"/"would". A sentence-final auxiliary stays whole ("what it is."), so does an
+inverted "n't" ("isn't it?", "Don't you love ...": "is not it" is no English), and so does an aspect term.
 """
 
 from __future__ import annotations
@@ -32,6 +32,10 @@ SUBJECTS = {"will": ("i", "you", "we", "they", "he", "she", "it", "that", "there
             "have": ("i", "you", "we", "they"), "has": ("he", "she", "it", "that", "there")} | BE_SUBJECTS
 PERFECT = frozenset({"been", "got", "gotten", "had"})  # "it's been", "I'd had": has / had
 BEFORE_PARTICIPLE = frozenset({"have", "has"})  # contracted only before a participle: "it has a screen" stays
+# words that start the subject after an inverted auxiliary: "isn't it?", "Why didn't the waiter come?"
+SUBJECT_FIRST = frozenset({"i", "you", "we", "they", "he", "she", "it", "there", "that", "this", "these", "those",
+                           "the", "a", "an", "my", "your", "our", "their", "his", "her", "its", "anyone", "anybody",
+                           "everyone", "somebody", "someone"})
 _TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
 
 
@@ -61,6 +65,8 @@ def _at(sentence: str, words: list[re.Match[str]], i: int, tags: dict[int, str],
     after = words[i + 1] if i + 1 < len(words) and _joined(sentence, word, words[i + 1]) else None
     following = words[i + 1] if i + 1 < len(words) else None
     if lower in EXPAND_NOT:
+        if following is not None and following.group().lower() in SUBJECT_FIRST:
+            return None, 0  # "isn't it", "Don't you love", "Why isn't the pizza": "is not it" is no English
         return _edit(word.start(), word.end(), text, EXPAND_NOT[lower], "expand"), 1
     if "'" in lower:
         subject, _, clitic = lower.partition("'")
@@ -93,7 +99,8 @@ def _expanded(subject: str, clitic: str, following: re.Match[str] | None, tags: 
     if clitic == "'s":
         return ("has" if perfect else "is") if subject in SUBJECTS["is"] else None
     if clitic == "'d":
-        return ("had" if perfect or _participle(following, tags) else "would") if subject in SUBJECTS["would"] else None
+        had = perfect or _participle(following, tags) or (following is not None and following.group().lower() == "better")
+        return ("had" if had else "would") if subject in SUBJECTS["would"] else None
     for full in ("am", "are", "will", "have"):
         if CLITICS[full] == clitic and subject in SUBJECTS[full]:
             return full
@@ -101,7 +108,8 @@ def _expanded(subject: str, clitic: str, following: re.Match[str] | None, tags: 
 
 
 def _participle(word: re.Match[str] | None, tags: dict[int, str]) -> bool:
-    return word is not None and (word.group().lower() in PERFECT or tags.get(word.start()) == "VBN"
+    # the tagger reads a participle right after "have" as a past tense at times ("We have tried")
+    return word is not None and (word.group().lower() in PERFECT or tags.get(word.start()) in ("VBN", "VBD")
                                  or word.group().lower() in ("never", "always", "just", "already", "ever"))
 
 
