@@ -70,7 +70,7 @@ def test_a_parameter_is_checked_by_its_declaration(with_shout, tmp_path: Path):
 
 
 @pytest.mark.parametrize("line, message", [
-    ("{name: t, strategy: revtgt, k: 2, sources: [builtin-laptop]}", "'k' only applies to adddiff; test 't' is revtgt"),
+    ("{name: t, strategy: revtgt, k: 2, sources: [builtin-laptop]}", "'k' only applies to adddiff, typos; test 't' is revtgt"),
     ("{name: t, strategy: adddiff, k: 11, sources: [builtin-laptop]}", "'k' is 11; at most 10 aspects can be appended"),
     ("{name: t, strategy: adddiff, k: 0, sources: [builtin-laptop]}", "'k' must be a whole number of at least 1"),
     ("{name: t, strategy: revtgt, neutral: kep, sources: [builtin-laptop]}", "'neutral' is 'kep'; did you mean 'keep'?"),
