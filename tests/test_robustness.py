@@ -76,10 +76,14 @@ def test_every_builtin_variant_keeps_every_aspect_term_its_span_and_the_gold(res
     ("contractions", "I'm told the I'm Hungry platter isn't bad.", ("I'm Hungry platter",)),
     ("typos", "Fried calamari: outstanding.", ("Fried calamari",)),
     ("punctuation", "The pizza, pasta and salad were good.", ("pizza", "pasta", "salad")),
+    ("punctuation", "The Greek yogurt (with cucumber, dill, and garlic) is great!", ("Greek yogurt (with cucumber, dill, "
+                                                                                  "and garlic)",)),
+    ("punctuation", "We loved the Yahoo!", ("Yahoo!",)),
 ])
 def test_an_aspect_term_is_never_edited_even_where_it_reads_like_a_site(resources, strategy, sentence, terms):
     for seed in range(8):
         outcome = variant_of(resources, unit(sentence, *terms), strategy, seed)
+        assert not isinstance(outcome, Quarantined), outcome  # never proposed, not merely caught
         if isinstance(outcome, Variant):
             assert_terms_kept(unit(sentence, *terms).original, outcome.example)
             for term in terms:

@@ -4,7 +4,8 @@ final word; or one comma removed. The prediction must not change.
 
 Commas are removed, never added: an added comma can change the reading ("anything but good"). A comma
 between two aspect terms of a list stays ("the pizza, pasta and salad": removing it would join two
-aspects), as does a comma inside a number ("1,000") and any mark of an emoticon (":)").
+aspects), as does a comma inside a number ("1,000") or inside an aspect term ("Greek yogurt (with
+cucumber, dill, and garlic)"), and any mark of an emoticon (":)").
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 
 from absa_checks.common.examples import Edit, Example
 from absa_checks.perturb.strategies import NotApplicable, Rejected, Step, StepContext
-from absa_checks.perturb.surface import aspect_spans
+from absa_checks.perturb.surface import aspect_spans, clear_of_aspects
 
 NOTHING = "no final punctuation or comma to change"
 _FINAL = re.compile(r"([.!?…]+)\s*$")
@@ -21,7 +22,8 @@ _COMMA = re.compile(r",(?=\s)")
 
 
 def punctuation_step(example: Example, context: StepContext) -> Step | NotApplicable | Rejected:
-    options = [edit for edit in (_final(example.sentence),) if edit is not None] + _commas(example)
+    options = [edit for edit in (_final(example.sentence), *_commas(example))
+               if edit is not None and clear_of_aspects(example, edit.start, edit.end)]
     if not options:
         return NotApplicable(NOTHING)
     return Step("punctuation", (context.rng.choice(options),))
