@@ -137,6 +137,8 @@ def test_contractions_draw_nothing_a_sentence_always_gets_the_same_variant(resou
     ("You can't beat the pizza.", "You cannot beat the pizza."),
     ("We won't order the pizza again.", "We will not order the pizza again."),
     ("It is the best pizza.", "It's the best pizza."),
+    ("There is nothing like the pizza.", "There's nothing like the pizza."),
+    ("We came, and there is the pizza.", "We came, and there's the pizza."),
     ("It's the best pizza.", "It is the best pizza."),
     ("It's been the best pizza.", "It has been the best pizza."),
     ("The pizza has been great.", "The pizza has been great."),  # a noun subject: nothing to contract
@@ -167,6 +169,8 @@ def test_contractions_go_both_ways(resources, sentence: str, expected: str):
     "I know what the pizza is.",             # a sentence-final auxiliary stays whole
     "The pizza is, I think, great.",
     "Let's order the pizza.",
+    "Frankly, the pizza here is something I can make at home.",  # "here" is an adverb, not a subject
+    "Even for two hungry people there is plenty of pizza.",
 ])
 def test_contractions_leave_what_is_not_an_auxiliary_alone(resources, sentence: str):
     made = variant_of(resources, unit(sentence, "pizza"), "contractions")

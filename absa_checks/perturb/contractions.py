@@ -5,7 +5,8 @@ Nothing is drawn: a sentence always gets the same variant. The prediction must n
 Only unambiguous forms are touched: "n't" with its auxiliary ("can't" <-> "cannot", "won't" <-> "will
 not"); a pronoun with "am/are/is/will/would" ("it's", "they're", "I'll", "I'd") and with "have/has" only
 before a participle ("I've been", never "I've a laptop"; "it has a screen" stays). A noun's "'s" is a
-possessive and stays; "'s"/"'d" expand to "has"/"had" before "been", "got" or a participle ("it's been" ->
+possessive and stays; "there is"/"here is" contract only where they open a clause ("the
+food here is good" keeps its "is"); "'s"/"'d" expand to "has"/"had" before "been", "got" or a participle ("it's been" ->
 "it has been"), else to "is"/"would". A sentence-final auxiliary stays whole ("what it is."), so does an
 inverted "n't" ("isn't it?", "Don't you love ...": "is not it" is no English), and so does an aspect term.
 """
@@ -36,6 +37,10 @@ BEFORE_PARTICIPLE = frozenset({"have", "has"})  # contracted only before a parti
 SUBJECT_FIRST = frozenset({"i", "you", "we", "they", "he", "she", "it", "there", "that", "this", "these", "those",
                            "the", "a", "an", "my", "your", "our", "their", "his", "her", "its", "anyone", "anybody",
                            "everyone", "somebody", "someone"})
+# "there is" / "here is" contract only where they open a clause: "the food here is good" is an adverb
+ADVERB_SUBJECTS = frozenset({"here", "there"})
+CLAUSE_OPENERS = frozenset({"and", "but", "so", "or", "because", "when", "if", "though", "although", "since",
+                            "while", "that", "as", "then", "yet", "also", "now", "still"})
 _TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
 
 
@@ -82,7 +87,8 @@ def _at(sentence: str, words: list[re.Match[str]], i: int, tags: dict[int, str],
     if lower in NOT and second == "not" and _continues(sentence, after.end()):
         return _edit(word.start(), after.end(), sentence[word.start():after.end()], NOT[lower], "contract",
                      apostrophe), 2
-    if second in SUBJECTS and lower in SUBJECTS[second] and _continues(sentence, after.end()):
+    if second in SUBJECTS and lower in SUBJECTS[second] and _continues(sentence, after.end()) \
+            and (lower not in ADVERB_SUBJECTS or _opens_clause(sentence, word.start())):
         third = words[i + 2] if i + 2 < len(words) else None
         if second in BEFORE_PARTICIPLE and not _participle(third, tags):
             return None, 0
@@ -115,6 +121,12 @@ def _participle(word: re.Match[str] | None, tags: dict[int, str]) -> bool:
 
 def _joined(sentence: str, first: re.Match[str], second: re.Match[str]) -> bool:
     return bool(re.fullmatch(r"[ \t]+", sentence[first.end():second.start()]))
+
+
+def _opens_clause(sentence: str, position: int) -> bool:
+    before = sentence[:position].rstrip()
+    last = re.search(r"(\w+)$", before)
+    return not before or not last or last.group(1).lower() in CLAUSE_OPENERS
 
 
 def _continues(sentence: str, position: int) -> bool:
