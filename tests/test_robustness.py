@@ -196,6 +196,8 @@ def test_typos_never_touch_a_negation_and_never_make_another_word(resources):
         for seed in range(20):
             slip = misspell(word, random.Random(seed), wordnet)
             assert slip is not None and not is_word(slip[1], wordnet), (word, slip)
+    assert ("swap 'Co'", "Ocns") in slips("Cons") and all(new[0].isupper() and new[1:].islower()
+                                                         for _, new in slips("Cons"))
     assert ("drop 's'", "low") in slips("slow")  # a slip that exists, and is refused: it is another word
     assert is_word("low", wordnet) and is_word("no", wordnet)
 

@@ -49,6 +49,8 @@ def slips(word: str) -> list[tuple[str, str]]:
     found += [(f"drop {word[i]!r}", word[:i] + word[i + 1:]) for i in range(len(word))
               if i == 0 or word[i].lower() != word[i - 1].lower()]  # dropping either of "ll" is one slip
     found += [(f"double {word[i]!r}", word[:i + 1] + word[i:]) for i in range(len(word))]
+    if word[:1].isupper() and word[1:].islower():  # a capitalised word stays so: "Cons" -> "Ocns", not "oCns"
+        found = [(how, new[:1].upper() + new[1:].lower()) for how, new in found]
     return [(how, new) for how, new in found if new.lower() != word.lower()]
 
 
