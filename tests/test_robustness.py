@@ -228,6 +228,8 @@ def test_punctuation_removes_or_adds_and_keeps_a_list_of_aspects(resources):
                    seed=s) for s in range(8)}
     assert listed == {"The pizza, pasta and salad were good"}
     assert text(resources, "It cost 1,000 yen.", "punctuation", "yen") == "It cost 1,000 yen"
+    assert text(resources, "We will be back for the pizza ....", "punctuation", "pizza") == \
+        "We will be back for the pizza"
 
 
 def test_case_changes_every_word_but_the_aspect_terms(resources):

@@ -17,7 +17,7 @@ from absa_checks.perturb.strategies import NotApplicable, Rejected, Step, StepCo
 from absa_checks.perturb.surface import aspect_spans, clear_of_aspects
 
 NOTHING = "no final punctuation or comma to change"
-_FINAL = re.compile(r"([.!?…]+)\s*$")
+_FINAL = re.compile(r"(\s*[.!?…]+)\s*$")  # with the space before it: "back for dessert ...." -> "back for dessert"
 _COMMA = re.compile(r",(?=\s)")
 
 
