@@ -146,6 +146,8 @@ def test_contractions_draw_nothing_a_sentence_always_gets_the_same_variant(resou
     ("I would recommend the pizza.", "I'd recommend the pizza."),
     ("I'd recommend the pizza.", "I would recommend the pizza."),
     ("I'd better order the pizza.", "I had better order the pizza."),
+    ("I'd ordered the pizza before.", "I had ordered the pizza before."),
+    ("I'd never order the pizza.", "I'd never order the pizza."),  # would or had: left as it is
     ("I am sure the pizza is great.", "I'm sure the pizza is great."),
     ("They're proud of the pizza.", "They are proud of the pizza."),
     ("We have tried the pizza.", "We've tried the pizza."),

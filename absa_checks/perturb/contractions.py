@@ -32,6 +32,7 @@ SUBJECTS = {"will": ("i", "you", "we", "they", "he", "she", "it", "that", "there
             "would": ("i", "you", "we", "they", "he", "she"),
             "have": ("i", "you", "we", "they"), "has": ("he", "she", "it", "that", "there")} | BE_SUBJECTS
 PERFECT = frozenset({"been", "got", "gotten", "had"})  # "it's been", "I'd had": has / had
+ADVERBS = frozenset({"never", "always", "just", "already", "ever"})  # "I've never been", but "I'd never": ?
 BEFORE_PARTICIPLE = frozenset({"have", "has"})  # contracted only before a participle: "it has a screen" stays
 # words that start the subject after an inverted auxiliary: "isn't it?", "Why didn't the waiter come?"
 SUBJECT_FIRST = frozenset({"i", "you", "we", "they", "he", "she", "it", "there", "that", "this", "these", "those",
@@ -105,8 +106,11 @@ def _expanded(subject: str, clitic: str, following: re.Match[str] | None, tags: 
     if clitic == "'s":
         return ("has" if perfect else "is") if subject in SUBJECTS["is"] else None
     if clitic == "'d":
-        had = perfect or _participle(following, tags) or (following is not None and following.group().lower() == "better")
-        return ("had" if had else "would") if subject in SUBJECTS["would"] else None
+        after = following.group().lower() if following is not None else ""
+        if subject not in SUBJECTS["would"] or after in ADVERBS:
+            return None  # "I'd never go" (would) and "I'd never been" (had): an adverb leaves it open
+        past = following is not None and tags.get(following.start()) in ("VBN", "VBD")  # "I'd ordered": had
+        return "had" if perfect or past or after == "better" else "would"
     for full in ("am", "are", "will", "have"):
         if CLITICS[full] == clitic and subject in SUBJECTS[full]:
             return full
@@ -116,7 +120,7 @@ def _expanded(subject: str, clitic: str, following: re.Match[str] | None, tags: 
 def _participle(word: re.Match[str] | None, tags: dict[int, str]) -> bool:
     # the tagger reads a participle right after "have" as a past tense at times ("We have tried")
     return word is not None and (word.group().lower() in PERFECT or tags.get(word.start()) in ("VBN", "VBD")
-                                 or word.group().lower() in ("never", "always", "just", "already", "ever"))
+                                 or word.group().lower() in ADVERBS)
 
 
 def _joined(sentence: str, first: re.Match[str], second: re.Match[str]) -> bool:
