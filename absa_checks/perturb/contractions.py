@@ -7,7 +7,7 @@ not"); a pronoun with "am/are/is/will/would" ("it's", "they're", "I'll", "I'd") 
 before a participle ("I've been", never "I've a laptop"; "it has a screen" stays). A noun's "'s" is a
 possessive and stays; "there is"/"here is" contract only where they open a clause ("the
 food here is good" keeps its "is"); "'s"/"'d" expand to "has"/"had" before "been", "got" or a participle ("it's been" ->
-"it has been"), else to "is"/"would". A sentence-final auxiliary stays whole ("what it is."), so does an
+"it has been"), else to "is"/"would"; "I'd never" (would or had?) stays. A sentence-final auxiliary stays whole ("what it is."), so does an
 inverted "n't" ("isn't it?", "Don't you love ...": "is not it" is no English), and so does an aspect term.
 """
 
