@@ -573,19 +573,26 @@ def _label(value: tuple[str, str], filled: dict[str, Fill]) -> str:
     return opposite(polarity) if kind == "opposite" else polarity
 
 
-def _examples(aspect_slots: frozenset[str], parts, gold, filled: dict[str, Fill], unit_ids: dict[str, str]
+def _aspect_order(parts: tuple[tuple[str, str, str], ...], aspect_slots: frozenset[str]) -> tuple[str, ...]:
+    """The aspect slots written bare in a template, in the order they first appear: the sentence's aspects."""
+    return tuple(dict.fromkeys(slot for _, slot, attribute in parts if slot in aspect_slots and not attribute))
+
+
+def _examples(order: tuple[str, ...], parts, gold, filled: dict[str, Fill], unit_ids: dict[str, str]
               ) -> dict[str, Example]:
     """One example per gold aspect of one filled sentence: that aspect the target, the others beside it."""
     sentence, starts = render(parts, filled)
     labels = {key: _label(value, filled) for key, value in gold}
-    aspects = {}
-    for _, slot, attribute in parts:
-        if slot and not attribute and slot not in aspects and slot in aspect_slots:
-            start = starts[slot]
-            end = start + len(filled[slot].word)
-            aspects[slot] = Aspect(sentence[start:end], start, end, labels.get(slot))
-    return {key: Example(sentence, aspects[key], tuple(a for s, a in aspects.items() if s != key),
-                         record_id=unit_ids[key]) for key, _ in gold}
+    aspects = []
+    for slot in order:
+        start = starts[slot]
+        end = start + len(filled[slot].word)
+        aspects.append((slot, Aspect(sentence[start:end], start, end, labels.get(slot))))
+    if len(aspects) == 1:
+        slot, aspect = aspects[0]
+        return {slot: Example(sentence, aspect, (), record_id=unit_ids[slot])}
+    return {key: Example(sentence, target, tuple(a for s, a in aspects if s != key), record_id=unit_ids[key])
+            for key, target in aspects if key in labels}
 
 
 def expand(spec: TemplateSpec, test_name: str, seed: int | str, limit: int | None = None) -> Expansion:
@@ -597,6 +604,10 @@ def expand(spec: TemplateSpec, test_name: str, seed: int | str, limit: int | Non
     by_unit: dict[str, tuple[Variant, ...]] = {}
     fillings = draw(spec, seed, test_name, limit)
     aspect_slots = frozenset(s.name for s in spec.slots if s.kind == "aspect")
+    order = _aspect_order(spec.parts, aspect_slots)
+    v_parts = spec.variant_parts if spec.variant is not None else spec.parts
+    v_order = _aspect_order(v_parts, aspect_slots)
+    v_gold = spec.variant_gold or spec.gold
     for filled in fillings:
         changed = None
         words = [test_name, *(f"{s.name}={filled[s.name].word}" for s in spec.slots)]
@@ -605,12 +616,10 @@ def expand(spec: TemplateSpec, test_name: str, seed: int | str, limit: int | Non
             words.append(f"~{spec.vary}={changed[spec.vary].word}")
         digest = hashlib.sha1("\x1f".join(words).encode()).hexdigest()[:10]  # the test name and the words
         ids = {key: f"{digest}:{key}" for key, _ in spec.gold}
-        originals = _examples(aspect_slots, spec.parts, spec.gold, filled, ids)
+        originals = _examples(order, spec.parts, spec.gold, filled, ids)
         variants = originals
         if spec.paired:
-            v_parts = spec.variant_parts if spec.variant is not None else spec.parts
-            v_gold = spec.variant_gold or spec.gold
-            variants = _examples(aspect_slots, v_parts, v_gold, changed or filled, ids)
+            variants = _examples(v_order, v_parts, v_gold, changed or filled, ids)
         for key, _ in spec.gold:
             unit = Unit(spec.source, ids[key], originals[key])
             units.append(unit)
