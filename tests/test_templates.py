@@ -375,3 +375,30 @@ def test_an_expectation_the_type_does_not_take_names_the_type(tmp_path):
     assert str(caught.value) == (f"{path}:9: test 'broken' is type inv (a pair without 'type:'), which expects "
                                  "unchanged or gold, not 'flip'; change 'expect' or set 'type' (mft: gold; inv: "
                                  "unchanged, gold; dir: flip, unchanged, gold)")
+
+
+def test_a_word_under_two_polarities_for_one_category_is_refused(tmp_path):
+    path = suite(tmp_path, VOCAB.replace("N", "5"),
+                 head="domain: restaurant\nlexicons:\n  opinions:\n    negative:\n      food: [Great]\n")
+    with pytest.raises(SpecError) as caught:
+        parse_suite(path, ())
+    assert str(caught.value) == (f"{path}:6: 'Great' is positive (opinions.positive.all) and negative "
+                                 "(opinions.negative.food) for the same category, so a sentence with it would have "
+                                 "no single gold label: keep it under one polarity")
+    # one word for two categories, each under its own polarity, is fine (cheap prices, cheap decor)
+    fine = suite(tmp_path, VOCAB.replace("N", "5"), head="domain: restaurant\nlexicons:\n  opinions:\n"
+                 "    positive: {price: [cheap]}\n    negative: {ambience: [cheap]}\n")
+    assert parse_suite(fine, ()).tests
+
+
+def test_all_is_no_aspect_category(tmp_path):
+    path = suite(tmp_path, VOCAB.replace("N", "5"), head="domain: restaurant\nlexicons: {aspects: {all: [thing]}}\n")
+    with pytest.raises(SpecError, match=r"t.yaml:3: 'all' is not an aspect category"):
+        parse_suite(path, ())
+
+
+def test_a_gate_a_template_test_never_measures_is_refused(tmp_path):
+    path = suite(tmp_path, VOCAB.replace("N", "5") + "  gates: {min_ars: 0.5}\n")
+    with pytest.raises(SpecError, match=r"t.yaml:9: 'min_ars' gates the ARS of real sentences under revtgt, revnon "
+                                        r"and adddiff; template test 'vocab' has none: gate it with max_fail_rate"):
+        parse_suite(path, ())
