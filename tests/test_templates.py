@@ -266,6 +266,8 @@ ERRORS = [
     ("for-non-aspect", "slots: {a1: {aspect: food}, o1: {opinion: any, for: p}, p: {word: name}}",
      "'for' names an aspect slot", "slots"),
     ("n-too-large", "n: 500", "n: 500 but the slots have only 32 distinct fillings", "n"),
+    ("n-zero", "n: 0", "'n' must be a whole number of at least 1 (draws) or 'all', got 0", "n"),
+    ("n-huge", "n: 50000", "n: 50000 is more than 20,000 instances for one test", "n"),
     ("category", "slots: {a1: {aspect: fod}, o1: {opinion: any, for: a1}}", "did you mean 'food'?", "slots"),
     ("attribute", 'template: "The {a1} {a1.wsa} {o1}."', "did you mean '{a1.was}'?", "template"),
     ("mft-pair", "vary: a1; type: mft", "a pair ('vary:' or 'variant:') is an inv or dir test", "type"),
@@ -406,4 +408,19 @@ def test_a_gate_a_template_test_never_measures_is_refused(tmp_path):
     path = suite(tmp_path, VOCAB.replace("N", "5") + "  gates: {min_ars: 0.5}\n")
     with pytest.raises(SpecError, match=r"t.yaml:9: 'min_ars' gates the ARS of real sentences under revtgt, revnon "
                                         r"and adddiff; template test 'vocab' has none: gate it with max_fail_rate"):
+        parse_suite(path, ())
+
+
+def test_all_over_a_huge_space_is_refused(tmp_path):
+    names = ", ".join(f"w{i}" for i in range(30))
+    path = suite(tmp_path, """\
+        - name: huge
+          template: "The {a1} {a1.was} {o1}, said {p}, {q} and {r}."
+          slots: {a1: {aspect: food}, o1: {opinion: positive, for: a1}, p: {word: many}, q: {word: many},
+                  r: {word: many}}
+          gold: {a1: o1}
+          n: all
+        """, head=f"domain: restaurant\nlexicons: {{words: {{many: [{names}]}}}}\n")
+    with pytest.raises(SpecError, match=r"t.yaml:10: test 'huge': n: all would fill more than 20,000 instances; give "
+                                        r"a number of draws \(n: 200\)"):
         parse_suite(path, ())

@@ -34,6 +34,7 @@ SLOT_KEYS = SLOT_KINDS + ("for", "other_than", "same")
 ANY = "any"
 DRAWN_POLARITIES = ("positive", "negative")  # `opinion: any` draws one of these
 DEFAULT_N = 20
+MAX_INSTANCES = 20_000  # per test: `n` and `n: all` above it are refused (a suite runs hundreds; 10,000 cost 0.5 s)
 STRATEGY = "template"  # TestSpec.strategy of a template test; reports name it template:<type>
 SOURCE_PREFIX = "templates-"  # a template test's source in reports: templates-<domain>
 
@@ -329,6 +330,9 @@ def _n(fail, raw: Any, at: tuple) -> int | None:
         return None
     if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
         raise fail(at, f"'n' must be a whole number of at least 1 (draws) or 'all', got {raw!r}")
+    if raw > MAX_INSTANCES:
+        raise fail(at, f"n: {raw} is more than {MAX_INSTANCES:,} instances for one test; a behavioural test needs "
+                       "hundreds: lower n")
     return raw
 
 
@@ -356,13 +360,16 @@ def _check_lexicon(fail, spec: TemplateSpec, at: tuple) -> None:
                                f"): {where} has no {polarity} words in the {lexicon.domain} lexicon; add some under "
                                f"'lexicons: {{opinions: {{{polarity}: {{{category or 'all'}: [...]}}}}}}'"
                                + (f", or give '{aspect.name}' a category that has them" if aspect else ""))
-    wanted = 1 if spec.n is None else spec.n
+    wanted = MAX_INSTANCES + 1 if spec.n is None else spec.n
     count = sum(1 for _ in islice(_fillings(spec, _Pools(spec)), wanted))
+    if spec.n is None and count > MAX_INSTANCES:
+        raise fail(at + ("n",), f"n: all would fill more than {MAX_INSTANCES:,} instances; give a number of draws "
+                                "(n: 200)")
     if count == 0:
         raise fail(at + ("slots",), "no filling of the slots fits the lexicon (other_than, distinct words"
                                     + (", a second word for the varied slot" if spec.vary else "")
                                     + "): widen the categories or add words")
-    if count < wanted:
+    if spec.n is not None and count < wanted:
         raise fail(at + ("n",), f"n: {spec.n} but the slots have only {count} distinct fillings in the "
                                 f"{lexicon.domain} lexicon; write n: {count} or n: all (or add words)")
 
