@@ -317,6 +317,20 @@ def test_an_empty_lexicon_list_is_an_error_naming_its_line(tmp_path):
     assert str(caught.value).startswith(f"{path}:5: 'lexicons.words.name' must be a non-empty list of words")
 
 
+def test_flip_by_an_opinion_no_gold_label_comes_from_is_refused(tmp_path):
+    path = suite(tmp_path, """\
+        - name: broken
+          type: dir
+          template: "The {a1} {a1.was} {o1}."
+          slots: {a1: {aspect: food}, o1: {opinion: any, for: a1}}
+          gold: {a1: positive}
+          vary: o1
+        """)
+    with pytest.raises(SpecError, match=r"t.yaml:8: test 'broken': expect: flip varies 'o1', but no gold label comes "
+                                        r"from it"):
+        parse_suite(path, ())
+
+
 def test_flip_needs_a_changing_gold(tmp_path):
     path = suite(tmp_path, """\
         - name: broken

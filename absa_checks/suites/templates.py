@@ -166,6 +166,9 @@ def parse_template(check: Any, test: dict, at: tuple, name: str, domain: str, le
             flip_vary = True  # the variant takes a word of the opposite polarity: its gold flips with it
             if slots[vary].value == "neutral":
                 raise fail(at + ("vary",), f"'{vary}' is a neutral opinion: it has no opposite polarity to flip to")
+            if not any(value[1] == vary and value[0] != "label" for _, value in gold):
+                raise fail(at + ("gold",), f"expect: flip varies '{vary}', but no gold label comes from it, so no "
+                                           f"label would flip: give a target its label from it ({{a1: {vary}}})")
         elif variant_gold is None:
             raise fail(at + ("expect",), "expect: flip needs the variant's gold to differ: vary an opinion slot, or "
                                          "say the variant's labels with 'variant_gold: {a1: {opposite: o1}}'")
