@@ -268,6 +268,8 @@ ERRORS = [
     ("n-too-large", "n: 500", "n: 500 but the slots have only 32 distinct fillings", "n"),
     ("n-zero", "n: 0", "'n' must be a whole number of at least 1 (draws) or 'all', got 0", "n"),
     ("n-huge", "n: 50000", "n: 50000 is more than 20,000 instances for one test", "n"),
+    ("polarity-name", "slots: {a1: {aspect: food}, positive: {opinion: any, for: a1}}", "slot name 'positive' is "
+     "a polarity", "slots"),
     ("category", "slots: {a1: {aspect: fod}, o1: {opinion: any, for: a1}}", "did you mean 'food'?", "slots"),
     ("attribute", 'template: "The {a1} {a1.wsa} {o1}."', "did you mean '{a1.was}'?", "template"),
     ("mft-pair", "vary: a1; type: mft", "a pair ('vary:' or 'variant:') is an inv or dir test", "type"),
@@ -437,4 +439,10 @@ def test_all_over_a_huge_space_is_refused(tmp_path):
         """, head=f"domain: restaurant\nlexicons: {{words: {{many: [{names}]}}}}\n")
     with pytest.raises(SpecError, match=r"t.yaml:10: test 'huge': n: all would fill more than 20,000 instances; give "
                                         r"a number of draws \(n: 200\)"):
+        parse_suite(path, ())
+
+
+def test_a_domain_without_a_lexicon_says_to_add_aspects(tmp_path):
+    path = suite(tmp_path, VOCAB.replace("N", "5"), head="domain: laptop\n")  # tests/data has no laptop lexicon
+    with pytest.raises(SpecError, match=r"t.yaml:6: test 'vocab': slot 'a1': the laptop lexicon has no aspect terms"):
         parse_suite(path, ())

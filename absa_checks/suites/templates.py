@@ -218,6 +218,8 @@ def _parts(fail, template: str, at: tuple) -> tuple[tuple[str, str, str], ...]:
 def _slot(fail, name: str, body: Any, at: tuple, lexicon: Lexicon) -> SlotSpec:
     if not _SLOT_NAME.fullmatch(name):
         raise fail(at, f"slot name {name!r} may only use letters, digits and '_' (and not start with a digit)")
+    if name in POLARITIES:
+        raise fail(at, f"slot name '{name}' is a polarity, so 'gold: {{a1: {name}}}' could not name it: rename it")
     if not isinstance(body, dict):
         raise fail(at, f"slot '{name}' must be a mapping: {{aspect: food}}, {{opinion: positive, for: a1}} or "
                        f"{{word: intensifier}}, got {body!r}")
@@ -233,6 +235,10 @@ def _slot(fail, name: str, body: Any, at: tuple, lexicon: Lexicon) -> SlotSpec:
     value = body[kind]
     if not isinstance(value, str) or not value.strip():
         raise fail(at + (kind,), f"slot '{name}': '{kind}' must be a name, got {value!r}")
+    if kind == "aspect" and not lexicon.categories():
+        raise fail(at + (kind,), f"slot '{name}': the {lexicon.domain} lexicon has no aspect terms (no built-in one "
+                                 "for this domain, and the suite adds none): add them under 'lexicons: {aspects: "
+                                 "{CATEGORY: [terms]}}'")
     if kind == "aspect" and value != ANY and value not in lexicon.categories():
         raise fail(at + (kind,), _unknown(f"aspect category '{value}'", value, lexicon.categories(), ANY,
                                           lexicon, "aspects"))
