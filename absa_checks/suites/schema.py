@@ -33,7 +33,7 @@ from absa_checks.common.domains import DOMAINS
 from absa_checks.common.labels import POLARITIES
 from absa_checks.sources.catalog import known_source_names
 from absa_checks.sources.gold_sources import GOLD_SOURCES
-from absa_checks.suites import slices, strategies
+from absa_checks.suites import slices, strategies, templates
 from absa_checks.suites.expectations import EXPECTATIONS
 from absa_checks.suites.spec import (
     COMMON_KEYS,
@@ -58,6 +58,7 @@ NON_EMPTY: Schema = {"type": "string", "pattern": r"\S"}
 FRACTION: Schema = {"type": "number", "minimum": 0, "maximum": 1}
 FREE_TEXT: Schema = {}  # the loader takes any value as text (`description: 3` is "3")
 EXTRACTION: Schema = {"type": "object", "required": ["task"], "properties": {"task": {"const": "extraction"}}}
+TEMPLATE: Schema = {"type": "object", "required": ["template"]}
 SPAN: Schema = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2,
                 "description": "[from, to]: character offsets in the sentence, counted from 0, end excluded"}
 
@@ -119,20 +120,28 @@ def suite_schema() -> Schema:
                                        "To run tests over sources, give 'sources' in a test or under 'defaults'"},
             "tests": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/test"},
                       "description": "the tests, each starting with '- name:'"},
+            "domain": {"enum": list(DOMAINS), "description": "the domain of the file's template tests (their "
+                                                             "lexicon) unless a test says its own"},
+            "lexicons": {"$ref": "#/$defs/lexicon"},
         },
-        # without `sources` under defaults, every test (but an extraction test) names its own
+        # without `sources` under defaults, every test (but an extraction or template test) names its own
         "if": {"required": ["defaults"], "properties": {"defaults": {"type": "object", "required": ["sources"]}}},
-        "else": {"properties": {"tests": {"items": {"if": EXTRACTION, "else": {"required": ["sources"]}}}}},
+        "else": {"properties": {"tests": {"items": {"if": {"anyOf": [EXTRACTION, TEMPLATE]},
+                                                    "else": {"required": ["sources"]}}}}},
         "$defs": {
             "defaults": _defaults(),
             "test": {
-                "description": "a test: a strategy and an expectation over sources, or task: extraction",
+                "description": "a test: a strategy and an expectation over sources, a template (docs/suites.md, "
+                               "Templates), or task: extraction",
                 "if": EXTRACTION,
                 "then": {"$ref": "#/$defs/extraction_test"},
-                "else": {"$ref": "#/$defs/strategy_test"},
+                "else": {"if": TEMPLATE, "then": {"$ref": "#/$defs/template_test"},
+                         "else": {"$ref": "#/$defs/strategy_test"}},
             },
             "strategy_test": _strategy_test(),
             "extraction_test": _extraction_test(),
+            "template_test": _template_test(),
+            "lexicon": _lexicon(),
             "gates": _gates(),
             "slice_gates": _slice_gates(),
             "source": _source(),
@@ -295,6 +304,91 @@ def _extraction_test() -> Schema:
     }
     return {"type": "object", "additionalProperties": False, "required": ["name", "task", "sources"],
             "properties": {key: properties.get(key, {"description": key}) for key in EXTRACTION_TEST_KEYS}}
+
+
+def _template_test() -> Schema:
+    """A test with `template:` (absa_checks.suites.templates; the loader checks slots, gold and lexicon)."""
+    name = {"type": "string", "pattern": r"^[A-Za-z_]\w*$"}
+    slot_names = {"anyOf": [name, {"type": "array", "minItems": 1, "items": name}]}
+    gold_value = {"anyOf": [{"type": "string", "minLength": 1},
+                            {"type": "object", "required": ["opposite"], "additionalProperties": False,
+                             "properties": {"opposite": {**name, "description": "an opinion slot: the opposite "
+                                                                                "of its polarity"}}}]}
+    gold = {"type": "object", "minProperties": 1, "propertyNames": name, "additionalProperties": gold_value}
+    slot = {
+        "type": "object", "additionalProperties": False,
+        "description": "exactly one of aspect, opinion, word",
+        "properties": {
+            "aspect": {**NON_EMPTY, "description": "an aspect term of this category of the lexicon, or any"},
+            "opinion": {"enum": [*POLARITIES, templates.ANY], "description": "an opinion word of this polarity "
+                                                                             "(any: positive or negative, drawn)"},
+            "word": {**NON_EMPTY, "description": "a word of this list of the lexicon's words"},
+            "for": {**name, "description": "an opinion slot: the aspect slot it describes (its words fit that "
+                                           "aspect's category)"},
+            "other_than": {**slot_names, "description": "an aspect 'any': another category than these aspect "
+                                                        "slots'; otherwise another word"},
+            "same": {"anyOf": [{"type": "boolean"}, slot_names],
+                     "description": "slots whose word this one may repeat (true: any); by default the words of "
+                                    "one instance differ"},
+        },
+        "oneOf": [{"required": ["aspect"]}, {"required": ["opinion"]}, {"required": ["word"]}],
+    }
+    properties: dict[str, Schema] = {
+        "name": {"type": "string", "pattern": r"^[\w.-]+$",
+                 "description": "letters, digits, '_', '-' and '.'; unique in the suite"},
+        "description": {**FREE_TEXT, "description": "free text"},
+        "capability": {**NON_EMPTY, "description": "the CheckList capability it tests (free text, lower case)"},
+        "type": {"enum": list(templates.TYPES), "description": "mft (single sentences, gold labels), inv or dir "
+                                                               "(pairs). Default: mft, or inv with vary/variant"},
+        "domain": {"enum": list(DOMAINS), "description": "the lexicon that fills it. Default: the file's domain"},
+        "template": {**NON_EMPTY, "description": "a sentence with {slots}; {a1.was}, {a1.is}, {a1.has}, "
+                                                 "{a1.does}, {a1.it}, {a1.its} agree with aspect a1's number, "
+                                                 "{x.a} is a/an for x's word"},
+        "variant": {**NON_EMPTY, "description": "inv/dir: a second template, filled with the same words"},
+        "slots": {"type": "object", "minProperties": 1, "propertyNames": name, "additionalProperties": slot,
+                  "description": "each slot of the template: {aspect: CATEGORY|any}, {opinion: POLARITY|any, "
+                                 "for: ASPECT_SLOT}, {word: LIST}"},
+        "gold": {**gold, "description": "each target aspect slot -> an opinion slot (its polarity), a polarity "
+                                        "or {opposite: OPINION_SLOT}"},
+        "variant_gold": {**gold, "description": "the variant's gold, when it differs (default: as gold)"},
+        "n": {"anyOf": [{"type": "integer", "minimum": 1}, {"const": "all"}],
+              "description": f"instances drawn with the run's seed, or all. Default {templates.DEFAULT_N}"},
+        "vary": {**name, "description": "inv/dir: the slot the variant changes (another word of the same "
+                                        "lexicon entry; an opinion of the opposite polarity for expect: flip)"},
+        "expect": {"enum": list(EXPECTATIONS), "description": "mft: gold; inv: unchanged (default) or gold; "
+                                                              "dir: flip (default), unchanged or gold"},
+        "tolerance": {**FRACTION, "description": COMMON_HELP["tolerance"]},
+        "tags": {**_names(), "description": COMMON_HELP["tags"]},
+        "gates": {"$ref": "#/$defs/gates"},
+    }
+    return {"type": "object", "additionalProperties": False, "required": ["name", "template", "slots", "gold"],
+            "properties": {key: properties[key] for key in templates.TEMPLATE_KEYS}}
+
+
+def _lexicon() -> Schema:
+    words = {"type": "array", "minItems": 1, "items": NON_EMPTY}
+    term = {"anyOf": [NON_EMPTY, {"type": "object", "required": ["term"], "additionalProperties": False,
+                                  "properties": {"term": {**NON_EMPTY, "description": "the aspect term"},
+                                                 "plural": {"type": "boolean",
+                                                            "description": "a plural term: {a1.was} is were"}}}]}
+    by_category = {"type": "object", "additionalProperties": words,
+                   "description": "aspect category (or all: fits any) -> words"}
+    return {
+        "type": "object", "additionalProperties": False,
+        "description": "lexicons for template tests, merged over the built-in one of their domain (lists are "
+                       "extended, never replaced)",
+        "properties": {
+            "domain": {"enum": list(DOMAINS), "description": "the domain these words belong to (default: every "
+                                                             "domain the file's template tests use)"},
+            "aspects": {"type": "object", "additionalProperties": {"type": "array", "minItems": 1, "items": term},
+                        "description": "category -> aspect terms"},
+            "opinions": {"type": "object", "additionalProperties": False,
+                         "description": "polarity -> category (or all) -> opinion words",
+                         "properties": {p: {**by_category, "description": f"{p} opinion words by category"}
+                                        for p in POLARITIES}},
+            "words": {"type": "object", "additionalProperties": words, "description": "list name -> words"},
+        },
+    }
 
 
 def _extraction_gates() -> Schema:
