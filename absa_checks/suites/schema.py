@@ -42,6 +42,7 @@ from absa_checks.suites.spec import (
     FROZEN_KEYS,
     GATE_BASES,
     GATE_KEYS,
+    TEST_TYPES,
     VARIANT_MODES,
 )
 
@@ -94,6 +95,11 @@ COMMON_HELP = {
                 "source has any for this strategy, else generated); or {frozen: FILE}: only the accepted and edited "
                 "candidates of a reviewed candidates file, never generated (docs/suites.md, Frozen variants). "
                 "Default auto",
+    "capability": "the capability x test type matrix's row (free text, shown lower case): negation, binding, ... "
+                  "Default: the strategy's (ARTS's three: aspect robustness)",
+    "type": "the matrix's column: mft (minimum functionality: gold labels known), inv (invariance: the prediction "
+            "must not change) or dir (directional). Default: from the expectation (gold -> mft, unchanged -> inv, "
+            "flip -> dir); mft needs expect gold, inv never expects flip",
 }
 
 
@@ -119,6 +125,7 @@ def suite_schema() -> Schema:
                                        "To run tests over sources, give 'sources' in a test or under 'defaults'"},
             "tests": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/test"},
                       "description": "the tests, each starting with '- name:'"},
+            "gates": {"$ref": "#/$defs/suite_gates"},
         },
         # without `sources` under defaults, every test (but an extraction test) names its own
         "if": {"required": ["defaults"], "properties": {"defaults": {"type": "object", "required": ["sources"]}}},
@@ -135,6 +142,7 @@ def suite_schema() -> Schema:
             "extraction_test": _extraction_test(),
             "gates": _gates(),
             "slice_gates": _slice_gates(),
+            "suite_gates": _suite_gates(),
             "source": _source(),
             **_example_defs(),
         },
@@ -236,6 +244,8 @@ def _common() -> dict[str, Schema]:
         "sample": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]},
         "tags": _names(),
         "gates": {"$ref": "#/$defs/gates"},
+        "capability": dict(NON_EMPTY),
+        "type": {"enum": list(TEST_TYPES)},
         "variants": {"anyOf": [{"enum": list(VARIANT_MODES)},
                                {"type": "object", "required": list(FROZEN_KEYS), "additionalProperties": False,
                                 "properties": {"frozen": {"type": "string", "minLength": 1,
@@ -330,6 +340,26 @@ def _gates() -> Schema:
             properties[key] = _threshold(key, GATE_HELP.get(key, key.split("_", 1)[-1].replace("_", " ")))
     return {"type": ["object", "null"], "additionalProperties": False, "properties": properties,
             "description": COMMON_HELP["gates"]}
+
+
+def _suite_gates() -> Schema:
+    """The suite-level `gates:`: thresholds on cells of the run's capability x type matrix."""
+    cell = {"type": "object", "additionalProperties": False, "required": ["max_fail_rate"],
+            "properties": {"max_fail_rate": _threshold("max_fail_rate", "the cell's fail rate (its cases, every test "
+                                                                        "and source of the run)"),
+                           "basis": _basis(GATE_BASES)}}
+    kinds = {"type": "object", "additionalProperties": False, "minProperties": 1,
+             "properties": {kind: {**cell, "description": f"the gates on the capability's {kind} cell"}
+                            for kind in TEST_TYPES},
+             "description": "a capability's test types (mft, inv, dir) -> their gates"}
+    return {"type": ["object", "null"], "additionalProperties": False,
+            "properties": {"capabilities": {"type": "object", "minProperties": 1, "additionalProperties": kinds,
+                                            "description": "capability -> test type -> gates, e.g. {negation: "
+                                                           "{mft: {max_fail_rate: 0.2}}}"},
+                           "basis": _basis(GATE_BASES)},
+            "if": {"type": "object", "required": ["basis"]}, "then": {"required": ["capabilities"]},
+            "description": "gates on the capability x test type matrix, over every case of the run in the cell "
+                           "(docs/suites.md, The capability matrix)"}
 
 
 def _anycase(word: str) -> str:
