@@ -542,8 +542,8 @@ def _parse_gates(check: _Checker, raw: Any, at: tuple) -> GateSpec:
         raise check.fail(at + ("capabilities",), "gates on the capability x type matrix span the run's tests: put "
                                                  "'capabilities' under the suite's top-level 'gates:' (docs/suites.md)")
     gates = check.mapping(raw if raw is not None else {}, at, GATE_KEYS)
-    values = {key: check.fraction(gates[key], at + (key,)) for key in GATE_KEYS
-              if key not in ("basis", "slices") and key in gates}
+    values: dict[str, Any] = {key: check.fraction(gates[key], at + (key,)) for key in GATE_KEYS
+                              if key not in ("basis", "slices") and key in gates}
     basis = check.choice(gates["basis"], at + ("basis",), GATE_BASES) if "basis" in gates else None
     sliced = _parse_slice_gates(check, gates["slices"], at + ("slices",)) if "slices" in gates else None
     return GateSpec(basis=basis, slices=sliced, **values)
