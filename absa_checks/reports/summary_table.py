@@ -219,16 +219,18 @@ def matrix_cell(cell) -> str:
 
 
 def matrix_rows(matrix: dict, gates: Sequence[GateResult] = (), suffix: str = "") -> list[tuple[str, ...]]:
-    """One row per capability (`suffix`: "@checkpoint"): each type's fail rate, and its cell gates' verdict."""
-    return [(capability + suffix, *(matrix_cell(kinds.get(kind)) for kind in MATRIX_TYPES),
+    """One row per capability (`suffix`: "@checkpoint"): each type's fail rate, and its cell gates' verdict; a
+    gated capability no case has (misspelt, deselected) gets its row too, with its failed gate."""
+    gated = sorted({g.cell.rsplit(" ", 1)[0] for g in gates if g.cell} - set(matrix)) if not suffix else []
+    return [(capability + suffix, *(matrix_cell(matrix.get(capability, {}).get(kind)) for kind in MATRIX_TYPES),
              _gate_cell([g for g in gates if g.cell.rsplit(" ", 1)[0] == capability]) if not suffix else "")
-            for capability, kinds in matrix.items()]
+            for capability in [*matrix, *gated]]
 
 
 def matrix_tables(matrix: dict, per_model: dict, gates: Sequence[GateResult] = ()) -> list[Table]:
     """The matrix (the run's; with several checkpoints, the mean, then each checkpoint's rows as
     capability@checkpoint) and its failing examples; none when no case ran."""
-    if not matrix:
+    if not matrix and not any(g.cell for g in gates):
         return []
     rows = matrix_rows(matrix, gates)
     if len(per_model) > 1:

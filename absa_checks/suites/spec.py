@@ -438,7 +438,8 @@ def capability_and_type(check: _Checker, merged: dict, where, name: str, default
         if "capability" in merged else default_capability
     if "type" not in merged:
         return capability, TYPE_OF_EXPECTATION.get(expectation, "dir")
-    test_type = check.choice(merged["type"], where("type"), TEST_TYPES)
+    written = merged["type"]  # CheckList writes MFT, INV, DIR: any case is the type
+    test_type = check.choice(written.lower() if isinstance(written, str) else written, where("type"), TEST_TYPES)
     if expectation not in TYPE_EXPECTATIONS[test_type]:
         raise check.fail(where("type"), f"test '{name}' is type {test_type} but expects {expectation}; a {test_type} "
                                         f"test expects {' or '.join(TYPE_EXPECTATIONS[test_type])}: change 'type' "
@@ -468,6 +469,8 @@ def _parse_suite_gates(check: _Checker, raw: Any) -> tuple | None:
     for capability, kinds in capabilities.items():
         c_at = at + (capability,)
         shown = capability_name(check.string(capability, c_at))
+        if isinstance(kinds, dict):  # MFT, INV, DIR in any case, as in the test's `type`
+            kinds = {k.lower() if isinstance(k, str) and k.lower() in TEST_TYPES else k: v for k, v in kinds.items()}
         kinds = check.mapping(kinds, c_at, TEST_TYPES)
         if not kinds:
             raise check.fail(c_at, f"capability {capability!r} has no test type; give one of {', '.join(TEST_TYPES)}, "
