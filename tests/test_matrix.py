@@ -1,8 +1,10 @@
 """The capability x test-type matrix (judge/matrix.py): the test keys and their defaults, the cells, the gates on
-them, and the matrix in every report of a real run (one process and -n 2)."""
+them, and the matrix in the reports of a real run (Allure: tests/test_allure_report.py; -n 2 and merged shards
+give the same matrix: tests/test_xdist.py, tests/test_shards.py)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import textwrap
 from collections import Counter
@@ -202,7 +204,7 @@ def test_several_checkpoints_gate_on_the_mean_or_the_worst():
     assert (both.n, both.failed) == (20, 12) and [e["model"] for e in both.examples] == ["a", "a", "b"]
 
 
-# --- a real run: every report shows it, -n 2 gives the same ------------------------------------------------------
+# --- a real run: the terminal, the JSON report and Markdown show it ------------------------------------------------------
 
 RUN_SUITE = """\
 suite: matrix
@@ -229,9 +231,11 @@ def counted_from_cases(report: dict) -> dict:
     return {cell: (n[cell], failed[cell]) for cell in n}
 
 
-def test_the_matrix_in_every_report_of_a_run_and_the_same_with_two_workers(tmp_path, run):
+def test_the_matrix_in_the_terminal_json_and_markdown_of_a_run(tmp_path, run):
     (tmp_path / "matrix.yaml").write_text(RUN_SUITE, encoding="utf-8")
-    args = ["matrix.yaml", "--model", "lexicon", "--absa-markdown", str(tmp_path / "summary.md")]
+    allure = importlib.util.find_spec("allure_pytest") is not None
+    args = ["matrix.yaml", "--model", "lexicon", "--absa-markdown", str(tmp_path / "summary.md"),
+            *(["--alluredir", str(tmp_path / "allure")] if allure else [])]
     single = run(args, cwd=tmp_path)
     report = single.report
     assert report is not None, single.out[-3000:]
@@ -265,7 +269,18 @@ def test_the_matrix_in_every_report_of_a_run_and_the_same_with_two_workers(tmp_p
     example = next(e for kinds in cells.values() for cell in kinds.values() for e in cell["examples"])
     assert f"| {example['case']} |" in markdown and "| negaton dir] |" not in markdown
     assert "[negaton dir]" in markdown
-    # -n 2: the same matrix, the same gates
-    pytest.importorskip("xdist")
-    parallel = run([*args, "-n", "2"], cwd=tmp_path)
-    assert parallel.report["capabilities"] == cells and parallel.report["gates"] == report["gates"]
+    # Allure: each case labelled with its cell, the matrix in the summary, a result per cell gate
+    if allure:
+        results = [json.loads(p.read_text()) for p in (tmp_path / "allure").glob("*-result.json")]
+        labels = Counter((label["value"], next(x["value"] for x in r["labels"] if x["name"] == "test type"))
+                         for r in results for label in r["labels"] if label["name"] == "capability"
+                         and any(p["name"] == "case" for p in r["parameters"]))  # cases, not skipped items
+        assert dict(labels) == {
+            cell: n + sum(c["status"] not in ("passed", "failed") for c in report["cases"]
+                          if (c["capability"], c["type"]) == cell)
+            for cell, (n, _) in counted_from_cases(report).items()}
+        summary = next(r for r in results if r["name"] == "absa-checks summary")
+        assert "capability x test type" in summary["descriptionHtml"]
+        gate = next(r for r in results if r["name"].startswith("gate max_fail_rate 50% on negaton dir"))
+        assert gate["status"] == "failed" and "did you mean 'negation'?" in gate["statusDetails"]["message"]
+    # -n 2 and merged shards write the same report, matrix included: tests/test_xdist.py, tests/test_shards.py

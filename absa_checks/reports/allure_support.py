@@ -167,7 +167,8 @@ def _write_run_results(directory: Path, report: dict[str, Any], tables: list, pi
         if gate["verdict"] == "no-data":
             continue
         checkpoint = gate.get("checkpoint", "")
-        what = gate.get("label") if gate.get("slice") or gate.get("capability") else \
+        what = gate.get("label") if gate.get("slice") else \
+            f"{gate['capability']} {gate['type']} (capability x type)" if gate.get("capability") else \
             f"{gate['source']} ({gate['test'].split('::')[-1]})"  # a slice gate: what it measures, not the test
         name = (f"gate {gate['gate']} {gate['threshold']:.0%} on {what}"
                 + (f" [{checkpoint}]" if checkpoint else ""))
