@@ -17,6 +17,7 @@ from absa_checks.common.errors import SpecError
 from absa_checks.judge import matrix
 from absa_checks.judge.outcomes import CaseOutcome
 from absa_checks.judge.stats import wilson
+from absa_checks.reports import summary_table
 from absa_checks.suites.spec import GateSpec, parse_suite
 
 KNOWN = ("builtin-restaurant", "builtin-laptop")
@@ -284,3 +285,14 @@ def test_the_matrix_in_the_terminal_json_and_markdown_of_a_run(tmp_path, run):
         gate = next(r for r in results if r["name"].startswith("gate max_fail_rate 50% on negaton dir"))
         assert gate["status"] == "failed" and "did you mean 'negation'?" in gate["statusDetails"]["message"]
     # -n 2 and merged shards write the same report, matrix included: tests/test_xdist.py, tests/test_shards.py
+
+
+def test_the_tables_show_a_gated_capability_without_cases_and_markdown_keeps_a_pipe_in_a_sentence():
+    found = [outcome("a|b", "negation", "inv", "failed", gates={"capabilities": {"negaton": {"inv": {"max_fail_rate": 0.2}}}})]
+    cells = matrix.build(found)
+    tables = summary_table.matrix_tables(cells, {"m": cells}, decided(found))
+    assert [row[0] for row in tables[0].rows] == ["negation", "negaton"]
+    assert tables[0].rows[1][1:] == ("-", "-", "-", "FAIL (1/1)")
+    markdown = "\n".join(summary_table.render_markdown(tables[1]))
+    assert "| a\\|b | original a\\|b -> variant a\\|b |" in markdown  # one cell each: the table keeps its columns
+    assert summary_table.matrix_tables({}, {}, []) == []
