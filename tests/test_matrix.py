@@ -296,3 +296,24 @@ def test_the_tables_show_a_gated_capability_without_cases_and_markdown_keeps_a_p
     markdown = "\n".join(summary_table.render_markdown(tables[1]))
     assert "| a\\|b | original a\\|b -> variant a\\|b |" in markdown  # one cell each: the table keeps its columns
     assert summary_table.matrix_tables({}, {}, []) == []
+
+
+def test_conclude_reports_the_matrix_and_gates_without_the_cases_a_checkpoint_runs_report_only():
+    from absa_checks.judge import manifest
+    from absa_checks.run.conclusion import RunContext, conclude
+    from absa_checks.run.run_state import RunOptions
+
+    options = RunOptions(model="m", models_file=None, data_dir=None, sources=None, sample=None, seed=0, report=None,
+                         markdown=None, strict=False, gate_basis="point", batch_size=64)
+    found = [replace(outcome(f"{source}{i}", "negation", "mft", status, gates=gated(0.2)), source=source)
+             for source, status in (("rest", "passed"), ("lap", "failed")) for i in range(10)]
+    context = RunContext(models={"m": {"kind": "test", "fingerprint": "f00d"}})
+    result = conclude(found, options, None, context)
+    assert result.report["capabilities"]["negation"]["mft"]["n"] == 20
+    (gate,) = [g for g in result.gates if g.cell]
+    assert gate.verdict == "fail" and gate.rate == wilson(10, 20) and not result.verdict.passed
+    cross = manifest.Collection(planned=(manifest.Planned("s.yaml::t", "lap", True, manifest.CROSS_DOMAIN, model="m"),))
+    result = conclude(found, options, None, replace(context, collection=cross))
+    assert result.report["capabilities"]["negation"]["mft"]["n"] == 20  # shown, ...
+    (gate,) = [g for g in result.gates if g.cell]
+    assert gate.verdict == "pass" and gate.rate == wilson(0, 10)      # ... not counted by the gate

@@ -235,9 +235,11 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
     gate_results += _report_only(validity_gates, cross, list(context.models))
     matrices = {model: matrix_module.build(found) for model, found in by_model.items()}
     cell_gates = matrix_module.declared(outcomes)  # a suite's gates on capability x type cells
-    if cell_gates:
-        gate_results += matrix_module.evaluate_checkpoints(matrices, cell_gates, options.gate_basis, options.gate_on) \
-            if several else matrix_module.evaluate(next(iter(matrices.values()), {}), cell_gates, options.gate_basis)
+    if cell_gates:  # decided without the cases of sources a checkpoint runs report-only (--absa-cross-domain)
+        gating = {model: matrix_module.build([o for o in found if (model, o.source) not in cross])
+                  for model, found in by_model.items()} if cross else matrices
+        gate_results += matrix_module.evaluate_checkpoints(gating, cell_gates, options.gate_basis, options.gate_on) \
+            if several else matrix_module.evaluate(next(iter(gating.values()), {}), cell_gates, options.gate_basis)
     # the cases as plain data, once, for the paired comparisons (with the released model, with a simple one)
     cases = {model: [o.to_dict() for o in found] for model, found in by_model.items()} \
         if baseline is not None or context.simple is not None else {}
