@@ -317,3 +317,25 @@ def test_conclude_reports_the_matrix_and_gates_without_the_cases_a_checkpoint_ru
     assert result.report["capabilities"]["negation"]["mft"]["n"] == 20  # shown, ...
     (gate,) = [g for g in result.gates if g.cell]
     assert gate.verdict == "pass" and gate.rate == wilson(0, 10)      # ... not counted by the gate
+
+
+def test_several_checkpoints_each_have_their_matrix_in_the_report_and_the_tables():
+    from absa_checks.run.conclusion import RunContext, conclude
+    from absa_checks.run.run_state import RunOptions
+
+    options = RunOptions(model="a,b", models_file=None, data_dir=None, sources=None, sample=None, seed=0, report=None,
+                         markdown=None, strict=False, gate_basis="point", batch_size=64)
+    found = [outcome(f"{model}{i}", "negation", "mft", "failed" if i < failed else "passed", model=model,
+                     gates=gated(0.3)) for model, failed in (("a", 2), ("b", 5)) for i in range(10)]
+    models = {m: {"kind": "test", "fingerprint": m} for m in ("a", "b")}
+    result = conclude(found, options, None, RunContext(models=models))
+    report = result.report
+    assert report["checkpoints"]["a"]["capabilities"]["negation"]["mft"]["fail_rate"]["value"] == 0.2
+    assert report["checkpoints"]["b"]["capabilities"]["negation"]["mft"]["fail_rate"]["value"] == 0.5
+    mean = report["capabilities"]["negation"]["mft"]
+    assert mean["fail_rate"]["value"] == pytest.approx(0.35) and mean["fail_rate"]["per_checkpoint"] == {"a": 0.2, "b": 0.5}
+    (gate,) = [g for g in result.gates if g.cell]
+    assert gate.verdict == "fail" and gate.checkpoint == "mean of 2"  # 35% > 30% on the point
+    table = next(t for t in result.tables if t.header == summary_table.MATRIX_HEADER)
+    assert [row[0] for row in table.rows] == ["negation", "negation@a", "negation@b"]
+    assert table.rows[0][1].startswith("35.00±21.21 [")
