@@ -17,7 +17,7 @@ from absa_checks.common.errors import SpecError
 from absa_checks.judge import matrix
 from absa_checks.judge.outcomes import CaseOutcome
 from absa_checks.judge.stats import wilson
-from absa_checks.reports import summary_table
+from absa_checks.reports import summary_table, terminal
 from absa_checks.suites.spec import GateSpec, parse_suite
 
 KNOWN = ("builtin-restaurant", "builtin-laptop")
@@ -336,6 +336,10 @@ def test_several_checkpoints_each_have_their_matrix_in_the_report_and_the_tables
     assert mean["fail_rate"]["value"] == pytest.approx(0.35) and mean["fail_rate"]["per_checkpoint"] == {"a": 0.2, "b": 0.5}
     (gate,) = [g for g in result.gates if g.cell]
     assert gate.verdict == "fail" and gate.checkpoint == "mean of 2"  # 35% > 30% on the point
-    table = next(t for t in result.tables if t.header == summary_table.MATRIX_HEADER)
-    assert [row[0] for row in table.rows] == ["negation", "negation@a", "negation@b"]
-    assert table.rows[0][1].startswith("35.00±21.21 [")
+    table, each = [t for t in result.tables if t.title in (summary_table.MATRIX_TITLE, summary_table.MATRIX_EACH_TITLE)]
+    assert [row[0] for row in table.rows] == ["negation"] and table.rows[0][1].startswith("35.00±21.21 [")
+    assert each.rows == (("negation@a", "20.00 [5.7, 51.0] n=10", "-", "-"),
+                         ("negation@b", "50.00 [23.7, 76.3] n=10", "-", "-"))
+    lines = terminal.summary_lines(result.run, result.tables, [], {}, [], [], result.verdict, show_slices=False)
+    assert "capability x test type on each checkpoint: in the reports, or here with -v" in lines
+    assert not any(line.startswith("negation@") for line in lines)

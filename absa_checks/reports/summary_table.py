@@ -207,6 +207,7 @@ MATRIX_TYPES = ("mft", "inv", "dir")
 MATRIX_HEADER = ("capability", "mft", "inv", "dir", "gate")
 MATRIX_TITLE = ("capability x test type: fail rate % [95% CI] and cases with a verdict "
                 "(mft: labels known; inv: invariance; dir: directional)")
+MATRIX_EACH_TITLE = "capability x test type on each checkpoint (capability@checkpoint; fail rate % [95% CI])"
 MATRIX_EXAMPLES_HEADER = ("capability", "type", "case", "original -> variant", "why it failed")
 MATRIX_EXAMPLES_TITLE = "capability x test type: a few failing cases per cell (the JSON report lists every case)"
 
@@ -228,18 +229,20 @@ def matrix_rows(matrix: dict, gates: Sequence[GateResult] = (), suffix: str = ""
 
 
 def matrix_tables(matrix: dict, per_model: dict, gates: Sequence[GateResult] = ()) -> list[Table]:
-    """The matrix (the run's; with several checkpoints, the mean, then each checkpoint's rows as
-    capability@checkpoint) and its failing examples; none when no case ran."""
+    """The matrix (the run's; with several checkpoints, the mean, and a table of each checkpoint's rows as
+    capability@checkpoint) and its failing examples; none when no case ran and no cell is gated."""
     if not matrix and not any(g.cell for g in gates):
         return []
     rows = matrix_rows(matrix, gates)
-    if len(per_model) > 1:
-        rows += [row for model, mine in per_model.items() for row in matrix_rows(mine, suffix=f"@{model}")]
+    each = [row for model, mine in per_model.items() for row in matrix_rows(mine, suffix=f"@{model}")] \
+        if len(per_model) > 1 else []
     examples = [(capability, kind, e["case"] + (f" @{e['model']}" if len(per_model) > 1 and "model" in e else ""),
                  f"{e['sentence']} -> {e['variant']}" if e["variant"] != e["sentence"] else e["sentence"],
                  e["reason"])
                 for capability, kinds in matrix.items() for kind, cell in kinds.items() for e in cell.examples]
     tables = [Table(MATRIX_TITLE, MATRIX_HEADER, tuple(rows))]
+    if each:
+        tables.append(Table(MATRIX_EACH_TITLE, MATRIX_HEADER[:-1], tuple(row[:-1] for row in each)))
     if examples:
         tables.append(Table(MATRIX_EXAMPLES_TITLE, MATRIX_EXAMPLES_HEADER, tuple(examples)))
     return tables

@@ -36,8 +36,9 @@ def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues
             continue
         if table.header == summary_table.MATRIX_EXAMPLES_HEADER:  # the failing cases are listed above and in reports
             continue
-        if table.header == summary_table.MATRIX_HEADER and not show_slices:  # the mean's rows; each checkpoint's: -v
-            table = summary_table.Table(table.title, table.header, tuple(r for r in table.rows if "@" not in r[0]))
+        if table.title == summary_table.MATRIX_EACH_TITLE and not show_slices:  # the mean's table is shown
+            lines.append("capability x test type on each checkpoint: in the reports, or here with -v")
+            continue
         if table.title:
             lines += ["", table.title]
         if summary_table.VALIDITY in table.header:  # the main table: validity on a line of its own (short)
