@@ -343,3 +343,23 @@ def test_several_checkpoints_each_have_their_matrix_in_the_report_and_the_tables
     lines = terminal.summary_lines(result.run, result.tables, [], {}, [], [], result.verdict, show_slices=False)
     assert "capability x test type on each checkpoint: in the reports, or here with -v" in lines
     assert not any(line.startswith("negation@") for line in lines)
+
+
+def test_the_schema_accepts_what_the_loader_accepts_and_refuses_what_both_refuse(tmp_path):
+    pytest.importorskip("jsonschema")
+    import yaml
+    from test_schema import errors
+
+    good = suite(tmp_path, "- {name: a, strategy: revnon, type: INV, capability: Negation}\n",
+                 "gates: {basis: point, capabilities: {Negation: {INV: {max_fail_rate: 0.2}, dir: {max_fail_rate: 0.3, "
+                 "basis: interval}}}}\n")
+    parse_suite(good, KNOWN)
+    assert errors(yaml.safe_load(good.read_text())) == []
+    for top in ("gates: {basis: point}\n", "gates: {capabilities: {negation: {mtf: {max_fail_rate: 0.2}}}}\n",
+                "gates: {capabilities: {negation: {mft: {}}}}\n"):
+        bad = suite(tmp_path, "- {name: a, strategy: revnon}\n", top)
+        with pytest.raises(SpecError):
+            parse_suite(bad, KNOWN)
+        assert errors(yaml.safe_load(bad.read_text())), top
+    bad = suite(tmp_path, "- {name: a, strategy: revnon, type: checklist}\n")
+    assert errors(yaml.safe_load(bad.read_text()))

@@ -245,7 +245,7 @@ def _common() -> dict[str, Schema]:
         "tags": _names(),
         "gates": {"$ref": "#/$defs/gates"},
         "capability": dict(NON_EMPTY),
-        "type": {"enum": list(TEST_TYPES)},
+        "type": {"type": "string", "pattern": f"^(?:{'|'.join(_anycase(kind) for kind in TEST_TYPES)})$"},
         "variants": {"anyOf": [{"enum": list(VARIANT_MODES)},
                                {"type": "object", "required": list(FROZEN_KEYS), "additionalProperties": False,
                                 "properties": {"frozen": {"type": "string", "minLength": 1,
@@ -348,9 +348,10 @@ def _suite_gates() -> Schema:
             "properties": {"max_fail_rate": _threshold("max_fail_rate", "the cell's fail rate (its cases, every test "
                                                                         "and source of the run)"),
                            "basis": _basis(GATE_BASES)}}
-    kinds = {"type": "object", "additionalProperties": False, "minProperties": 1,
-             "properties": {kind: {**cell, "description": f"the gates on the capability's {kind} cell"}
-                            for kind in TEST_TYPES},
+    kinds = {"type": "object", "additionalProperties": False, "minProperties": 1,  # mft, inv, dir in any case
+             "patternProperties": {f"^{_anycase(kind)}$": {**cell, "description": f"the gates on the capability's "
+                                                                                  f"{kind} cell"}
+                                   for kind in TEST_TYPES},
              "description": "a capability's test types (mft, inv, dir) -> their gates"}
     return {"type": ["object", "null"], "additionalProperties": False,
             "properties": {"capabilities": {"type": "object", "minProperties": 1, "additionalProperties": kinds,

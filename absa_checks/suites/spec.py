@@ -469,14 +469,14 @@ def _parse_suite_gates(check: _Checker, raw: Any) -> tuple | None:
     for capability, kinds in capabilities.items():
         c_at = at + (capability,)
         shown = capability_name(check.string(capability, c_at))
-        if isinstance(kinds, dict):  # MFT, INV, DIR in any case, as in the test's `type`
-            kinds = {k.lower() if isinstance(k, str) and k.lower() in TEST_TYPES else k: v for k, v in kinds.items()}
-        kinds = check.mapping(kinds, c_at, TEST_TYPES)
+        kinds = check.mapping(kinds, c_at, tuple(kinds) if isinstance(kinds, dict) else ())
+        for key in kinds:  # MFT, INV, DIR in any case, as in the test's `type`; a misspelt one named with the fix
+            check.choice(str(key).lower(), c_at + (key,), TEST_TYPES)
         if not kinds:
             raise check.fail(c_at, f"capability {capability!r} has no test type; give one of {', '.join(TEST_TYPES)}, "
                                    "e.g. {mft: {max_fail_rate: 0.2}}")
-        for kind, thresholds in kinds.items():
-            t_at = c_at + (kind,)
+        for written_kind, thresholds in kinds.items():
+            kind, t_at = str(written_kind).lower(), c_at + (written_kind,)
             thresholds = check.mapping(thresholds, t_at, CAPABILITY_GATE_KEYS)
             if "max_fail_rate" not in thresholds:
                 raise check.fail(t_at, f"'{check.name(t_at)}' has no gate; give max_fail_rate (a fraction, e.g. 0.2)")
