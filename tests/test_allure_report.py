@@ -60,7 +60,9 @@ def test_results_carry_titles_labels_attachments_summary_and_gates(tmp_path, run
     assert food["status"] == "passed" and not food.get("attachments") and not food.get("descriptionHtml")
     assert "wine is awful" in room["descriptionHtml"]
     assert {(label["name"], label["value"]) for label in room["labels"]} >= {("epic", "tiny"), ("feature", "adddiff"),
-                                                                               ("story", "adddiff")}
+                                                                               ("story", "adddiff"),
+                                                                               ("capability", "aspect robustness"),
+                                                                               ("test type", "inv")}
     assert [p["name"] for p in room["parameters"]] == ["case", "unit", "model"]
     assert [p.get("excluded", False) for p in room["parameters"]] == [False, False, True]  # history survives a new model
     assert room["attachments"][0]["name"] == "original vs variant"
@@ -69,6 +71,8 @@ def test_results_carry_titles_labels_attachments_summary_and_gates(tmp_path, run
     assert {a["name"] for a in summary["attachments"]} >= {"summary tables", "accuracy", "fail-rates"}
     assert "slices: multi-aspect" in summary["descriptionHtml"] and "aspects=single" in summary["descriptionHtml"]
     assert "production readiness" in summary["descriptionHtml"] and "a simpler model is not better" in \
+        summary["descriptionHtml"]
+    assert "capability x test type" in summary["descriptionHtml"] and ">aspect robustness</td>" in \
         summary["descriptionHtml"]
     gate = next(r for name, r in found.items() if name.startswith("gate max_fail_rate 50% on tiny"))
     # 1 of 3 failed: the interval [6%, 79%] straddles 50%: inconclusive, which the run counts as passed

@@ -58,6 +58,7 @@ def test_four_shards_merged_equal_the_single_run(tmp_path, run):
         return json.dumps({k: v for k, v in report.items() if k != "timing"}, indent=1)
 
     assert without_timing(result) == without_timing(single)
+    assert result["capabilities"]["aspect robustness"]["inv"]["n"] > 0  # the matrix too, counted over every shard
     assert f"absa-checks {'PASSED' if single['verdict']['passed'] else 'FAILED'}: " in merged.stdout
 
 

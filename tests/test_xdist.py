@@ -30,3 +30,4 @@ def test_two_workers_offline_default(run):
     single = run(["suites/", "-q"])
     parallel = run(["suites/", "-q", "-n", "2"])
     assert single.report["cases"] and comparable(parallel.report) == comparable(single.report)
+    assert single.report["capabilities"]["aspect robustness"].keys() == {"inv", "dir"}  # the matrix, the same

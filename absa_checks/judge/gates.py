@@ -40,12 +40,15 @@ class GateResult:
     slice: str = ""       # a per-slice gate: its selector ("hard=true")
     measured: str = ""    # "report-only" / "duplicate": the verdict the measurement alone would give
     duplicate_of: str = ""  # "duplicate": the gate that decides these sentences ("arts-laptop hard=true")
+    cell: str = ""        # a gate on a cell of the capability x type matrix: "negation mft" (judge.matrix)
 
     @property
     def label(self) -> str:
         """What the gate measures: "arts-laptop hard=true accuracy (originals)" for a slice gate (not the
         test's strategy: min_accuracy is on the originals), "max_fail_rate arts-laptop (revtgt)" otherwise."""
         short = self.test.split("::")[-1]
+        if self.cell:
+            return f"{self.name} {self.cell} (capability x type)"
         if not self.slice:
             return f"{self.name} {self.source} ({short})"
         what = SLICE_METRICS.get(self.name, self.name)
@@ -62,6 +65,8 @@ class GateResult:
             found["measured_verdict"] = self.measured
         if self.duplicate_of:
             found["duplicate_of"] = self.duplicate_of
+        if self.cell:
+            found["capability"], found["type"] = self.cell.rsplit(" ", 1)
         return found
 
 
@@ -203,6 +208,12 @@ def _partial_ars(test: str, source: SourceMetrics, threshold: float, basis: str)
                       f"not decided: ARS here is partial, it covers {covers} only (no {', '.join(missing)} case was "
                       "run: deselected with -m/-k, or not in the suites collected); the ARS gate needs all of "
                       f"{', '.join(ARS_STRATEGIES)}")
+
+
+def decide(name: str, test: str, source: str, threshold: float, rate: RateLike | None, basis: str,
+           upper_limit: bool) -> GateResult:
+    """One threshold on one rate, by the interval rule (or the point, `basis`); "no-data" without a case."""
+    return _decide(name, test, source, threshold, rate, basis, upper_limit)
 
 
 def _decide(name: str, test: str, source: str, threshold: float, rate: RateLike | None, basis: str,

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from absa_checks.common.examples import Example, Variant
 from absa_checks.models.predictions import Prediction
+from absa_checks.suites import spec, strategies
 from absa_checks.suites.cases import Case
 
 PROPERTY_KEY = "absa_case"  # the name under which the outcome travels in report.user_properties
@@ -39,6 +40,8 @@ class CaseOutcome:
     original_prediction: dict[str, Any] | None = None
     variant_prediction: dict[str, Any] | None = None
     model: str = ""    # the checkpoint that answered (several in one run: --model a,b,c)
+    capability: str = ""  # the capability x type matrix's row and column (judge.matrix); "" in a record written
+    type: str = ""        # before they existed: from_dict fills the defaults (matrix.default_cell)
 
     @property
     def original_correct(self) -> bool:
@@ -54,7 +57,18 @@ class CaseOutcome:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> CaseOutcome:
-        return cls(**data)
+        outcome = cls(**data)
+        if outcome.capability and outcome.type:
+            return outcome
+        capability, kind = default_cell(outcome.strategy, outcome.expect)
+        return replace(outcome, capability=outcome.capability or capability, type=outcome.type or kind)
+
+
+def default_cell(strategy: str, expect: str) -> tuple[str, str]:
+    """The matrix cell of a case whose record names none (a report written before the matrix): the strategy's
+    capability and the type its expectation implies, as the suite parser defaults them."""
+    capability = strategies.capability(strategy) if strategies.is_known(strategy) else strategy
+    return capability, spec.TYPE_OF_EXPECTATION.get(expect, "dir")
 
 
 _FIELDS = tuple(f.name for f in fields(CaseOutcome))
@@ -102,4 +116,5 @@ def outcome_for(case: Case, nodeid: str, suite_sha256: str, status: str, reason:
         variant=variant_record(case.variant), status=status, reason=reason,
         gates=case.test.gates.to_dict(), suite_sha256=suite_sha256, slices=slices_of(case.original),
         original_prediction=prediction_record(original) if original else None,
-        variant_prediction=prediction_record(variant) if variant else None, model=model)
+        variant_prediction=prediction_record(variant) if variant else None, model=model,
+        capability=case.test.capability, type=case.test.type)

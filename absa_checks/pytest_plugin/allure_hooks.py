@@ -24,6 +24,8 @@ def decorate(outcome: CaseOutcome, several_models: bool = False) -> None:
     allure.dynamic.epic(outcome.source)
     allure.dynamic.feature(outcome.strategy)
     allure.dynamic.story(outcome.test_name)
+    allure.dynamic.label("capability", outcome.capability)  # the capability x type matrix's row and column
+    allure.dynamic.label("test type", outcome.type)
     allure.dynamic.parameter("case", outcome.case_id)  # content-derived: the same on every run
     allure.dynamic.parameter("unit", outcome.unit)
     if outcome.model:  # shown, but left out of the history id: a new model version keeps its cases' history
@@ -45,6 +47,9 @@ def identify(item, title: str) -> None:
     allure.dynamic.epic(item.source)
     allure.dynamic.feature(item.test.strategy)
     allure.dynamic.story(item.test.name)
+    if getattr(item.test, "capability", ""):  # an extraction test has no matrix cell
+        allure.dynamic.label("capability", item.test.capability)
+        allure.dynamic.label("test type", item.test.type)
     allure.dynamic.parameter("item", item.name)
 
 

@@ -168,6 +168,7 @@ def _write_run_results(directory: Path, report: dict[str, Any], tables: list, pi
             continue
         checkpoint = gate.get("checkpoint", "")
         what = gate.get("label") if gate.get("slice") else \
+            f"{gate['capability']} {gate['type']} (capability x type)" if gate.get("capability") else \
             f"{gate['source']} ({gate['test'].split('::')[-1]})"  # a slice gate: what it measures, not the test
         name = (f"gate {gate['gate']} {gate['threshold']:.0%} on {what}"
                 + (f" [{checkpoint}]" if checkpoint else ""))
@@ -180,7 +181,8 @@ def _write_run_results(directory: Path, report: dict[str, Any], tables: list, pi
             name += f" ({gate['verdict']}{' of ' + gate['duplicate_of'] if gate.get('duplicate_of') else ''})"
         item = result(name, gate["verdict"], message,
                       f"gate::{gate['gate']}::{gate['source']}::{gate['test']}" + (f"::{checkpoint}" if checkpoint else "")
-                      + (f"::slice::{gate['slice']}" if gate.get("slice") else ""),
+                      + (f"::slice::{gate['slice']}" if gate.get("slice") else "")
+                      + (f"::cell::{gate['capability']}::{gate['type']}" if gate.get("capability") else ""),
                       started)
         item.parameters.append(Parameter(name="threshold", value=str(gate["threshold"])))
         metric = gate["metric"] or {}

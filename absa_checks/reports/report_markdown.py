@@ -48,7 +48,8 @@ def render(metrics: RunMetrics, gates: list[GateResult], verdict: Verdict, outco
         for gate in sorted(gates, key=lambda g: (g.verdict != "fail", g.source, g.test, g.name)):
             measures = gate.test.split('::')[-1] if not gate.slice else gate.label.split(f"{gate.slice} ", 1)[-1]
             lines.append(f"| {gate.verdict} | {gate.name} {gate.threshold:.2%} | {gate.source}"
-                         f"{f' [{gate.slice}]' if gate.slice else ''} | {measures} | {gate.reason} |")
+                         f"{f' [{gate.slice}]' if gate.slice else ''}{f' [{gate.cell}]' if gate.cell else ''} | "
+                         f"{measures} | {gate.reason} |")
     if comparison:
         lines += _comparison(comparison)
     failing = [o for o in outcomes if o.status != "passed"]

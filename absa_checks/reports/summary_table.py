@@ -203,6 +203,51 @@ def all_tables(metrics: RunMetrics, gates: list[GateResult],
     return tables
 
 
+MATRIX_TYPES = ("mft", "inv", "dir")
+MATRIX_HEADER = ("capability", "mft", "inv", "dir", "gate")
+MATRIX_TITLE = ("capability x test type: fail rate % [95% CI] and cases with a verdict "
+                "(mft: labels known; inv: invariance; dir: directional)")
+MATRIX_EACH_TITLE = "capability x test type on each checkpoint (capability@checkpoint; fail rate % [95% CI])"
+MATRIX_EXAMPLES_HEADER = ("capability", "type", "case", "original -> variant", "why it failed")
+MATRIX_EXAMPLES_TITLE = "capability x test type: a few failing cases per cell (the JSON report lists every case)"
+
+
+def matrix_cell(cell) -> str:
+    """A cell: "12.50 [5.1, 20.3] n=40" (a mean across checkpoints as mean±std), "-" without a scored case."""
+    if cell is None or not cell.n:
+        return "-"
+    return f"{with_ci(cell.fail_rate)} n={cell.n}"
+
+
+def matrix_rows(matrix: dict, gates: Sequence[GateResult] = (), suffix: str = "") -> list[tuple[str, ...]]:
+    """One row per capability (`suffix`: "@checkpoint"): each type's fail rate, and its cell gates' verdict; a
+    gated capability no case has (misspelt, deselected) gets its row too, with its failed gate."""
+    gated = sorted({g.cell.rsplit(" ", 1)[0] for g in gates if g.cell} - set(matrix)) if not suffix else []
+    return [(capability + suffix, *(matrix_cell(matrix.get(capability, {}).get(kind)) for kind in MATRIX_TYPES),
+             _gate_cell([g for g in gates if g.cell.rsplit(" ", 1)[0] == capability]) if not suffix else "")
+            for capability in [*matrix, *gated]]
+
+
+def matrix_tables(matrix: dict, per_model: dict, gates: Sequence[GateResult] = ()) -> list[Table]:
+    """The matrix (the run's; with several checkpoints, the mean, and a table of each checkpoint's rows as
+    capability@checkpoint) and its failing examples; none when no case ran and no cell is gated."""
+    if not matrix and not any(g.cell for g in gates):
+        return []
+    rows = matrix_rows(matrix, gates)
+    each = [row for model, mine in per_model.items() for row in matrix_rows(mine, suffix=f"@{model}")] \
+        if len(per_model) > 1 else []
+    examples = [(capability, kind, e["case"] + (f" @{e['model']}" if len(per_model) > 1 and "model" in e else ""),
+                 f"{e['sentence']} -> {e['variant']}" if e["variant"] != e["sentence"] else e["sentence"],
+                 e["reason"])
+                for capability, kinds in matrix.items() for kind, cell in kinds.items() for e in cell.examples]
+    tables = [Table(MATRIX_TITLE, MATRIX_HEADER, tuple(rows))]
+    if each:
+        tables.append(Table(MATRIX_EACH_TITLE, MATRIX_HEADER[:-1], tuple(row[:-1] for row in each)))
+    if examples:
+        tables.append(Table(MATRIX_EXAMPLES_TITLE, MATRIX_EXAMPLES_HEADER, tuple(examples)))
+    return tables
+
+
 def without_column(table: Table, column: int) -> Table:
     return Table(table.title, table.header[:column] + table.header[column + 1:],
                  tuple(r[:column] + r[column + 1:] for r in table.rows))
@@ -218,4 +263,4 @@ def render_text(table: Table) -> list[str]:
 
 def render_markdown(table: Table) -> list[str]:
     return ["| " + " | ".join(table.header) + " |", "|" + "---|" * len(table.header),
-            *("| " + " | ".join(cell or " " for cell in r) + " |" for r in table.rows)]
+            *("| " + " | ".join(cell.replace("|", "\\|") or " " for cell in r) + " |" for r in table.rows)]

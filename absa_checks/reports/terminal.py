@@ -34,6 +34,11 @@ def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues
         if table.header == summary_table.COVERAGE_HEADER and not show_slices:  # a line per source
             lines += coverage_lines(table)
             continue
+        if table.header == summary_table.MATRIX_EXAMPLES_HEADER:  # the failing cases are listed above and in reports
+            continue
+        if table.title == summary_table.MATRIX_EACH_TITLE and not show_slices:  # the mean's table is shown
+            lines.append("capability x test type on each checkpoint: in the reports, or here with -v")
+            continue
         if table.title:
             lines += ["", table.title]
         if summary_table.VALIDITY in table.header:  # the main table: validity on a line of its own (short)

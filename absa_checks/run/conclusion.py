@@ -20,6 +20,7 @@ from absa_checks.judge import claims as claims_module
 from absa_checks.judge import coverage as coverage_module
 from absa_checks.judge import gates as gates_module
 from absa_checks.judge import manifest as manifest_module
+from absa_checks.judge import matrix as matrix_module
 from absa_checks.judge import metrics as metrics_module
 from absa_checks.judge import readiness as readiness_module
 from absa_checks.judge import splits as splits_module
@@ -87,6 +88,14 @@ class RunResult:
     manifest: manifest_module.Manifest | None = None  # requested vs measured (absa_checks.judge.manifest)
     summary: list[str] = field(default_factory=list)  # the terminal's absa-checks lines, the verdict last
     unwritten: list[str] = field(default_factory=list)  # requested outputs that could not be written (why)
+    matrices: dict[str, matrix_module.Matrix] = field(default_factory=dict)  # checkpoint -> capability x type
+
+    @property
+    def matrix(self) -> matrix_module.Matrix:
+        """The run's capability x type matrix (judge.matrix): the checkpoint's, or the mean of several."""
+        if len(self.matrices) > 1:
+            return matrix_module.mean(self.matrices)
+        return next(iter(self.matrices.values()), {})
 
     @cached_property
     def coverage(self) -> dict[str, dict[str, dict[str, coverage_module.Coverage]]]:
@@ -122,7 +131,8 @@ class RunResult:
                 f"candidate vs simple baseline {self.context.simple.name} (%): +only the candidate right, "
                 "-only the simple model; one-sided p", ("source", "ARS units", "original accuracy", "gate"),
                 tuple(simpler.rows(self.simple, self.gates))))
-        return tables[:1] + extra + tables[1:]
+        cells = summary_table.matrix_tables(self.matrix, self.matrices, self.gates)
+        return tables[:1] + cells + extra + tables[1:]
 
     @property
     def complete(self) -> bool:
@@ -141,10 +151,13 @@ class RunResult:
         if self.context.shard is not None:
             found["shard"] = self.context.shard
         found["coverage"] = coverage_module.run_report(self.coverage)
+        found["capabilities"] = matrix_module.to_report(self.matrix)
         found["validity"] = audit_module.to_report(self.validity)
         if self.per_model:
             for model, mine in self.coverage.items():
                 found["checkpoints"][model]["coverage"] = coverage_module.to_report(mine)
+            for model, cells in self.matrices.items():
+                found["checkpoints"].setdefault(model, {})["capabilities"] = matrix_module.to_report(cells)
         found["complete"] = self.complete
         if not self.complete:
             found["stopped"] = self.context.stopped
@@ -220,6 +233,13 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
     validity_gates = audit_module.gates(metrics.tests, audit_module.validity(context.coverage),
                                         audit_module.frozen_files(context.coverage))  # min_validity: once, any model
     gate_results += _report_only(validity_gates, cross, list(context.models))
+    matrices = {model: matrix_module.build(found) for model, found in by_model.items()}
+    cell_gates = matrix_module.declared(outcomes)  # a suite's gates on capability x type cells
+    if cell_gates:  # decided without the cases of sources a checkpoint runs report-only (--absa-cross-domain)
+        gating = {model: matrix_module.build([o for o in found if (model, o.source) not in cross])
+                  for model, found in by_model.items()} if cross else matrices
+        gate_results += matrix_module.evaluate_checkpoints(gating, cell_gates, options.gate_basis, options.gate_on) \
+            if several else matrix_module.evaluate(next(iter(gating.values()), {}), cell_gates, options.gate_basis)
     # the cases as plain data, once, for the paired comparisons (with the released model, with a simple one)
     cases = {model: [o.to_dict() for o in found] for model, found in by_model.items()} \
         if baseline is not None or context.simple is not None else {}
@@ -263,7 +283,7 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
     return RunResult(outcomes, metrics, per_model if several else None, gate_results, regression_gates, compared,
                      verdict, _facts(list(per_model) or list(context.models), options, context), context,
                      baseline.path if baseline else "", extraction, claim_results, decomposed, simple_compared,
-                     simple_report, traits, manifest)
+                     simple_report, traits, manifest, matrices=matrices)
 
 
 def slice_contents(outcomes: list[CaseOutcome]) -> dict[tuple[str, str, str], frozenset]:

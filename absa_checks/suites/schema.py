@@ -42,6 +42,7 @@ from absa_checks.suites.spec import (
     FROZEN_KEYS,
     GATE_BASES,
     GATE_KEYS,
+    TEST_TYPES,
     VARIANT_MODES,
 )
 
@@ -95,6 +96,11 @@ COMMON_HELP = {
                 "source has any for this strategy, else generated); or {frozen: FILE}: only the accepted and edited "
                 "candidates of a reviewed candidates file, never generated (docs/suites.md, Frozen variants). "
                 "Default auto",
+    "capability": "the capability x test type matrix's row (free text, shown lower case): negation, binding, ... "
+                  "Default: the strategy's (ARTS's three: aspect robustness)",
+    "type": "the matrix's column: mft (minimum functionality: gold labels known), inv (invariance: the prediction "
+            "must not change) or dir (directional). Default: from the expectation (gold -> mft, unchanged -> inv, "
+            "flip -> dir); mft needs expect gold, inv never expects flip",
 }
 
 
@@ -123,6 +129,7 @@ def suite_schema() -> Schema:
             "domain": {"enum": list(DOMAINS), "description": "the domain of the file's template tests (their "
                                                              "lexicon) unless a test says its own"},
             "lexicons": {"$ref": "#/$defs/lexicon"},
+            "gates": {"$ref": "#/$defs/suite_gates"},
         },
         # without `sources` under defaults, every test (but an extraction or template test) names its own
         "if": {"required": ["defaults"], "properties": {"defaults": {"type": "object", "required": ["sources"]}}},
@@ -144,6 +151,7 @@ def suite_schema() -> Schema:
             "lexicon": _lexicon(),
             "gates": _gates(),
             "slice_gates": _slice_gates(),
+            "suite_gates": _suite_gates(),
             "source": _source(),
             **_example_defs(),
         },
@@ -247,6 +255,8 @@ def _common() -> dict[str, Schema]:
         "sample": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]},
         "tags": _names(),
         "gates": {"$ref": "#/$defs/gates"},
+        "capability": dict(NON_EMPTY),
+        "type": {"type": "string", "pattern": f"^(?:{'|'.join(_anycase(kind) for kind in TEST_TYPES)})$"},
         "variants": {"anyOf": [{"enum": list(VARIANT_MODES)},
                                {"type": "object", "required": list(FROZEN_KEYS), "additionalProperties": False,
                                 "properties": {"frozen": {"type": "string", "minLength": 1,
@@ -338,7 +348,7 @@ def _template_test() -> Schema:
                  "description": "letters, digits, '_', '-' and '.'; unique in the suite"},
         "description": {**FREE_TEXT, "description": "free text"},
         "capability": {**NON_EMPTY, "description": "the CheckList capability it tests (free text, lower case)"},
-        "type": {"enum": list(templates.TYPES), "description": "mft (single sentences, gold labels), inv or dir "
+        "type": {"type": "string", "pattern": f"^(?:{'|'.join(_anycase(kind) for kind in templates.TYPES)})$", "description": "mft (single sentences, gold labels), inv or dir "
                                                                "(pairs). Default: mft, or inv with vary/variant"},
         "domain": {"enum": list(DOMAINS), "description": "the lexicon that fills it. Default: the file's domain"},
         "template": {**NON_EMPTY, "description": "a sentence with {slots}; {a1.was}, {a1.is}, {a1.has}, "
@@ -426,6 +436,27 @@ def _gates() -> Schema:
             properties[key] = _threshold(key, GATE_HELP.get(key, key.split("_", 1)[-1].replace("_", " ")))
     return {"type": ["object", "null"], "additionalProperties": False, "properties": properties,
             "description": COMMON_HELP["gates"]}
+
+
+def _suite_gates() -> Schema:
+    """The suite-level `gates:`: thresholds on cells of the run's capability x type matrix."""
+    cell = {"type": "object", "additionalProperties": False, "required": ["max_fail_rate"],
+            "properties": {"max_fail_rate": _threshold("max_fail_rate", "the cell's fail rate (its cases, every test "
+                                                                        "and source of the run)"),
+                           "basis": _basis(GATE_BASES)}}
+    kinds = {"type": "object", "additionalProperties": False, "minProperties": 1,  # mft, inv, dir in any case
+             "patternProperties": {f"^{_anycase(kind)}$": {**cell, "description": f"the gates on the capability's "
+                                                                                  f"{kind} cell"}
+                                   for kind in TEST_TYPES},
+             "description": "a capability's test types (mft, inv, dir) -> their gates"}
+    return {"type": ["object", "null"], "additionalProperties": False,
+            "properties": {"capabilities": {"type": "object", "minProperties": 1, "additionalProperties": kinds,
+                                            "description": "capability -> test type -> gates, e.g. {negation: "
+                                                           "{mft: {max_fail_rate: 0.2}}}"},
+                           "basis": _basis(GATE_BASES)},
+            "if": {"type": "object", "required": ["basis"]}, "then": {"required": ["capabilities"]},
+            "description": "gates on the capability x test type matrix, over every case of the run in the cell "
+                           "(docs/suites.md, The capability matrix)"}
 
 
 def _anycase(word: str) -> str:

@@ -40,21 +40,36 @@ class GateSpec:
     basis: str | None = None
     # per-slice gates: (selector, its thresholds) pairs, e.g. ("hard=true", (("min_accuracy", 0.7),))
     slices: tuple[tuple[str, tuple[tuple[str, float], ...]], ...] | None = None
+    # the suite's gates on cells of the capability x type matrix (the suite-level `gates: {capabilities: ...}`),
+    # carried by each of its tests so they travel with the cases (judge.matrix): ((capability, type, basis or
+    # "", ((gate, threshold), ...)), ...)
+    capabilities: tuple[tuple[str, str, str, tuple[tuple[str, float], ...]], ...] | None = None
 
     def is_empty(self) -> bool:
         return all(getattr(self, key) is None for key in GATE_KEYS if key != "basis")
 
     def to_dict(self) -> dict[str, Any]:
-        found = {k: v for k, v in self.__dict__.items() if v is not None and k != "slices"}
+        found = {k: v for k, v in self.__dict__.items() if v is not None and k not in ("slices", "capabilities")}
         if self.slices:
             found["slices"] = {selector: dict(thresholds) for selector, thresholds in self.slices}
+        if self.capabilities:  # {capability: {type: {max_fail_rate: 0.2, basis: "point"}}}
+            cells: dict[str, dict[str, dict[str, Any]]] = {}
+            for capability, kind, basis, thresholds in self.capabilities:
+                cells.setdefault(capability, {})[kind] = {**dict(thresholds), **({"basis": basis} if basis else {})}
+            found["capabilities"] = cells
         return found
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GateSpec:
         slices = data.get("slices")
+        cells = data.get("capabilities")
         return cls(**{**data, "slices": tuple((selector, tuple(thresholds.items()))
-                                              for selector, thresholds in slices.items()) if slices else None})
+                                              for selector, thresholds in slices.items()) if slices else None,
+                      "capabilities": tuple(
+                          (capability, kind, found.get("basis", ""),
+                           tuple((k, v) for k, v in found.items() if k != "basis"))
+                          for capability, kinds in cells.items() for kind, found in kinds.items())
+                      if cells else None})
 
 
 @dataclass(frozen=True)
@@ -113,8 +128,8 @@ class TestSpec:
     frozen_shown: str = ""  # the same as written from the working folder, for messages
     # a template test (`template:` instead of `strategy:`; strategy "template"): absa_checks.suites.templates
     template: templates_module.TemplateSpec | None = None
-    capability: str = ""  # the CheckList capability (free text, lower case); "" when not given
-    test_type: str = ""   # mft | inv | dir; "" when not given
+    capability: str = ""    # the capability x type matrix's row (lower case) and column (mft | inv | dir); the
+    type: str = ""          # parser fills both, from the test or its defaults (capability_and_type)
 
     @property
     def key(self) -> str:
@@ -169,8 +184,14 @@ class ExtractionTestSpec:
         return f"{self.suite_path}::{self.name}"
 
 
-SUITE_KEYS = ("suite", "description", "domain", "defaults", "sources", "lexicons", "tests")
-COMMON_KEYS = ("expect", "tolerance", "sources", "sample", "tags", "gates", "variants")
+SUITE_KEYS = ("suite", "description", "domain", "defaults", "sources", "lexicons", "tests", "gates")
+COMMON_KEYS = ("expect", "tolerance", "sources", "sample", "tags", "gates", "variants", "capability", "type")
+TEST_TYPES = ("mft", "inv", "dir")  # CheckList's test types: minimum functionality, invariance, directional
+TYPE_OF_EXPECTATION = {"gold": "mft", "unchanged": "inv", "flip": "dir"}  # a test's type when it names none
+# a type that contradicts the expectation: an MFT knows the labels (gold), an invariance does not flip
+TYPE_EXPECTATIONS = {"mft": ("gold",), "inv": ("unchanged", "gold"), "dir": ("flip", "unchanged", "gold")}
+SUITE_GATE_KEYS = ("capabilities", "basis")  # the suite-level `gates:`
+CAPABILITY_GATE_KEYS = ("max_fail_rate", "basis")  # a cell's gates
 VARIANT_MODES = ("auto", "given", "generated")
 FROZEN_KEYS = ("frozen",)  # `variants: {frozen: FILE}`: a reviewed candidates file (docs/suites.md)
 
@@ -293,6 +314,7 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
     tests_raw = top["tests"]
     if not isinstance(tests_raw, list) or not tests_raw:
         raise check.fail(("tests",), "'tests' must be a non-empty list of tests (each starting with '- name:')")
+    cell_gates = _parse_suite_gates(check, top.get("gates"))
     tests: list[TestSpec] = []
     seen: set[str] = set()
     extraction_tests: list[ExtractionTestSpec] = []
@@ -311,7 +333,7 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
         if test.name in seen:
             raise check.fail(("tests", i, "name"), f"two tests are named '{test.name}'; names must be unique in a suite")
         seen.add(test.name)
-        tests.append(test)
+        tests.append(replace(test, gates=replace(test.gates, capabilities=cell_gates)) if cell_gates else test)
     return SuiteSpec(shown, name, description, tuple(tests), inline, hashlib.sha256(raw).hexdigest(),
                      tuple(extraction_tests))
 
@@ -403,8 +425,73 @@ def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_source
                          "FILE}, or set min_validity on the frozen tests only")
     params = _parameters(check, strategy, name, test, defaults, where)
     line = check.located.line(at) or 0
+    capability, test_type = capability_and_type(check, merged, where, name, strategies.capability(strategy), kind)
     return TestSpec(shown, line, name, _text(test.get("description")), strategy,
-                    Expectation(kind, tolerance), sources, sample, tags, gates, variants, params, *frozen)
+                    Expectation(kind, tolerance), sources, sample, tags, gates, variants, params, *frozen,
+                    capability=capability, type=test_type)
+
+
+def capability_name(text: str) -> str:
+    """A capability as the matrix shows it: lower case, single spaces ("Negation  scope" -> "negation scope")."""
+    return " ".join(text.split()).lower()
+
+
+def capability_and_type(check: _Checker, merged: dict, where, name: str, default_capability: str,
+                        expectation: str) -> tuple[str, str]:
+    """A test's row and column of the capability x type matrix: `capability` (free text) and `type` (mft | inv |
+    dir) as written on the test or under `defaults:`, else the defaults: the strategy's capability (ARTS's:
+    "aspect robustness"), the type its expectation implies (gold -> mft, unchanged -> inv, flip -> dir). A
+    type that contradicts the expectation is refused (an MFT checks gold labels; an INV never expects a flip)."""
+    capability = capability_name(check.string(merged["capability"], where("capability"))) \
+        if "capability" in merged else default_capability
+    if "type" not in merged:
+        return capability, TYPE_OF_EXPECTATION.get(expectation, "dir")
+    written = merged["type"]  # CheckList writes MFT, INV, DIR: any case is the type
+    test_type = check.choice(written.lower() if isinstance(written, str) else written, where("type"), TEST_TYPES)
+    if expectation not in TYPE_EXPECTATIONS[test_type]:
+        raise check.fail(where("type"), f"test '{name}' is type {test_type} but expects {expectation}; a {test_type} "
+                                        f"test expects {' or '.join(TYPE_EXPECTATIONS[test_type])}: change 'type' "
+                                        f"(expect {expectation} is type {TYPE_OF_EXPECTATION[expectation]}) or "
+                                        "'expect'")
+    return capability, test_type
+
+
+def _parse_suite_gates(check: _Checker, raw: Any) -> tuple | None:
+    """The suite-level `gates: {basis: point, capabilities: {negation: {mft: {max_fail_rate: 0.2}}}}`: gates on
+    cells of the run's capability x type matrix (judge.matrix)."""
+    at: tuple = ("gates",)
+    gates = check.mapping(raw if raw is not None else {}, at, SUITE_GATE_KEYS)
+    basis = check.choice(gates["basis"], at + ("basis",), GATE_BASES) if "basis" in gates else ""
+    if "capabilities" not in gates:
+        if gates:
+            raise check.fail(at, "the suite-level 'gates' holds 'capabilities' (e.g. capabilities: {negation: {mft: "
+                                 "{max_fail_rate: 0.2}}}); a test's own gates go under the test or 'defaults'")
+        return None
+    at += ("capabilities",)
+    raw_cells = gates["capabilities"]
+    capabilities = check.mapping(raw_cells, at, tuple(raw_cells) if isinstance(raw_cells, dict) else ())
+    if not capabilities:
+        raise check.fail(at, "'gates.capabilities' names no capability; e.g. capabilities: {negation: {mft: "
+                             "{max_fail_rate: 0.2}}}")
+    found = []
+    for capability, kinds in capabilities.items():
+        c_at = at + (capability,)
+        shown = capability_name(check.string(capability, c_at))
+        kinds = check.mapping(kinds, c_at, tuple(kinds) if isinstance(kinds, dict) else ())
+        for key in kinds:  # MFT, INV, DIR in any case, as in the test's `type`; a misspelt one named with the fix
+            check.choice(str(key).lower(), c_at + (key,), TEST_TYPES)
+        if not kinds:
+            raise check.fail(c_at, f"capability {capability!r} has no test type; give one of {', '.join(TEST_TYPES)}, "
+                                   "e.g. {mft: {max_fail_rate: 0.2}}")
+        for written_kind, thresholds in kinds.items():
+            kind, t_at = str(written_kind).lower(), c_at + (written_kind,)
+            thresholds = check.mapping(thresholds, t_at, CAPABILITY_GATE_KEYS)
+            if "max_fail_rate" not in thresholds:
+                raise check.fail(t_at, f"'{check.name(t_at)}' has no gate; give max_fail_rate (a fraction, e.g. 0.2)")
+            own = check.choice(thresholds["basis"], t_at + ("basis",), GATE_BASES) if "basis" in thresholds else basis
+            found.append((shown, kind, own, (("max_fail_rate",
+                                              check.fraction(thresholds["max_fail_rate"], t_at + ("max_fail_rate",))),)))
+    return tuple(found)
 
 
 class _Lexicons:
@@ -448,7 +535,9 @@ def _parse_template_test(check: _Checker, raw: dict, at: tuple, defaults: dict, 
     else:
         raise check.fail(at, f"template test '{name}' needs 'domain:' ({', '.join(DOMAINS)}): the lexicon that fills "
                              "it (or give the suite a top-level 'domain:')")
-    kind = check.choice(test["type"], at + ("type",), templates_module.TYPES) if "type" in test else \
+    written = test.get("type")  # MFT, INV, DIR in any case, as on other tests
+    kind = check.choice(written.lower() if isinstance(written, str) else written, at + ("type",), templates_module.TYPES) \
+        if "type" in test else \
         ("inv" if "vary" in test or "variant" in test else "mft")
     expect = templates_module.DEFAULT_EXPECTATION[kind]
     if "expect" in test:
@@ -465,9 +554,9 @@ def _parse_template_test(check: _Checker, raw: dict, at: tuple, defaults: dict, 
         if expect != "unchanged":
             raise check.fail(at + ("tolerance",), f"'tolerance' only applies to expect: unchanged (test '{name}' "
                                                   f"expects {expect}); remove it or change 'expect'")
-    capability = ""
-    if "capability" in test:
-        capability = check.string(test["capability"], at + ("capability",)).strip().lower()
+    capability = capability_name(check.string(test["capability"], at + ("capability",))) if "capability" in test \
+        else capability_name(check.string(defaults["capability"], ("defaults", "capability"))) \
+        if "capability" in defaults else "templates"  # the matrix's row for a template test that names none
     spec = templates_module.parse_template(check, test, at, name, domain, lexicons.of(domain), kind, expect)
     merged = {**defaults, **test}
     tags = check.string_list(merged["tags"], at + ("tags",) if "tags" in test else ("defaults", "tags")) \
@@ -484,7 +573,7 @@ def _parse_template_test(check: _Checker, raw: dict, at: tuple, defaults: dict, 
                              f"or min_variant_accuracy" + ("" if own else f", or set {key} on the other tests only"))
     return TestSpec(shown, check.located.line(at) or 0, name, _text(test.get("description")),
                     templates_module.STRATEGY, Expectation(expect, tolerance), (spec.source,), None, tags, gates,
-                    template=spec, capability=capability, test_type=kind)
+                    template=spec, capability=capability, type=kind)
 
 
 def _frozen_file(check: _Checker, raw: dict, at: tuple, folder: Path, shown: str) -> tuple[str, str]:
@@ -542,9 +631,12 @@ def _strategy(check: _Checker, value: str, at: tuple) -> str:
 
 
 def _parse_gates(check: _Checker, raw: Any, at: tuple) -> GateSpec:
+    if isinstance(raw, dict) and "capabilities" in raw:
+        raise check.fail(at + ("capabilities",), "gates on the capability x type matrix span the run's tests: put "
+                                                 "'capabilities' under the suite's top-level 'gates:' (docs/suites.md)")
     gates = check.mapping(raw if raw is not None else {}, at, GATE_KEYS)
-    values = {key: check.fraction(gates[key], at + (key,)) for key in GATE_KEYS
-              if key not in ("basis", "slices") and key in gates}
+    values: dict[str, Any] = {key: check.fraction(gates[key], at + (key,)) for key in GATE_KEYS
+                              if key not in ("basis", "slices") and key in gates}
     basis = check.choice(gates["basis"], at + ("basis",), GATE_BASES) if "basis" in gates else None
     sliced = _parse_slice_gates(check, gates["slices"], at + ("slices",)) if "slices" in gates else None
     return GateSpec(basis=basis, slices=sliced, **values)

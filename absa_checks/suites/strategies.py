@@ -50,6 +50,7 @@ class Strategy:
     # validity: its edits change only how words are written (spelling, case, punctuation, contractions), so
     # they may touch opinion words, the target's included, but never an aspect term (perturb.validity)
     surface: bool = False
+    capability: str = ""      # the capability x type matrix's row of its tests; "" names the row after the strategy
 
     def generate(self, example, context):
         module, function = self.generator.split(":")
@@ -92,35 +93,39 @@ def _typos_k(value: Any) -> int:
 
 
 GENERATORS = "absa_checks.perturb.strategies"
+ARTS_CAPABILITY = "aspect robustness"  # ARTS's three strategies: does the sentiment stay bound to its aspect
+ROBUSTNESS = "robustness"  # CheckList's: typos, contractions, punctuation, case (the surface strategies)
 REGISTRY = MappingProxyType({s.name: s for s in (
     Strategy("revtgt", "flip", True, "reverse the target's sentiment; the prediction must flip",
              "target reversal not followed", f"{GENERATORS}:revtgt_step", edits_target=True, context_checks=True,
-             parameters=(Parameter("neutral", DEFAULT_NEUTRAL, _neutral,
+             capability=ARTS_CAPABILITY, parameters=(Parameter("neutral", DEFAULT_NEUTRAL, _neutral,
                                    "neutral targets: skip them, or keep ARTS's reversal of their words",
                                    schema={"enum": list(NEUTRAL_MODES)}),)),
     Strategy("revnon", "unchanged", False,
              "reverse or exaggerate the non-target aspects; the prediction must not change",
-             "changed by a non-target edit", f"{GENERATORS}:revnon_step", edits_target=False, context_checks=True),
+             "changed by a non-target edit", f"{GENERATORS}:revnon_step", edits_target=False, context_checks=True,
+             capability=ARTS_CAPABILITY),
     Strategy("adddiff", "unchanged", False, "append aspects of the opposite sentiment; the prediction must not change",
              "added aspects changed the prediction", f"{GENERATORS}:adddiff_step", edits_target=False,
-             context_checks=False,
+             context_checks=False, capability=ARTS_CAPABILITY,
              parameters=(Parameter("k", None, _k, "aspects appended; unset draws 1-3 per unit, as ARTS did",
                                    in_label=True, schema={"type": "integer", "minimum": 1, "maximum": MAX_K}),)),
     Strategy("typos", "unchanged", False, "misspell k words outside the aspect terms and negations (a swapped, "
              "dropped or doubled letter); the prediction must not change", "typos changed the prediction",
              "absa_checks.perturb.typos:typos_step", edits_target=False, context_checks=False, surface=True,
-             parameters=(Parameter("k", None, _typos_k, "words misspelt, one slip each; unset: 1", in_label=True,
+             capability=ROBUSTNESS, parameters=(Parameter("k", None, _typos_k, "words misspelt, one slip each; unset: 1", in_label=True,
                                    schema={"type": "integer", "minimum": 1, "maximum": MAX_K}),)),
     Strategy("contractions", "unchanged", False, "expand the contractions and contract what contracts (\"it's\" <-> "
              "\"it is\", \"don't\" <-> \"do not\"); the prediction must not change",
              "contractions changed the prediction", "absa_checks.perturb.contractions:contractions_step",
-             edits_target=False, context_checks=False, surface=True),
+             edits_target=False, context_checks=False, surface=True, capability=ROBUSTNESS),
     Strategy("punctuation", "unchanged", False, "remove or add the final punctuation, or remove a comma; the "
              "prediction must not change", "punctuation changed the prediction",
-             "absa_checks.perturb.punctuation:punctuation_step", edits_target=False, context_checks=False, surface=True),
+             "absa_checks.perturb.punctuation:punctuation_step", edits_target=False, context_checks=False, surface=True,
+             capability=ROBUSTNESS),
     Strategy("case", "unchanged", False, "lower-, upper- or title-case the sentence but its aspect terms; the "
              "prediction must not change", "letter case changed the prediction", "absa_checks.perturb.casing:case_step",
-             edits_target=False, context_checks=False, surface=True),
+             edits_target=False, context_checks=False, surface=True, capability=ROBUSTNESS),
 )})
 STRATEGIES = REGISTRY  # the name most of the code reads
 
@@ -146,6 +151,13 @@ def default_expectation(name: str) -> str:
     """A chain flips the prediction iff an odd number of its steps flip the gold."""
     flips = sum(get(part).flips_gold for part in split_chain(name))
     return "flip" if flips % 2 else "unchanged"
+
+
+def capability(name: str) -> str:
+    """The capability of a strategy's or chain's tests when they name none: the one its steps share (ARTS's
+    three: "aspect robustness"), else the chain's name (a step without one counts as its own name)."""
+    found = {get(part).capability or part for part in split_chain(name)}
+    return found.pop() if len(found) == 1 else name
 
 
 def parameters(name: str) -> dict[str, Parameter]:
