@@ -25,6 +25,7 @@ from absa_checks.sources.gold import with_alternatives
 from absa_checks.suites.candidates import CandidatesError, read_candidates
 from absa_checks.suites.cases import Case, expand, sample_units, strategy_label
 from absa_checks.suites.spec import ExtractionTestSpec, SuiteSpec, TestSpec
+from absa_checks.suites.templates import expand as expand_template
 
 FROZEN_GATE = "frozen_up_to_date"  # a frozen test's file is readable and fits its source (NoCases)
 
@@ -183,6 +184,9 @@ def _extraction_plans(state, test: ExtractionTestSpec, folder: Path) -> Iterator
 
 
 def _test_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Iterator[Plan]:
+    if test.template is not None:
+        yield from _template_plans(state, suite, test, source)
+        return
     # reports count cases per source and strategy: two tests with the same ones would count units twice
     label = strategy_label(test)
     other = state.tests_by_strategy.setdefault((source, label), test.key)
@@ -236,6 +240,31 @@ def _test_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Iterato
     if source in suite.inline_sources:  # examples the user wrote: each one shows up, with or without a case
         for unit_id, why in variants.without_variant:
             yield NoVariant(f"{test.name}[{source}:{unit_id}:no-variant]", test, source, unit_id, why)
+
+
+def _template_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Iterator[Plan]:
+    """A template test: its instances filled with the run's seed (absa_checks.suites.templates), one case per
+    instance and gold aspect; checkpoints of another domain leave it out like any source of that domain."""
+    template = test.template
+    assert template is not None
+    models = domain_models(state, test.key, not test.gates.is_empty(), source, {source: template.domain})
+    if not models:
+        return
+    for shown, sha256 in template.lexicon.files:  # the built-in lexicon read: part of the run's fingerprint
+        state.sources.inputs.examples[f"lexicon: {shown}"] = sha256
+    expansion = expand_template(template, test.name, state.options.seed, state.options.sample)
+    cases = expand(test, source, expansion.units, expansion.by_unit)
+    variants = VariantSet("template", expansion.by_unit)
+    state.coverage[(test.key, source)] = coverage_plan(test, source, expansion.units, variants, models,
+                                                       not cases and test.gates.is_empty())
+    if not cases and not test.gates.is_empty():
+        yield NoCases(f"{test.name}[{source}:no-cases]", test, source,
+                      f"template test '{test.name}' made no cases; its gates cannot pass on nothing")
+    several = len(state.predictors) > 1
+    for model in models:
+        for case in cases:
+            name = f"{test.name}[{case.name}@{model}]" if several else f"{test.name}[{case.name}]"
+            yield CasePlan(name, test, source, case, model, suite.sha256)
 
 
 def _frozen(state, suite: SuiteSpec, test: TestSpec, source: str, loaded, units: tuple

@@ -58,13 +58,18 @@ def expand(test: TestSpec, source: str, units: tuple[Unit, ...],
 
 
 def strategy_label(test: TestSpec) -> str:
-    """How reports name the strategy: ADDDIFF with a fixed k is its own row ("adddiff(k=3)")."""
+    """How reports name the strategy: ADDDIFF with a fixed k is its own row ("adddiff(k=3)"); a template test is
+    template:<type> (template:mft, template:inv, template:dir)."""
+    if test.template is not None:
+        return f"{test.strategy}:{test.template.type}"
     return strategies.label(test.strategy, test.params)
 
 
 def case_id(source: str, test: TestSpec, original: Example, variant: Variant) -> str:
     content = [source, strategy_label(test), test.expectation.kind, test.expectation.tolerance,
                _example_content(original), _example_content(variant.example)]
+    if test.template is not None:  # two template tests may fill the same sentence: the test name tells them apart
+        content.append(test.name)
     return hashlib.sha1(json.dumps(content, ensure_ascii=False).encode()).hexdigest()[:16]
 
 

@@ -19,8 +19,10 @@ from absa_checks.common.errors import SpecError
 from absa_checks.common.examples import term_starts
 from absa_checks.common.labels import POLARITIES
 from absa_checks.common.yaml_lines import LocatedYaml, decode, load_located
+from absa_checks.suites import lexicons as lexicons_module
 from absa_checks.suites import slices as slices_module
 from absa_checks.suites import strategies
+from absa_checks.suites import templates as templates_module
 from absa_checks.suites.expectations import EXPECTATIONS, Expectation
 
 GATE_BASES = ("interval", "point")
@@ -109,6 +111,10 @@ class TestSpec:
     params: tuple[tuple[str, Any], ...] = ()  # the strategy's parameters the suite sets (strategies.Parameter)
     frozen: str = ""        # variants "frozen": the reviewed candidates file, resolved (absa_checks.suites.candidates)
     frozen_shown: str = ""  # the same as written from the working folder, for messages
+    # a template test (`template:` instead of `strategy:`; strategy "template"): absa_checks.suites.templates
+    template: templates_module.TemplateSpec | None = None
+    capability: str = ""  # the CheckList capability (free text, lower case); "" when not given
+    test_type: str = ""   # mft | inv | dir; "" when not given
 
     @property
     def key(self) -> str:
@@ -163,7 +169,7 @@ class ExtractionTestSpec:
         return f"{self.suite_path}::{self.name}"
 
 
-SUITE_KEYS = ("suite", "description", "defaults", "sources", "tests")
+SUITE_KEYS = ("suite", "description", "domain", "defaults", "sources", "lexicons", "tests")
 COMMON_KEYS = ("expect", "tolerance", "sources", "sample", "tags", "gates", "variants")
 VARIANT_MODES = ("auto", "given", "generated")
 FROZEN_KEYS = ("frozen",)  # `variants: {frozen: FILE}`: a reviewed candidates file (docs/suites.md)
@@ -280,6 +286,7 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
     description = _text(top.get("description"))
 
     inline = _parse_inline_sources(check, top.get("sources", {}), path, shown)
+    lexicons = _Lexicons(check, top)
     defaults = check.mapping(top.get("defaults", {}), ("defaults",), default_keys())
     all_sources = tuple(known_sources) + tuple(inline)
 
@@ -297,7 +304,10 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
                                                        "in a suite")
             extraction_tests.append(found)
             continue
-        test = _parse_test(check, raw_test, ("tests", i), defaults, all_sources, shown, path.parent)
+        if isinstance(raw_test, dict) and "template" in raw_test:
+            test = _parse_template_test(check, raw_test, ("tests", i), defaults, lexicons, shown)
+        else:
+            test = _parse_test(check, raw_test, ("tests", i), defaults, all_sources, shown, path.parent)
         if test.name in seen:
             raise check.fail(("tests", i, "name"), f"two tests are named '{test.name}'; names must be unique in a suite")
         seen.add(test.name)
@@ -395,6 +405,76 @@ def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_source
     line = check.located.line(at) or 0
     return TestSpec(shown, line, name, _text(test.get("description")), strategy,
                     Expectation(kind, tolerance), sources, sample, tags, gates, variants, params, *frozen)
+
+
+class _Lexicons:
+    """The suite's lexicon per domain: the built-in one with the suite's `lexicons:` merged over it (read once)."""
+
+    def __init__(self, check: _Checker, top: dict):
+        self.check = check
+        self.raw = top.get("lexicons")
+        self.found: dict[str, lexicons_module.Lexicon] = {}
+        own_domain = None
+        if self.raw is not None:  # checked even when no template test uses it
+            own_domain = lexicons_module.parse_lexicon(check, self.raw, ("lexicons",),
+                                                       lexicons_module.Lexicon(None)).domain
+            if own_domain is not None:
+                check.choice(own_domain, ("lexicons", "domain"), DOMAINS)
+        self.suite_domain = check.choice(top["domain"], ("domain",), DOMAINS) if "domain" in top else own_domain
+
+    def of(self, domain: str) -> lexicons_module.Lexicon:
+        if domain not in self.found:
+            base = lexicons_module.load_builtin(domain) or lexicons_module.Lexicon(domain)
+            own = self.raw if isinstance(self.raw, dict) and self.raw.get("domain", domain) == domain else None
+            self.found[domain] = base if own is None else \
+                lexicons_module.parse_lexicon(self.check, own, ("lexicons",), base)
+        return self.found[domain]
+
+
+def _parse_template_test(check: _Checker, raw: dict, at: tuple, defaults: dict, lexicons: _Lexicons,
+                         shown: str) -> TestSpec:
+    """A test with `template:` (docs/suites.md, "Templates"): its cases are filled from lexicons, so it takes no
+    `sources:` and no strategy; its source in reports is templates-<domain>."""
+    test = check.mapping(raw, at, templates_module.TEMPLATE_KEYS)
+    name = _test_name(check, test, at)
+    if "strategy" in test or "sources" in test:
+        raise check.fail(at, f"test '{name}' has a 'template', which makes its own cases: remove 'strategy'/'sources'")
+    if "domain" in test:
+        domain = check.choice(test["domain"], at + ("domain",), DOMAINS)
+    elif lexicons.suite_domain is not None:
+        domain = lexicons.suite_domain
+    else:
+        raise check.fail(at, f"template test '{name}' needs 'domain:' ({', '.join(DOMAINS)}): the lexicon that fills "
+                             "it (or give the suite a top-level 'domain:')")
+    kind = check.choice(test["type"], at + ("type",), templates_module.TYPES) if "type" in test else \
+        ("inv" if "vary" in test or "variant" in test else "mft")
+    expect = templates_module.DEFAULT_EXPECTATION[kind]
+    if "expect" in test:
+        expect = check.choice(test["expect"], at + ("expect",), templates_module.TYPE_EXPECTATIONS[kind])
+    tolerance = 0.0
+    if "tolerance" in test:
+        tolerance = check.fraction(test["tolerance"], at + ("tolerance",))
+        if expect != "unchanged":
+            raise check.fail(at + ("tolerance",), f"'tolerance' only applies to expect: unchanged (test '{name}' "
+                                                  f"expects {expect}); remove it or change 'expect'")
+    capability = ""
+    if "capability" in test:
+        capability = check.string(test["capability"], at + ("capability",)).strip().lower()
+    spec = templates_module.parse_template(check, test, at, name, domain, lexicons.of(domain), kind, expect)
+    merged = {**defaults, **test}
+    tags = check.string_list(merged["tags"], at + ("tags",) if "tags" in test else ("defaults", "tags")) \
+        if "tags" in merged else ()
+    default_gates = _parse_gates(check, defaults.get("gates"), ("defaults", "gates"))
+    own_gates = _parse_gates(check, test.get("gates"), at + ("gates",))
+    gates = GateSpec.from_dict({**default_gates.to_dict(), **own_gates.to_dict()})
+    if gates.min_validity is not None:
+        own = "min_validity" in (test.get("gates") or {})
+        raise check.fail(at + ("gates", "min_validity") if own else ("defaults", "gates", "min_validity"),
+                         f"'min_validity' gates the audited validity of a reviewed (frozen) file; template test "
+                         f"'{name}' has none: set min_validity on the frozen tests only")
+    return TestSpec(shown, check.located.line(at) or 0, name, _text(test.get("description")),
+                    templates_module.STRATEGY, Expectation(expect, tolerance), (spec.source,), None, tags, gates,
+                    template=spec, capability=capability, test_type=kind)
 
 
 def _frozen_file(check: _Checker, raw: dict, at: tuple, folder: Path, shown: str) -> tuple[str, str]:
