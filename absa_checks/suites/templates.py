@@ -112,11 +112,6 @@ def parse_template(check: Any, test: dict, at: tuple, name: str, domain: str, le
             if attribute in AGREEMENT and slot and slots[slot].kind != "aspect":
                 raise fail(at + (key,), f"'{{{slot}.{attribute}}}' agrees with an aspect's number, and '{slot}' is a "
                                         f"{slots[slot].kind} slot; use an aspect slot ({{a1.{attribute}}})")
-    used = {slot for _, slot, _ in parts + variant_parts if slot}
-    for slot in slots:
-        if slot not in used:
-            raise fail(at + ("slots", slot), f"slot '{slot}' is not used in the template"
-                                             + (" or the variant" if variant else "") + f"; use {{{slot}}} or remove it")
     for one in slots.values():
         s_at = at + ("slots", one.name)
         for other in (one.for_slot, *one.other_than, *[s for s in one.same if s != "*"]):
@@ -128,6 +123,11 @@ def parse_template(check: Any, test: dict, at: tuple, name: str, domain: str, le
                                         f"{slots[one.for_slot].kind} slot; 'for' names an aspect slot")
         if one.name in one.other_than or one.for_slot == one.name:
             raise fail(s_at, f"slot '{one.name}' refers to itself")
+    used = {slot for _, slot, _ in parts + variant_parts if slot}
+    for slot in slots:
+        if slot not in used:
+            raise fail(at + ("slots", slot), f"slot '{slot}' is not used in the template"
+                                             + (" or the variant" if variant else "") + f"; use {{{slot}}} or remove it")
     ordered = _order(fail, slots, at)
     bare = [slot for _, slot, attribute in parts if slot and not attribute]
     gold = _gold(fail, test.get("gold"), at + ("gold",), slots, bare, "template")
