@@ -33,7 +33,7 @@ from absa_checks.common.domains import DOMAINS
 from absa_checks.common.labels import POLARITIES
 from absa_checks.sources.catalog import known_source_names
 from absa_checks.sources.gold_sources import GOLD_SOURCES
-from absa_checks.suites import slices, strategies
+from absa_checks.suites import slices, strategies, templates
 from absa_checks.suites.expectations import EXPECTATIONS
 from absa_checks.suites.spec import (
     COMMON_KEYS,
@@ -58,6 +58,7 @@ NON_EMPTY: Schema = {"type": "string", "pattern": r"\S"}
 FRACTION: Schema = {"type": "number", "minimum": 0, "maximum": 1}
 FREE_TEXT: Schema = {}  # the loader takes any value as text (`description: 3` is "3")
 EXTRACTION: Schema = {"type": "object", "required": ["task"], "properties": {"task": {"const": "extraction"}}}
+TEMPLATE: Schema = {"type": "object", "required": ["template"]}
 SPAN: Schema = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2,
                 "description": "[from, to]: character offsets in the sentence, counted from 0, end excluded"}
 
@@ -117,21 +118,30 @@ def suite_schema() -> Schema:
                         "description": "example sources only this file can use: a name -> examples: [...] "
                                        "(written here) or file: PATH (an examples file, relative to this file). "
                                        "To run tests over sources, give 'sources' in a test or under 'defaults'"},
+            "domain": {"enum": list(DOMAINS), "description": "the domain of this file's template tests (the "
+                                                             "built-in lexicon that fills them)"},
+            "lexicons": {"type": "object", "description": "words merged over the built-in lexicon of the domain "
+                                                          "(lists extended, never replaced): domain, aspects, "
+                                                          "opinions, words (docs/capabilities.md)"},
             "tests": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/test"},
                       "description": "the tests, each starting with '- name:'"},
         },
-        # without `sources` under defaults, every test (but an extraction test) names its own
+        # without `sources` under defaults, every test (but an extraction or a template test) names its own
         "if": {"required": ["defaults"], "properties": {"defaults": {"type": "object", "required": ["sources"]}}},
-        "else": {"properties": {"tests": {"items": {"if": EXTRACTION, "else": {"required": ["sources"]}}}}},
+        "else": {"properties": {"tests": {"items": {"if": EXTRACTION, "else": {
+            "if": TEMPLATE, "else": {"required": ["sources"]}}}}}},
         "$defs": {
             "defaults": _defaults(),
             "test": {
-                "description": "a test: a strategy and an expectation over sources, or task: extraction",
+                "description": "a test: a strategy and an expectation over sources, a template, or task: "
+                               "extraction",
                 "if": EXTRACTION,
                 "then": {"$ref": "#/$defs/extraction_test"},
-                "else": {"$ref": "#/$defs/strategy_test"},
+                "else": {"if": TEMPLATE, "then": {"$ref": "#/$defs/template_test"},
+                         "else": {"$ref": "#/$defs/strategy_test"}},
             },
             "strategy_test": _strategy_test(),
+            "template_test": _template_test(),
             "extraction_test": _extraction_test(),
             "gates": _gates(),
             "slice_gates": _slice_gates(),
@@ -274,6 +284,55 @@ def _strategy_test() -> Schema:
         "properties": properties,
         "allOf": [tolerance_only_unchanged] + [_only_for_owners(n) for n in strategies.all_parameter_names()],
     }
+
+
+def _template_test() -> Schema:
+    """A test with `template:` (docs/suites.md, "Templates"; docs/capabilities.md): laxer than the loader, which
+    checks slots, gold and the lexicon with line numbers."""
+    slot_names = {"anyOf": [NON_EMPTY, {"type": "array", "minItems": 1, "items": NON_EMPTY}]}
+    slot: Schema = {
+        "type": "object", "additionalProperties": False,
+        "properties": {
+            "aspect": {**NON_EMPTY, "description": "an aspect term of this category (or any)"},
+            "opinion": {**NON_EMPTY, "description": "an opinion word of this polarity (or any)"},
+            "word": {**NON_EMPTY, "description": "a word of this named list"},
+            "for": {**NON_EMPTY, "description": "the aspect slot the opinion describes"},
+            "other_than": {**slot_names, "description": "aspect slots whose category (or word) this one avoids"},
+            "same": {"anyOf": [{"type": "boolean"}, slot_names],
+                     "description": "slots whose word this one may repeat"},
+        },
+    }
+    label: Schema = {"anyOf": [NON_EMPTY, {"type": "object", "required": ["opposite"], "additionalProperties": False,
+                                           "properties": {"opposite": {
+                                               **NON_EMPTY, "description": "the opinion slot whose polarity "
+                                                                           "this label is the opposite of"}}}]}
+    expectations = list(dict.fromkeys(e for kind in templates.TYPES for e in templates.TYPE_EXPECTATIONS[kind]))
+    properties: dict[str, Schema] = {
+        "name": {"type": "string", "pattern": r"^[\w.-]+$",
+                 "description": "letters, digits, '_', '-' and '.'; unique in the suite"},
+        "description": {**FREE_TEXT, "description": "free text"},
+        "capability": {**NON_EMPTY, "description": "the CheckList capability (the matrix row), e.g. negation"},
+        "type": {"enum": list(templates.TYPES), "description": "mft (gold labels), inv (a pair, unchanged) or "
+                                                               "dir (a pair, flip or unchanged)"},
+        "domain": {"enum": list(DOMAINS), "description": "the built-in lexicon that fills the slots"},
+        "template": {**NON_EMPTY, "description": "the sentence with {slot} placeholders ({a1.was}, {a1.a}, ...)"},
+        "variant": {**NON_EMPTY, "description": "inv/dir: a second template, the pair's variant"},
+        "slots": {"type": "object", "additionalProperties": slot,
+                  "description": "slot name -> {aspect: CATEGORY}, {opinion: POLARITY, for: SLOT} or {word: LIST}"},
+        "gold": {"type": "object", "additionalProperties": label,
+                 "description": "aspect slot -> an opinion slot, a polarity, or {opposite: SLOT}"},
+        "variant_gold": {"type": "object", "additionalProperties": label,
+                         "description": "the variant's labels, when they differ from gold"},
+        "n": {"anyOf": [{"type": "integer", "minimum": 1}, {"const": "all"}],
+              "description": "draws (seeded by --absa-seed), or all"},
+        "vary": {**NON_EMPTY, "description": "inv/dir: the slot the pair's variant changes"},
+        "expect": {"enum": expectations, "description": "mft: gold; inv: unchanged; dir: flip or unchanged"},
+        "tolerance": {**FRACTION, "description": COMMON_HELP["tolerance"]},
+        "tags": {**_names(), "description": COMMON_HELP["tags"]},
+        "gates": {"$ref": "#/$defs/gates"},
+    }
+    return {"type": "object", "additionalProperties": False, "required": ["name", "template"],
+            "properties": {key: properties.get(key, {"description": key}) for key in templates.TEMPLATE_KEYS}}
 
 
 def _extraction_test() -> Schema:
