@@ -204,6 +204,46 @@ tests:
     gates: {min_pair_f1: 0.6, min_quad_f1_flexible: 0.3, basis: interval}
 """,
     "the smallest": "tests:\n  - {name: t, strategy: adddiff, sources: builtin-laptop}\n",
+    "templates": """
+suite: templates
+domain: laptop
+lexicons:
+  domain: laptop
+  aspects: {keys: [keyboard, {term: keys, plural: true}], screen: [screen, display]}
+  opinions:
+    positive: {all: [great], keys: [responsive], screen: [sharp]}
+    negative: {all: [awful], keys: [mushy], screen: [dim]}
+    neutral: {all: [average]}
+  words: {intensifier: [very, really]}
+tests:
+  - name: contrast
+    capability: binding
+    type: mft
+    domain: laptop
+    template: "The {a1} {a1.was} {o1}, but {a2.a} {a2} like this {a2.is} {o2}."
+    slots:
+      a1: {aspect: keys}
+      o1: {opinion: positive, for: a1}
+      a2: {aspect: any, other_than: a1, same: [o1]}
+      o2: {opinion: any, for: a2}
+    gold: {a1: o1, a2: {opposite: o2}}
+    n: all
+    expect: gold
+    tags: [templates]
+    gates: {max_fail_rate: 0.5}
+  - name: more
+    type: dir
+    template: "The {a1} {a1.was} {o1}."
+    variant: "The {a1} {a1.was} {i} {o1}."
+    slots: {a1: {aspect: any}, o1: {opinion: negative, for: a1}, i: {word: intensifier}}
+    gold: {a1: o1}
+    variant_gold: {a1: negative}
+    expect: unchanged
+    tolerance: 0.1
+    n: 3
+  - {name: tax, type: inv, template: "The {a1} works.", slots: {a1: {aspect: screen}}, gold: {a1: neutral}, vary: a1,
+     n: 1}
+""",
 }
 
 
@@ -260,6 +300,14 @@ REFUSED = [
      "strategy: revtgt}\n", "strategy"),
     ("an unknown extraction source", SUITE_HEAD + "  - {name: x, task: extraction, sources: [asqp-rest17]}\n",
      "sources"),
+    ("a misspelt template test key", SUITE_HEAD + "  - {name: t, domain: laptop, template: 'The {a1} works.', "
+     "slots: {a1: {aspect: any}}, gold: {a1: neutral}, nn: 3}\n", "nn"),
+    ("a misspelt slot key", SUITE_HEAD + "  - {name: t, domain: laptop, template: 'The {a1} works.', "
+     "slots: {a1: {aspcet: any}}, gold: {a1: neutral}}\n", "aspcet"),
+    ("a misspelt lexicon key", "suite: s\nlexicons: {aspect: {keys: [keys]}}\ntests:\n" + TEST.format(strategy="revtgt"),
+     "aspect"),
+    ("an unknown template type", SUITE_HEAD + "  - {name: t, domain: laptop, template: 'The {a1} works.', "
+     "slots: {a1: {aspect: any}}, gold: {a1: neutral}, type: mtf}\n", "type"),
     ("a misspelt variant key", "suite: s\nsources:\n  mine:\n    examples:\n      - sentence: The soup was bland.\n"
      "        aspect: soup\n        polarity: negative\n        variants:\n          revtgt: {sentense: x soup}\n"
      "tests:\n" + TEST.format(strategy="revtgt"), "sentense"),
@@ -384,16 +432,20 @@ def test_every_key_has_a_description_for_editors_to_show():
         assert undescribed(made, made["$defs"]) == []
 
 
-FREE_NAMES = ("slots", "gold", "variant_gold")  # a template test's keys that are names the user chooses
+def _named(at: tuple) -> bool:
+    """Keys that are names the user chooses (any name is one): sources, a template test's slots and gold
+    keys, a lexicon's categories and word lists."""
+    return at == ("sources",) or at in (("lexicons", "aspects"), ("lexicons", "words")) or at[:2] == (
+        "lexicons", "opinions") and len(at) == 3 or (len(at) == 3 and at[0] == "tests"
+                                                   and at[2] in ("slots", "gold", "variant_gold"))
 
 
 def key_paths(node, at=()) -> list[tuple]:
-    """The path of every key a user writes in `node`, but a source's name (any name is one) and a template test's
-    slot names (its `slots`, and the aspect slots its `gold` names: the loader checks those against each other)."""
+    """The path of every key a user writes in `node`, but a name the user chooses (`_named`)."""
     found = []
     if isinstance(node, dict):
         for key, value in node.items():
-            if at != ("sources",) and not (len(at) == 3 and at[0] == "tests" and at[2] in FREE_NAMES):
+            if not _named(at):
                 found.append(at + (key,))
             found += key_paths(value, at + (key,))
     elif isinstance(node, list):
@@ -404,8 +456,8 @@ def key_paths(node, at=()) -> list[tuple]:
 
 def _kind(at: tuple) -> tuple:
     """A key's place with list indices and a template test's slot names left out: `tests.#.slots.*.for`."""
-    return tuple("#" if isinstance(part, int) else "*" if i == 3 and at[:1] == ("tests",) and at[2] in FREE_NAMES
-                 else part for i, part in enumerate(at))
+    return tuple("#" if isinstance(part, int) else "*" if i == 3 and _named(at[:3]) else part
+                 for i, part in enumerate(at))
 
 
 def renamed(node, path: tuple, new: str):
@@ -423,8 +475,8 @@ def test_every_key_of_a_stock_file_misspelt_is_refused_by_both(tmp_path: Path, p
     """Each key of the stock file in turn, with an 'x' appended (`strategyx`, `max_fail_ratex`, `hard=truex`,
     a variant's `revtgtx`): the loader refuses it naming the line, and the schema with an error naming it. A key
     at the same place in another list item or slot (the `template` of every test, the `for` of every slot) is
-    tried once: the capability suites
-    hold hundreds of keys of a few dozen kinds, and each try parses the file again."""
+    tried once: the capability suites hold hundreds of keys of a few dozen kinds, and each try parses the file
+    again."""
     which = "examples" if path in EXAMPLES else "suite"
     relative = path.relative_to(REPO)
     copy = tmp_path / relative

@@ -359,3 +359,19 @@ def test_a_template_suite_runs_with_the_lexicon_model(tmp_path):
     assert {case["strategy"] for case in cases} == {"template:mft", "template:inv", "template:dir"}
     assert {case["expect"] for case in cases} == {"gold", "unchanged", "flip"}
     assert "templates-restaurant" in single.summary
+
+
+def test_an_expectation_the_type_does_not_take_names_the_type(tmp_path):
+    path = suite(tmp_path, """\
+        - name: broken
+          template: "The {a1} {a1.was} {o1}."
+          slots: {a1: {aspect: food}, o1: {opinion: positive, for: a1}}
+          gold: {a1: o1}
+          vary: a1
+          expect: flip
+        """)
+    with pytest.raises(SpecError) as caught:
+        parse_suite(path, ())
+    assert str(caught.value) == (f"{path}:9: test 'broken' is type inv (a pair without 'type:'), which expects "
+                                 "unchanged or gold, not 'flip'; change 'expect' or set 'type' (mft: gold; inv: "
+                                 "unchanged, gold; dir: flip, unchanged, gold)")

@@ -118,31 +118,30 @@ def suite_schema() -> Schema:
                         "description": "example sources only this file can use: a name -> examples: [...] "
                                        "(written here) or file: PATH (an examples file, relative to this file). "
                                        "To run tests over sources, give 'sources' in a test or under 'defaults'"},
-            "domain": {"enum": list(DOMAINS), "description": "the domain of this file's template tests (the "
-                                                             "built-in lexicon that fills them)"},
-            "lexicons": {"type": "object", "description": "words merged over the built-in lexicon of the domain "
-                                                          "(lists extended, never replaced): domain, aspects, "
-                                                          "opinions, words (docs/capabilities.md)"},
             "tests": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/test"},
                       "description": "the tests, each starting with '- name:'"},
+            "domain": {"enum": list(DOMAINS), "description": "the domain of the file's template tests (their "
+                                                             "lexicon) unless a test says its own"},
+            "lexicons": {"$ref": "#/$defs/lexicon"},
         },
-        # without `sources` under defaults, every test (but an extraction or a template test) names its own
+        # without `sources` under defaults, every test (but an extraction or template test) names its own
         "if": {"required": ["defaults"], "properties": {"defaults": {"type": "object", "required": ["sources"]}}},
-        "else": {"properties": {"tests": {"items": {"if": EXTRACTION, "else": {
-            "if": TEMPLATE, "else": {"required": ["sources"]}}}}}},
+        "else": {"properties": {"tests": {"items": {"if": {"anyOf": [EXTRACTION, TEMPLATE]},
+                                                    "else": {"required": ["sources"]}}}}},
         "$defs": {
             "defaults": _defaults(),
             "test": {
-                "description": "a test: a strategy and an expectation over sources, a template, or task: "
-                               "extraction",
+                "description": "a test: a strategy and an expectation over sources, a template (docs/suites.md, "
+                               "Templates), or task: extraction",
                 "if": EXTRACTION,
                 "then": {"$ref": "#/$defs/extraction_test"},
                 "else": {"if": TEMPLATE, "then": {"$ref": "#/$defs/template_test"},
                          "else": {"$ref": "#/$defs/strategy_test"}},
             },
             "strategy_test": _strategy_test(),
-            "template_test": _template_test(),
             "extraction_test": _extraction_test(),
+            "template_test": _template_test(),
+            "lexicon": _lexicon(),
             "gates": _gates(),
             "slice_gates": _slice_gates(),
             "source": _source(),
@@ -286,55 +285,6 @@ def _strategy_test() -> Schema:
     }
 
 
-def _template_test() -> Schema:
-    """A test with `template:` (docs/suites.md, "Templates"; docs/capabilities.md): laxer than the loader, which
-    checks slots, gold and the lexicon with line numbers."""
-    slot_names = {"anyOf": [NON_EMPTY, {"type": "array", "minItems": 1, "items": NON_EMPTY}]}
-    slot: Schema = {
-        "type": "object", "additionalProperties": False,
-        "properties": {
-            "aspect": {**NON_EMPTY, "description": "an aspect term of this category (or any)"},
-            "opinion": {**NON_EMPTY, "description": "an opinion word of this polarity (or any)"},
-            "word": {**NON_EMPTY, "description": "a word of this named list"},
-            "for": {**NON_EMPTY, "description": "the aspect slot the opinion describes"},
-            "other_than": {**slot_names, "description": "aspect slots whose category (or word) this one avoids"},
-            "same": {"anyOf": [{"type": "boolean"}, slot_names],
-                     "description": "slots whose word this one may repeat"},
-        },
-    }
-    label: Schema = {"anyOf": [NON_EMPTY, {"type": "object", "required": ["opposite"], "additionalProperties": False,
-                                           "properties": {"opposite": {
-                                               **NON_EMPTY, "description": "the opinion slot whose polarity "
-                                                                           "this label is the opposite of"}}}]}
-    expectations = list(dict.fromkeys(e for kind in templates.TYPES for e in templates.TYPE_EXPECTATIONS[kind]))
-    properties: dict[str, Schema] = {
-        "name": {"type": "string", "pattern": r"^[\w.-]+$",
-                 "description": "letters, digits, '_', '-' and '.'; unique in the suite"},
-        "description": {**FREE_TEXT, "description": "free text"},
-        "capability": {**NON_EMPTY, "description": "the CheckList capability (the matrix row), e.g. negation"},
-        "type": {"enum": list(templates.TYPES), "description": "mft (gold labels), inv (a pair, unchanged) or "
-                                                               "dir (a pair, flip or unchanged)"},
-        "domain": {"enum": list(DOMAINS), "description": "the built-in lexicon that fills the slots"},
-        "template": {**NON_EMPTY, "description": "the sentence with {slot} placeholders ({a1.was}, {a1.a}, ...)"},
-        "variant": {**NON_EMPTY, "description": "inv/dir: a second template, the pair's variant"},
-        "slots": {"type": "object", "additionalProperties": slot,
-                  "description": "slot name -> {aspect: CATEGORY}, {opinion: POLARITY, for: SLOT} or {word: LIST}"},
-        "gold": {"type": "object", "additionalProperties": label,
-                 "description": "aspect slot -> an opinion slot, a polarity, or {opposite: SLOT}"},
-        "variant_gold": {"type": "object", "additionalProperties": label,
-                         "description": "the variant's labels, when they differ from gold"},
-        "n": {"anyOf": [{"type": "integer", "minimum": 1}, {"const": "all"}],
-              "description": "draws (seeded by --absa-seed), or all"},
-        "vary": {**NON_EMPTY, "description": "inv/dir: the slot the pair's variant changes"},
-        "expect": {"enum": expectations, "description": "mft: gold; inv: unchanged; dir: flip or unchanged"},
-        "tolerance": {**FRACTION, "description": COMMON_HELP["tolerance"]},
-        "tags": {**_names(), "description": COMMON_HELP["tags"]},
-        "gates": {"$ref": "#/$defs/gates"},
-    }
-    return {"type": "object", "additionalProperties": False, "required": ["name", "template"],
-            "properties": {key: properties.get(key, {"description": key}) for key in templates.TEMPLATE_KEYS}}
-
-
 def _extraction_test() -> Schema:
     gold = list(GOLD_SOURCES)
     properties: dict[str, Schema] = {
@@ -352,6 +302,91 @@ def _extraction_test() -> Schema:
     }
     return {"type": "object", "additionalProperties": False, "required": ["name", "task", "sources"],
             "properties": {key: properties.get(key, {"description": key}) for key in EXTRACTION_TEST_KEYS}}
+
+
+def _template_test() -> Schema:
+    """A test with `template:` (absa_checks.suites.templates; the loader checks slots, gold and lexicon)."""
+    name = {"type": "string", "pattern": r"^[A-Za-z_]\w*$"}
+    slot_names = {"anyOf": [name, {"type": "array", "minItems": 1, "items": name}]}
+    gold_value = {"anyOf": [{"type": "string", "minLength": 1},
+                            {"type": "object", "required": ["opposite"], "additionalProperties": False,
+                             "properties": {"opposite": {**name, "description": "an opinion slot: the opposite "
+                                                                                "of its polarity"}}}]}
+    gold = {"type": "object", "minProperties": 1, "propertyNames": name, "additionalProperties": gold_value}
+    slot = {
+        "type": "object", "additionalProperties": False,
+        "description": "exactly one of aspect, opinion, word",
+        "properties": {
+            "aspect": {**NON_EMPTY, "description": "an aspect term of this category of the lexicon, or any"},
+            "opinion": {"enum": [*POLARITIES, templates.ANY], "description": "an opinion word of this polarity "
+                                                                             "(any: positive or negative, drawn)"},
+            "word": {**NON_EMPTY, "description": "a word of this list of the lexicon's words"},
+            "for": {**name, "description": "an opinion slot: the aspect slot it describes (its words fit that "
+                                           "aspect's category)"},
+            "other_than": {**slot_names, "description": "an aspect 'any': another category than these aspect "
+                                                        "slots'; otherwise another word"},
+            "same": {"anyOf": [{"type": "boolean"}, slot_names],
+                     "description": "slots whose word this one may repeat (true: any); by default the words of "
+                                    "one instance differ"},
+        },
+        "oneOf": [{"required": ["aspect"]}, {"required": ["opinion"]}, {"required": ["word"]}],
+    }
+    properties: dict[str, Schema] = {
+        "name": {"type": "string", "pattern": r"^[\w.-]+$",
+                 "description": "letters, digits, '_', '-' and '.'; unique in the suite"},
+        "description": {**FREE_TEXT, "description": "free text"},
+        "capability": {**NON_EMPTY, "description": "the CheckList capability it tests (free text, lower case)"},
+        "type": {"enum": list(templates.TYPES), "description": "mft (single sentences, gold labels), inv or dir "
+                                                               "(pairs). Default: mft, or inv with vary/variant"},
+        "domain": {"enum": list(DOMAINS), "description": "the lexicon that fills it. Default: the file's domain"},
+        "template": {**NON_EMPTY, "description": "a sentence with {slots}; {a1.was}, {a1.is}, {a1.has}, "
+                                                 "{a1.does}, {a1.it}, {a1.its} agree with aspect a1's number, "
+                                                 "{x.a} is a/an for x's word"},
+        "variant": {**NON_EMPTY, "description": "inv/dir: a second template, filled with the same words"},
+        "slots": {"type": "object", "minProperties": 1, "propertyNames": name, "additionalProperties": slot,
+                  "description": "each slot of the template: {aspect: CATEGORY|any}, {opinion: POLARITY|any, "
+                                 "for: ASPECT_SLOT}, {word: LIST}"},
+        "gold": {**gold, "description": "each target aspect slot -> an opinion slot (its polarity), a polarity "
+                                        "or {opposite: OPINION_SLOT}"},
+        "variant_gold": {**gold, "description": "the variant's gold, when it differs (default: as gold)"},
+        "n": {"anyOf": [{"type": "integer", "minimum": 1}, {"const": "all"}],
+              "description": f"instances drawn with the run's seed, or all. Default {templates.DEFAULT_N}"},
+        "vary": {**name, "description": "inv/dir: the slot the variant changes (another word of the same "
+                                        "lexicon entry; an opinion of the opposite polarity for expect: flip)"},
+        "expect": {"enum": list(EXPECTATIONS), "description": "mft: gold; inv: unchanged (default) or gold; "
+                                                              "dir: flip (default), unchanged or gold"},
+        "tolerance": {**FRACTION, "description": COMMON_HELP["tolerance"]},
+        "tags": {**_names(), "description": COMMON_HELP["tags"]},
+        "gates": {"$ref": "#/$defs/gates"},
+    }
+    return {"type": "object", "additionalProperties": False, "required": ["name", "template", "slots", "gold"],
+            "properties": {key: properties[key] for key in templates.TEMPLATE_KEYS}}
+
+
+def _lexicon() -> Schema:
+    words = {"type": "array", "minItems": 1, "items": NON_EMPTY}
+    term = {"anyOf": [NON_EMPTY, {"type": "object", "required": ["term"], "additionalProperties": False,
+                                  "properties": {"term": {**NON_EMPTY, "description": "the aspect term"},
+                                                 "plural": {"type": "boolean",
+                                                            "description": "a plural term: {a1.was} is were"}}}]}
+    by_category = {"type": "object", "additionalProperties": words,
+                   "description": "aspect category (or all: fits any) -> words"}
+    return {
+        "type": "object", "additionalProperties": False,
+        "description": "lexicons for template tests, merged over the built-in one of their domain (lists are "
+                       "extended, never replaced)",
+        "properties": {
+            "domain": {"enum": list(DOMAINS), "description": "the domain these words belong to (default: every "
+                                                             "domain the file's template tests use)"},
+            "aspects": {"type": "object", "additionalProperties": {"type": "array", "minItems": 1, "items": term},
+                        "description": "category -> aspect terms"},
+            "opinions": {"type": "object", "additionalProperties": False,
+                         "description": "polarity -> category (or all) -> opinion words",
+                         "properties": {p: {**by_category, "description": f"{p} opinion words by category"}
+                                        for p in POLARITIES}},
+            "words": {"type": "object", "additionalProperties": words, "description": "list name -> words"},
+        },
+    }
 
 
 def _extraction_gates() -> Schema:

@@ -450,7 +450,13 @@ def _parse_template_test(check: _Checker, raw: dict, at: tuple, defaults: dict, 
         ("inv" if "vary" in test or "variant" in test else "mft")
     expect = templates_module.DEFAULT_EXPECTATION[kind]
     if "expect" in test:
-        expect = check.choice(test["expect"], at + ("expect",), templates_module.TYPE_EXPECTATIONS[kind])
+        allowed = templates_module.TYPE_EXPECTATIONS[kind]
+        if test["expect"] not in allowed:
+            raise check.fail(at + ("expect",), f"test '{name}' is type {kind}" + ("" if "type" in test else
+                             " (a pair without 'type:')") + f", which expects {' or '.join(allowed)}, not "
+                             f"{test['expect']!r}; change 'expect' or set 'type' (mft: gold; inv: unchanged, gold; "
+                             "dir: flip, unchanged, gold)")
+        expect = test["expect"]
     tolerance = 0.0
     if "tolerance" in test:
         tolerance = check.fraction(test["tolerance"], at + ("tolerance",))

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import json
 import random
 import re
 from collections.abc import Iterator
@@ -376,6 +375,10 @@ class Fill:
     polarity: str | None = None   # an opinion slot's polarity
     category: str | None = None   # an aspect slot's category
     plural: bool = False
+    low: str = field(default="", compare=False, repr=False)  # the word in lower case: distinct words compare it
+
+    def __post_init__(self):
+        object.__setattr__(self, "low", self.word.lower())
 
 
 @dataclass(frozen=True)
@@ -395,6 +398,12 @@ class _Pools:
         self.lexicon = spec.lexicon
         self.cache: dict[tuple, tuple[Fill, ...]] = {}
         self.by_name = {s.name: s for s in spec.slots}
+        # the slots whose word each slot's must differ from (either may say `same`), and the aspect slots
+        # whose category an aspect "any" with other_than must avoid
+        self.differ = {s.name: tuple(t.name for t in spec.slots if t.name != s.name and not (
+            "*" in s.same or "*" in t.same or t.name in s.same or s.name in t.same)) for s in spec.slots}
+        self.apart = {s.name: tuple(t for t in s.other_than if s.kind == "aspect" and s.value == ANY
+                                    and self.by_name[t].kind == "aspect") for s in spec.slots}
 
     def base(self, slot: SlotSpec, filled: dict[str, Fill], polarity: str | None, category: str | None = None
              ) -> tuple[Fill, ...]:
@@ -418,17 +427,13 @@ class _Pools:
 
     def allowed(self, slot: SlotSpec, fill: Fill, filled: dict[str, Fill]) -> bool:
         """Distinct words in one instance (unless `same`), and `other_than`."""
-        word = fill.word.lower()
-        for name, other in filled.items():
-            if name == slot.name:
-                continue
-            if other.word.lower() == word and "*" not in slot.same and name not in slot.same \
-                    and slot.name not in self.by_name[name].same:
+        low = fill.low
+        for name in self.differ[slot.name]:
+            other = filled.get(name)
+            if other is not None and other.low == low:
                 return False
-        for name in slot.other_than:
-            other = filled[name]
-            if slot.kind == "aspect" and slot.value == ANY and self.by_name[name].kind == "aspect" \
-                    and other.category == fill.category:
+        for name in self.apart[slot.name]:
+            if filled[name].category == fill.category:
                 return False
         return True
 
@@ -437,18 +442,24 @@ class _Pools:
             return (None,)
         return DRAWN_POLARITIES if slot.value == ANY else (slot.value,)
 
+    def can_vary(self, filled: dict[str, Fill]) -> bool:
+        return self.spec.vary is None or any(True for _ in self._variations(filled))
+
     def variations(self, filled: dict[str, Fill]) -> tuple[Fill, ...]:
+        return tuple(self._variations(filled))
+
+    def _variations(self, filled: dict[str, Fill]) -> Iterator[Fill]:
         """The words the varied slot may take in the variant: same lexicon entry (category, polarity or its
         opposite for expect: flip, list), not the original's word, distinct from the others."""
-        slot = self.by_name[self.spec.vary] if self.spec.vary else None
-        if slot is None:
-            return ()
+        if self.spec.vary is None:
+            return
+        slot = self.by_name[self.spec.vary]
         now = filled[slot.name]
         polarity = now.polarity
         if polarity is not None and self.spec.flip_vary:
             polarity = opposite(polarity)
         pool = self.base(slot, filled, polarity, now.category if slot.kind == "aspect" else None)
-        return tuple(f for f in pool if f.word != now.word and self.allowed(slot, f, filled))
+        yield from (f for f in pool if f.word != now.word and self.allowed(slot, f, filled))
 
 
 def _fillings(spec: TemplateSpec, pools: _Pools) -> Iterator[dict[str, Fill]]:
@@ -457,7 +468,7 @@ def _fillings(spec: TemplateSpec, pools: _Pools) -> Iterator[dict[str, Fill]]:
 
     def fill(i: int, filled: dict[str, Fill]) -> Iterator[dict[str, Fill]]:
         if i == len(slots):
-            if spec.vary is None or pools.variations(filled):
+            if pools.can_vary(filled):
                 yield dict(filled)
             return
         slot = slots[i]
@@ -483,7 +494,7 @@ def _draw(spec: TemplateSpec, pools: _Pools, rng: random.Random) -> dict[str, Fi
                 return None
             pick = rng.choice(options)
         filled[slot.name] = pick
-    if spec.vary is not None and not pools.variations(filled):
+    if not pools.can_vary(filled):
         return None
     return filled
 
@@ -503,17 +514,14 @@ def draw(spec: TemplateSpec, seed: int | str, test_name: str, limit: int | None 
         return found if limit is None else [found[i] for i in sorted(rng.sample(range(len(found)),
                                                                                 min(limit, len(found))))]
     n = n if limit is None else min(n, limit)
-    small = list(islice(_fillings(spec, pools), 4 * n + 1))
-    if len(small) <= 4 * n:  # a small space: a uniform sample without replacement
-        return [small[i] for i in sorted(rng.sample(range(len(small)), min(n, len(small))))]
     chosen: dict[tuple, dict[str, Fill]] = {}
-    for _ in range(50 * n + 1000):  # a large space: draws, duplicates dropped (rare)
+    for _ in range(3 * n + 100):  # draws, duplicates dropped: enough unless the space is barely larger than n
         filled = _draw(spec, pools, rng)
         if filled is not None:
             chosen.setdefault(_key(spec, filled), filled)
             if len(chosen) == n:
                 return list(chosen.values())
-    everything = list(_fillings(spec, pools))  # draws kept colliding: sample the whole space instead
+    everything = list(_fillings(spec, pools))  # a small space: a uniform sample of all its fillings
     return [everything[i] for i in sorted(rng.sample(range(len(everything)), min(n, len(everything))))]
 
 
@@ -565,25 +573,26 @@ def _label(value: tuple[str, str], filled: dict[str, Fill]) -> str:
     return opposite(polarity) if kind == "opposite" else polarity
 
 
-def _examples(spec: TemplateSpec, parts, gold, filled: dict[str, Fill], unit_ids: dict[str, str]) -> dict[str, Example]:
+def _aspect_order(parts: tuple[tuple[str, str, str], ...], aspect_slots: frozenset[str]) -> tuple[str, ...]:
+    """The aspect slots written bare in a template, in the order they first appear: the sentence's aspects."""
+    return tuple(dict.fromkeys(slot for _, slot, attribute in parts if slot in aspect_slots and not attribute))
+
+
+def _examples(order: tuple[str, ...], parts, gold, filled: dict[str, Fill], unit_ids: dict[str, str]
+              ) -> dict[str, Example]:
     """One example per gold aspect of one filled sentence: that aspect the target, the others beside it."""
     sentence, starts = render(parts, filled)
     labels = {key: _label(value, filled) for key, value in gold}
-    aspects = {}
-    for _, slot, attribute in parts:
-        if slot and not attribute and slot not in aspects and spec_kind(spec, slot) == "aspect":
-            start = starts[slot]
-            end = start + len(filled[slot].word)
-            aspects[slot] = Aspect(sentence[start:end], start, end, labels.get(slot))
-    return {key: Example(sentence, aspects[key], tuple(a for s, a in aspects.items() if s != key),
-                         record_id=unit_ids[key]) for key, _ in gold}
-
-
-def spec_kind(spec: TemplateSpec, slot: str) -> str:
-    for s in spec.slots:
-        if s.name == slot:
-            return s.kind
-    raise KeyError(slot)
+    aspects = []
+    for slot in order:
+        start = starts[slot]
+        end = start + len(filled[slot].word)
+        aspects.append((slot, Aspect(sentence[start:end], start, end, labels.get(slot))))
+    if len(aspects) == 1:
+        slot, aspect = aspects[0]
+        return {slot: Example(sentence, aspect, (), record_id=unit_ids[slot])}
+    return {key: Example(sentence, target, tuple(a for s, a in aspects if s != key), record_id=unit_ids[key])
+            for key, target in aspects if key in labels}
 
 
 def expand(spec: TemplateSpec, test_name: str, seed: int | str, limit: int | None = None) -> Expansion:
@@ -594,20 +603,23 @@ def expand(spec: TemplateSpec, test_name: str, seed: int | str, limit: int | Non
     units: list[Unit] = []
     by_unit: dict[str, tuple[Variant, ...]] = {}
     fillings = draw(spec, seed, test_name, limit)
+    aspect_slots = frozenset(s.name for s in spec.slots if s.kind == "aspect")
+    order = _aspect_order(spec.parts, aspect_slots)
+    v_parts = spec.variant_parts if spec.variant is not None else spec.parts
+    v_order = _aspect_order(v_parts, aspect_slots)
+    v_gold = spec.variant_gold or spec.gold
     for filled in fillings:
         changed = None
-        words = [[s.name, filled[s.name].word] for s in spec.slots]
+        words = [test_name, *(f"{s.name}={filled[s.name].word}" for s in spec.slots)]
         if spec.vary is not None:
             changed = {**filled, spec.vary: rng.choice(pools.variations(filled))}
-            words.append(["~" + spec.vary, changed[spec.vary].word])
-        digest = hashlib.sha1(json.dumps([test_name, words], ensure_ascii=False).encode()).hexdigest()[:10]
+            words.append(f"~{spec.vary}={changed[spec.vary].word}")
+        digest = hashlib.sha1("\x1f".join(words).encode()).hexdigest()[:10]  # the test name and the words
         ids = {key: f"{digest}:{key}" for key, _ in spec.gold}
-        originals = _examples(spec, spec.parts, spec.gold, filled, ids)
+        originals = _examples(order, spec.parts, spec.gold, filled, ids)
         variants = originals
         if spec.paired:
-            v_parts = spec.variant_parts if spec.variant is not None else spec.parts
-            v_gold = spec.variant_gold or spec.gold
-            variants = _examples(spec, v_parts, v_gold, changed or filled, ids)
+            variants = _examples(v_order, v_parts, v_gold, changed or filled, ids)
         for key, _ in spec.gold:
             unit = Unit(spec.source, ids[key], originals[key])
             units.append(unit)
