@@ -69,6 +69,9 @@ def test_aspect_terms(domain):
             assert term.lower() not in seen, f"{term!r} in {seen.get(term.lower())} and {category}"
             seen[term.lower()] = category
             assert not (plural and not term.endswith("s")), f"{term!r} marked plural: check the mark"
+    # a term is never an opinion word (its sentence would carry a second, unlabelled opinion)
+    opinions = set().union(*(_opinion_words(data, polarity) for polarity in POLARITIES))
+    assert not set(seen) & {word.lower() for word in opinions}
     # taxonomy swaps a term for another of its category: most categories need two terms or more
     assert sum(len(entries) >= 2 for entries in data["aspects"].values()) >= 5
 
