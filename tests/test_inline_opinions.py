@@ -132,7 +132,9 @@ def test_the_stock_suites_cover_every_built_in_source_or_say_why_not():
         if not suite.tests:  # extraction quality only (suites/extraction): scored on gold data, not these sources
             assert suite.extraction_tests
             continue
-        covered = {source for test in suite.tests for source in test.sources}
+        if all(test.template is not None for test in suite.tests):  # template tests make their own sentences
+            continue
+        covered = {source for test in suite.tests if test.template is None for source in test.sources}
         missing = set(BUILTIN_SOURCES) - covered
         if path.name in ("revtgt.yaml", "revnon.yaml", "adddiff.yaml"):  # the ARS triple: everywhere
             assert not missing, (path.name, missing)

@@ -266,6 +266,10 @@ ERRORS = [
     ("for-non-aspect", "slots: {a1: {aspect: food}, o1: {opinion: any, for: p}, p: {word: name}}",
      "'for' names an aspect slot", "slots"),
     ("n-too-large", "n: 500", "n: 500 but the slots have only 32 distinct fillings", "n"),
+    ("n-zero", "n: 0", "'n' must be a whole number of at least 1 (draws) or 'all', got 0", "n"),
+    ("n-huge", "n: 50000", "n: 50000 is more than 20,000 instances for one test", "n"),
+    ("polarity-name", "slots: {a1: {aspect: food}, positive: {opinion: any, for: a1}}", "slot name 'positive' is "
+     "a polarity", "slots"),
     ("category", "slots: {a1: {aspect: fod}, o1: {opinion: any, for: a1}}", "did you mean 'food'?", "slots"),
     ("attribute", 'template: "The {a1} {a1.wsa} {o1}."', "did you mean '{a1.was}'?", "template"),
     ("mft-pair", "vary: a1; type: mft", "a pair ('vary:' or 'variant:') is an inv or dir test", "type"),
@@ -315,6 +319,20 @@ def test_an_empty_lexicon_list_is_an_error_naming_its_line(tmp_path):
     assert str(caught.value).startswith(f"{path}:5: 'lexicons.words.name' must be a non-empty list of words")
 
 
+def test_flip_by_an_opinion_no_gold_label_comes_from_is_refused(tmp_path):
+    path = suite(tmp_path, """\
+        - name: broken
+          type: dir
+          template: "The {a1} {a1.was} {o1}."
+          slots: {a1: {aspect: food}, o1: {opinion: any, for: a1}}
+          gold: {a1: positive}
+          vary: o1
+        """)
+    with pytest.raises(SpecError, match=r"t.yaml:8: test 'broken': expect: flip varies 'o1', but no gold label comes "
+                                        r"from it"):
+        parse_suite(path, ())
+
+
 def test_flip_needs_a_changing_gold(tmp_path):
     path = suite(tmp_path, """\
         - name: broken
@@ -342,11 +360,16 @@ def test_a_suites_lexicon_extends_the_built_in_one(tmp_path):
 def test_a_template_suite_runs_with_the_lexicon_model(tmp_path):
     """One real run. `-n 2` on template suites: tests/test_xdist.py compares `pytest suites/` (which holds the
     built-in template suites) with and without workers, report for report."""
-    args = [str(DATA / "suite.yaml"), "--model", "lexicon", "-q"]
+    models = tmp_path / "models.yaml"  # a laptop checkpoint leaves the restaurant template tests out
+    models.write_text("models:\n  rest: {kind: lexicon, scope: target, domains: [restaurant]}\n"
+                      "  lap: {kind: lexicon, scope: sentence, domains: [laptop]}\n")
+    args = [str(DATA / "suite.yaml"), "--model", "rest,lap", "--absa-models", str(models), "-q"]
     single = run_pytest(args, report=tmp_path / "one.json")
     report = single.report
     assert report is not None, single.out
     cases = report["cases"]
+    assert {case["model"] for case in cases} == {"rest"}
+    assert report["manifest"]["domains"]["lap"]["left_out"] == ["templates-restaurant"]
     counts: dict[str, int] = {}
     for case in cases:
         counts[case["test_name"]] = counts.get(case["test_name"], 0) + 1
@@ -375,3 +398,51 @@ def test_an_expectation_the_type_does_not_take_names_the_type(tmp_path):
     assert str(caught.value) == (f"{path}:9: test 'broken' is type inv (a pair without 'type:'), which expects "
                                  "unchanged or gold, not 'flip'; change 'expect' or set 'type' (mft: gold; inv: "
                                  "unchanged, gold; dir: flip, unchanged, gold)")
+
+
+def test_a_word_under_two_polarities_for_one_category_is_refused(tmp_path):
+    path = suite(tmp_path, VOCAB.replace("N", "5"),
+                 head="domain: restaurant\nlexicons:\n  opinions:\n    negative:\n      food: [Great]\n")
+    with pytest.raises(SpecError) as caught:
+        parse_suite(path, ())
+    assert str(caught.value) == (f"{path}:6: 'Great' is positive (opinions.positive.all) and negative "
+                                 "(opinions.negative.food) for the same category, so a sentence with it would have "
+                                 "no single gold label: keep it under one polarity")
+    # one word for two categories, each under its own polarity, is fine (cheap prices, cheap decor)
+    fine = suite(tmp_path, VOCAB.replace("N", "5"), head="domain: restaurant\nlexicons:\n  opinions:\n"
+                 "    positive: {price: [cheap]}\n    negative: {ambience: [cheap]}\n")
+    assert parse_suite(fine, ()).tests
+
+
+def test_all_is_no_aspect_category(tmp_path):
+    path = suite(tmp_path, VOCAB.replace("N", "5"), head="domain: restaurant\nlexicons: {aspects: {all: [thing]}}\n")
+    with pytest.raises(SpecError, match=r"t.yaml:3: 'all' is not an aspect category"):
+        parse_suite(path, ())
+
+
+def test_a_gate_a_template_test_never_measures_is_refused(tmp_path):
+    path = suite(tmp_path, VOCAB.replace("N", "5") + "  gates: {min_ars: 0.5}\n")
+    with pytest.raises(SpecError, match=r"t.yaml:9: 'min_ars' gates the ARS of real sentences under revtgt, revnon "
+                                        r"and adddiff; template test 'vocab' has none: gate it with max_fail_rate"):
+        parse_suite(path, ())
+
+
+def test_all_over_a_huge_space_is_refused(tmp_path):
+    names = ", ".join(f"w{i}" for i in range(30))
+    path = suite(tmp_path, """\
+        - name: huge
+          template: "The {a1} {a1.was} {o1}, said {p}, {q} and {r}."
+          slots: {a1: {aspect: food}, o1: {opinion: positive, for: a1}, p: {word: many}, q: {word: many},
+                  r: {word: many}}
+          gold: {a1: o1}
+          n: all
+        """, head=f"domain: restaurant\nlexicons: {{words: {{many: [{names}]}}}}\n")
+    with pytest.raises(SpecError, match=r"t.yaml:10: test 'huge': n: all would fill more than 20,000 instances; give "
+                                        r"a number of draws \(n: 200\)"):
+        parse_suite(path, ())
+
+
+def test_a_domain_without_a_lexicon_says_to_add_aspects(tmp_path):
+    path = suite(tmp_path, VOCAB.replace("N", "5"), head="domain: laptop\n")  # tests/data has no laptop lexicon
+    with pytest.raises(SpecError, match=r"t.yaml:6: test 'vocab': slot 'a1': the laptop lexicon has no aspect terms"):
+        parse_suite(path, ())

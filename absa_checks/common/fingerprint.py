@@ -27,9 +27,10 @@ from typing import Any
 
 PACKAGE = Path(__file__).resolve().parent.parent
 # What makes generated variants: the generator, the strategies' declarations, the word lists and lexicon,
-# the clause finder, case expansion, and the package's own data (fixtures).
+# the clause finder, case expansion, the template engine, and the package's own data (fixtures).
 GENERATOR_FILES = ("perturb/*.py", "common/text.py", "suites/strategies.py", "sources/clauses.py", "suites/cases.py",
-                   "suites/inline.py", "sources/infer.py", "fixtures/*")
+                   "suites/inline.py", "sources/infer.py", "fixtures/*", "suites/templates.py", "suites/lexicons.py",
+                   "fixtures/lexicons/*")  # the template engine and its built-in lexicons too
 GENERATOR_LIBRARIES = ("absa-checks", "nltk", "vaderSentiment", "textblob")
 PARTS = ("suites", "examples", "data", "model", "generator", "options")
 

@@ -92,9 +92,10 @@ class _Fail:
         return SpecError(self.path, self.located.line(at), message)
 
 
-def parse_lexicon(check: Any, raw: Any, at: tuple, base: Lexicon) -> Lexicon:
+def parse_lexicon(check: Any, raw: Any, at: tuple, base: Lexicon, whole: bool = True) -> Lexicon:
     """`raw` (a lexicon mapping at `at` of `check`'s file) merged over `base`: lists extended, never replaced.
-    `check.fail(at, message)` makes the SpecError naming file and line."""
+    `check.fail(at, message)` makes the SpecError naming file and line. `whole` False checks the shape only
+    (a suite's lexicon before it is known which built-in one it extends)."""
     where = ".".join(str(p) for p in at) or "the lexicon"
     if not isinstance(raw, dict):
         raise check.fail(at, f"'{where}' must be a mapping with {', '.join(LEXICON_KEYS)}")
@@ -105,6 +106,9 @@ def parse_lexicon(check: Any, raw: Any, at: tuple, base: Lexicon) -> Lexicon:
     aspects = {category: list(terms) for category, terms in base.aspects}
     for category, items in _mapping(check, raw.get("aspects", {}), at + ("aspects",)).items():
         c_at = at + ("aspects", category)
+        if category == ALL:
+            raise check.fail(c_at, f"'{ALL}' is not an aspect category: under 'opinions' it means words that fit any "
+                                   "category; name the category (food, battery, ...)")
         terms = aspects.setdefault(str(category), [])
         known = {t.text for t in terms}
         for i, item in enumerate(_list(check, items, c_at)):
@@ -122,19 +126,42 @@ def parse_lexicon(check: Any, raw: Any, at: tuple, base: Lexicon) -> Lexicon:
             raise check.fail(p_at, f"opinion polarity '{polarity}' is not one of {', '.join(POLARITIES)}; {fix}")
         mine = opinions.setdefault(polarity, {})
         for category, words in _mapping(check, by_category, p_at).items():
-            if category != ALL and category not in categories:
+            if whole and category != ALL and category not in categories:
                 hint = difflib.get_close_matches(str(category), categories, n=1)
                 fix = f"did you mean '{hint[0]}'?" if hint else \
                     f"use an aspect category ({', '.join(categories) or 'none defined yet'}) or '{ALL}'"
                 raise check.fail(p_at + (category,), f"opinion category '{category}' is no aspect category of this "
                                                      f"lexicon; {fix}")
             _extend(mine.setdefault(str(category), []), _strings(check, words, p_at + (category,)))
+    if whole:
+        _check_polarities(check, opinions, raw.get("opinions") or {}, at + ("opinions",))
     words_now = {name: list(ws) for name, ws in base.words}
     for name, items in _mapping(check, raw.get("words", {}), at + ("words",)).items():
         _extend(words_now.setdefault(str(name), []), _strings(check, items, at + ("words", name)))
     return Lexicon(domain, tuple((c, tuple(ts)) for c, ts in aspects.items()),
                    tuple((p, tuple((c, tuple(ws)) for c, ws in by_c.items())) for p, by_c in opinions.items()),
                    tuple((n, tuple(ws)) for n, ws in words_now.items()), base.files)
+
+
+def _check_polarities(check: Any, opinions: dict[str, dict[str, list[str]]], raw: Any, at: tuple) -> None:
+    """A word that fits one category under two polarities would make its gold depend on the draw: refused,
+    blaming the entry of `raw` that lists it (the built-in lexicon was checked the same way when read)."""
+    raw = raw if isinstance(raw, dict) else {}
+    categories = {category for by_category in opinions.values() for category in by_category}
+    for category in sorted(categories | {ALL}):
+        owner: dict[str, tuple[str, str]] = {}  # word -> (polarity, the list it is in)
+        for polarity, by_category in opinions.items():
+            for listed in dict.fromkeys((category, ALL)):
+                for word in by_category.get(listed, ()):
+                    first = owner.setdefault(word.lower(), (polarity, listed))
+                    if first[0] == polarity:
+                        continue
+                    mine = (polarity, listed)
+                    blame = mine if listed in (raw.get(polarity) or {}) else first
+                    raise check.fail(at + blame, f"'{word}' is {first[0]} (opinions.{first[0]}.{first[1]}) and "
+                                                 f"{polarity} (opinions.{polarity}.{listed}) for the same category, "
+                                                 "so a sentence with it would have no single gold label: keep it "
+                                                 "under one polarity")
 
 
 def _extend(into: list[str], words: tuple[str, ...]) -> None:

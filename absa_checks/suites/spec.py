@@ -415,12 +415,14 @@ class _Lexicons:
         self.raw = top.get("lexicons")
         self.found: dict[str, lexicons_module.Lexicon] = {}
         own_domain = None
-        if self.raw is not None:  # checked even when no template test uses it
+        if self.raw is not None:  # its shape checked even when no template test uses it
             own_domain = lexicons_module.parse_lexicon(check, self.raw, ("lexicons",),
-                                                       lexicons_module.Lexicon(None)).domain
+                                                       lexicons_module.Lexicon(None), whole=False).domain
             if own_domain is not None:
                 check.choice(own_domain, ("lexicons", "domain"), DOMAINS)
         self.suite_domain = check.choice(top["domain"], ("domain",), DOMAINS) if "domain" in top else own_domain
+        if self.raw is not None and self.suite_domain is not None:  # and whole, over the lexicon it extends
+            self.of(own_domain or self.suite_domain)
 
     def of(self, domain: str) -> lexicons_module.Lexicon:
         if domain not in self.found:
@@ -473,11 +475,13 @@ def _parse_template_test(check: _Checker, raw: dict, at: tuple, defaults: dict, 
     default_gates = _parse_gates(check, defaults.get("gates"), ("defaults", "gates"))
     own_gates = _parse_gates(check, test.get("gates"), at + ("gates",))
     gates = GateSpec.from_dict({**default_gates.to_dict(), **own_gates.to_dict()})
-    if gates.min_validity is not None:
-        own = "min_validity" in (test.get("gates") or {})
-        raise check.fail(at + ("gates", "min_validity") if own else ("defaults", "gates", "min_validity"),
-                         f"'min_validity' gates the audited validity of a reviewed (frozen) file; template test "
-                         f"'{name}' has none: set min_validity on the frozen tests only")
+    for key, why in (("min_validity", "the audited validity of a reviewed (frozen) file"),
+                     ("min_ars", "the ARS of real sentences under revtgt, revnon and adddiff")):
+        if getattr(gates, key) is not None:  # never measured on a template test: a gate that could never pass
+            own = key in (test.get("gates") or {})
+            raise check.fail(at + ("gates", key) if own else ("defaults", "gates", key),
+                             f"'{key}' gates {why}; template test '{name}' has none: gate it with max_fail_rate "
+                             f"or min_variant_accuracy" + ("" if own else f", or set {key} on the other tests only"))
     return TestSpec(shown, check.located.line(at) or 0, name, _text(test.get("description")),
                     templates_module.STRATEGY, Expectation(expect, tolerance), (spec.source,), None, tags, gates,
                     template=spec, capability=capability, test_type=kind)

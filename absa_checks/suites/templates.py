@@ -34,6 +34,7 @@ SLOT_KEYS = SLOT_KINDS + ("for", "other_than", "same")
 ANY = "any"
 DRAWN_POLARITIES = ("positive", "negative")  # `opinion: any` draws one of these
 DEFAULT_N = 20
+MAX_INSTANCES = 20_000  # per test: `n` and `n: all` above it are refused (a suite runs hundreds; 10,000 cost 0.5 s)
 STRATEGY = "template"  # TestSpec.strategy of a template test; reports name it template:<type>
 SOURCE_PREFIX = "templates-"  # a template test's source in reports: templates-<domain>
 
@@ -165,6 +166,9 @@ def parse_template(check: Any, test: dict, at: tuple, name: str, domain: str, le
             flip_vary = True  # the variant takes a word of the opposite polarity: its gold flips with it
             if slots[vary].value == "neutral":
                 raise fail(at + ("vary",), f"'{vary}' is a neutral opinion: it has no opposite polarity to flip to")
+            if not any(value[1] == vary and value[0] != "label" for _, value in gold):
+                raise fail(at + ("gold",), f"expect: flip varies '{vary}', but no gold label comes from it, so no "
+                                           f"label would flip: give a target its label from it ({{a1: {vary}}})")
         elif variant_gold is None:
             raise fail(at + ("expect",), "expect: flip needs the variant's gold to differ: vary an opinion slot, or "
                                          "say the variant's labels with 'variant_gold: {a1: {opposite: o1}}'")
@@ -214,6 +218,8 @@ def _parts(fail, template: str, at: tuple) -> tuple[tuple[str, str, str], ...]:
 def _slot(fail, name: str, body: Any, at: tuple, lexicon: Lexicon) -> SlotSpec:
     if not _SLOT_NAME.fullmatch(name):
         raise fail(at, f"slot name {name!r} may only use letters, digits and '_' (and not start with a digit)")
+    if name in POLARITIES:
+        raise fail(at, f"slot name '{name}' is a polarity, so 'gold: {{a1: {name}}}' could not name it: rename it")
     if not isinstance(body, dict):
         raise fail(at, f"slot '{name}' must be a mapping: {{aspect: food}}, {{opinion: positive, for: a1}} or "
                        f"{{word: intensifier}}, got {body!r}")
@@ -229,6 +235,10 @@ def _slot(fail, name: str, body: Any, at: tuple, lexicon: Lexicon) -> SlotSpec:
     value = body[kind]
     if not isinstance(value, str) or not value.strip():
         raise fail(at + (kind,), f"slot '{name}': '{kind}' must be a name, got {value!r}")
+    if kind == "aspect" and not lexicon.categories():
+        raise fail(at + (kind,), f"slot '{name}': the {lexicon.domain} lexicon has no aspect terms (no built-in one "
+                                 "for this domain, and the suite adds none): add them under 'lexicons: {aspects: "
+                                 "{CATEGORY: [terms]}}'")
     if kind == "aspect" and value != ANY and value not in lexicon.categories():
         raise fail(at + (kind,), _unknown(f"aspect category '{value}'", value, lexicon.categories(), ANY,
                                           lexicon, "aspects"))
@@ -329,6 +339,9 @@ def _n(fail, raw: Any, at: tuple) -> int | None:
         return None
     if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
         raise fail(at, f"'n' must be a whole number of at least 1 (draws) or 'all', got {raw!r}")
+    if raw > MAX_INSTANCES:
+        raise fail(at, f"n: {raw} is more than {MAX_INSTANCES:,} instances for one test; a behavioural test needs "
+                       "hundreds: lower n")
     return raw
 
 
@@ -356,13 +369,16 @@ def _check_lexicon(fail, spec: TemplateSpec, at: tuple) -> None:
                                f"): {where} has no {polarity} words in the {lexicon.domain} lexicon; add some under "
                                f"'lexicons: {{opinions: {{{polarity}: {{{category or 'all'}: [...]}}}}}}'"
                                + (f", or give '{aspect.name}' a category that has them" if aspect else ""))
-    wanted = 1 if spec.n is None else spec.n
+    wanted = MAX_INSTANCES + 1 if spec.n is None else spec.n
     count = sum(1 for _ in islice(_fillings(spec, _Pools(spec)), wanted))
+    if spec.n is None and count > MAX_INSTANCES:
+        raise fail(at + ("n",), f"n: all would fill more than {MAX_INSTANCES:,} instances; give a number of draws "
+                                "(n: 200)")
     if count == 0:
         raise fail(at + ("slots",), "no filling of the slots fits the lexicon (other_than, distinct words"
                                     + (", a second word for the varied slot" if spec.vary else "")
                                     + "): widen the categories or add words")
-    if count < wanted:
+    if spec.n is not None and count < wanted:
         raise fail(at + ("n",), f"n: {spec.n} but the slots have only {count} distinct fillings in the "
                                 f"{lexicon.domain} lexicon; write n: {count} or n: all (or add words)")
 
