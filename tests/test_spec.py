@@ -778,7 +778,7 @@ def test_real_suite_parses(path):
     assert len(suite.tests) + len(suite.extraction_tests) >= 1
     for test in suite.tests:
         if test.template is not None:  # a template test makes its own sentences, as templates-<domain>
-            assert test.sources == (test.template.source,) and test.capability and test.test_type
+            assert test.sources == (test.template.source,) and test.capability and test.type
             continue
         assert set(test.sources) <= set(KNOWN) | set(suite.inline_sources)
         for name in test.sources:
