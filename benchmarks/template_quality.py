@@ -7,7 +7,8 @@
 `draw` runs the real thing: `pytest suites/capabilities/ --model lexicon --absa-report` (the built-in
 capability suites at their defaults), takes the template cases from the JSON report, groups them by sentence
 (an instance with two aspects is two cases: one sentence, two labels), and draws --per-test sentences of
-every template test with --seed (the originals and the variants of pairs alike). Items are shuffled and
+every template test with --seed (the originals and the variants of pairs alike), none judged in a round
+given with --exclude. Items are shuffled and
 say only the sentence and its aspects with their labels; `key.jsonl` keeps the test, capability and type.
 
 `score` prints fluent, labels_ok and both, overall and per capability, with Clopper-Pearson 95% intervals
@@ -60,7 +61,8 @@ def _report() -> dict:
         return json.loads(report.read_text())
 
 
-def draw(seed: int, per_test: int, out: Path) -> None:
+def draw(seed: int, per_test: int, out: Path, exclude: list[Path]) -> None:
+    judged = {row["sentence"] for path in exclude for row in _lines(path)}  # earlier rounds' sentences
     cases = [c for c in _report()["cases"] if str(c["source"]).startswith("templates-")]
     sentences: dict[tuple[str, str], dict] = {}
     for case in cases:
@@ -76,7 +78,7 @@ def draw(seed: int, per_test: int, out: Path) -> None:
     rng = random.Random(seed)
     drawn = []
     for test in sorted(by_test):
-        pool = sorted(by_test[test], key=lambda e: e["sentence"])
+        pool = sorted((e for e in by_test[test] if e["sentence"] not in judged), key=lambda e: e["sentence"])
         drawn += rng.sample(pool, min(per_test, len(pool)))
     rng.shuffle(drawn)
     out.mkdir(parents=True, exist_ok=True)
@@ -137,13 +139,14 @@ def main() -> int:
     d.add_argument("--seed", type=int, required=True)
     d.add_argument("--per-test", type=int, default=4)
     d.add_argument("--out", required=True)
+    d.add_argument("--exclude", nargs="*", default=[], help="key.jsonl files of earlier rounds: their sentences are not drawn")
     s = commands.add_parser("score")
     s.add_argument("--dir", required=True)
     s.add_argument("--verdicts", nargs="+", required=True)
     s.add_argument("--json", default=None)
     args = parser.parse_args()
     if args.command == "draw":
-        draw(args.seed, args.per_test, Path(args.out))
+        draw(args.seed, args.per_test, Path(args.out), [Path(p) for p in args.exclude])
     else:
         table = score(Path(args.dir), [Path(p) for p in args.verdicts])
         if args.json:
