@@ -446,3 +446,19 @@ def test_a_domain_without_a_lexicon_says_to_add_aspects(tmp_path):
     path = suite(tmp_path, VOCAB.replace("N", "5"), head="domain: laptop\n")  # tests/data has no laptop lexicon
     with pytest.raises(SpecError, match=r"t.yaml:6: test 'vocab': slot 'a1': the laptop lexicon has no aspect terms"):
         parse_suite(path, ())
+
+
+def test_no_suite_file_under_tests_becomes_cases_of_the_projects_own_run():
+    """A suite a test runs in a subprocess sits under tests/; `pytest` (the project's tests) must not collect it
+    as cases of its own run (its verdict would join the test session's)."""
+    import fnmatch
+
+    import conftest
+    from absa_checks.suites.suite_files import classify
+
+    tests = Path(__file__).resolve().parent
+    suites = [path for path in tests.rglob("*.y*ml") if classify(path, tests.parent).kind in ("suite", "suite-like")]
+    assert suites, "tests/data/templates/suite.yaml is expected here"
+    for path in suites:
+        relative = path.relative_to(tests).as_posix()
+        assert any(fnmatch.fnmatch(relative, pattern) for pattern in conftest.collect_ignore_glob), relative
