@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Any
 
 from absa_checks.common.examples import DataIssue
@@ -11,6 +12,8 @@ from absa_checks.judge.comparison import SourceComparison
 from absa_checks.judge.gates import UNDECIDED, GateResult
 from absa_checks.judge.verdict import Verdict
 from absa_checks.reports import summary_table
+from absa_checks.suites import strategies
+from absa_checks.suites.templates import SOURCE_PREFIX as TEMPLATE_SOURCE
 
 
 def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues: list[DataIssue],
@@ -43,7 +46,13 @@ def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues
             lines += ["", table.title]
         if summary_table.VALIDITY in table.header:  # the main table: validity on a line of its own (short)
             column = table.header.index(summary_table.VALIDITY)
-            lines += summary_table.render_text(summary_table.without_column(table, column))
+            shown, left = (table, 0) if show_slices else aspect_rows(table)
+            shown, sweep = (shown, []) if show_slices else k_sweep(shown)
+            lines += summary_table.render_text(summary_table.without_column(shown, column))
+            lines += sweep
+            if left:
+                lines.append(f"{left} rows of other capabilities (templates, robustness, ...): the capability matrix "
+                             "below sums them up; every row: -v or the reports")
             lines += validity_lines(table, column)
             continue
         lines += summary_table.render_text(table)
@@ -78,6 +87,46 @@ def validity_lines(table: summary_table.Table, column: int) -> list[str]:
     return lines
 
 
+def aspect_rows(table: summary_table.Table) -> tuple[summary_table.Table, int]:
+    """The main table without -v: the rows of ARTS's strategies (and each source's ARS rows), the others left to
+    the capability matrix (a template source's or a robustness strategy's rows); and how many were left out."""
+    strategy = table.header.index("strategy")
+    kept = [row for row in table.rows if _aspect_row(row[0], row[strategy])]
+    return summary_table.Table(table.title, table.header, tuple(kept)), len(table.rows) - len(kept)
+
+
+def k_sweep(table: summary_table.Table) -> tuple[summary_table.Table, list[str]]:
+    """Without -v, ADDDIFF's sweep over k (rows `adddiff(k=1)` ... of the suite that draws ARTS's figure) in one line
+    per source: its fail rates in the order of k (their intervals: -v, the reports and the figure)."""
+    strategy, rate = table.header.index("strategy"), table.header.index("fail rate [95% CI]")
+    sweep: dict[str, list[tuple[int, str]]] = {}
+    kept = []
+    for row in table.rows:
+        found = re.fullmatch(r"adddiff\(k=(\d+)\)", row[strategy])
+        if found:
+            sweep.setdefault(row[0], []).append((int(found[1]), row[rate].split(" [")[0]))
+        else:
+            kept.append(row)
+    if not sweep:
+        return table, []
+    lines = ["adddiff by k, fail rate % (k = " + ", ".join(str(k) for k, _ in sorted(next(iter(sweep.values()))))
+             + "; intervals: -v or the reports):"]
+    lines += [f"  {source}: " + " / ".join(value for _, value in sorted(found)) for source, found in sweep.items()]
+    return summary_table.Table(table.title, table.header, tuple(kept)), lines
+
+
+def _aspect_row(source: str, label: str) -> bool:
+    if source.startswith(TEMPLATE_SOURCE) or label.startswith("template:"):
+        return False
+    if label.startswith("all"):
+        return True
+    name = "+".join(part.split("(")[0] for part in label.split("+"))
+    try:
+        return strategies.capability(name) == strategies.ARTS_CAPABILITY
+    except strategies.UnknownStrategy:  # a label this run's registry does not know (a merged report): shown
+        return True
+
+
 def coverage_lines(table: summary_table.Table) -> list[str]:
     """The coverage table in brief: per source, each strategy that left units without a case, with its units
     with a case of the units drawn and the originals' accuracy with a case minus without; the strategies with
@@ -95,6 +144,8 @@ def coverage_lines(table: summary_table.Table) -> list[str]:
     lines = ["", "coverage: units with a case / drawn (originals' accuracy with minus without a case, points, "
                  "* significant; intervals and reasons: -v or the reports)"]
     for source, found in partial.items():
+        if source.startswith(TEMPLATE_SOURCE) and not found:  # made by construction: every unit has its case
+            continue
         every = whole.get(source, [])
         if every:
             found = [*found, f"{every[0]}: every unit" if len(every) == 1 else f"{len(every)} others: every unit"]
