@@ -32,8 +32,10 @@ def run(name: str, out: Path) -> dict:
     done = subprocess.run([sys.executable, "-m", "pytest", "suites/", "-p", "no:cacheprovider", "-q", "--tb=no",
                            "--model", MODELS.get(name, name), "--absa-report", str(report)],
                           cwd=REPO, capture_output=True, text=True)
-    print(f"{name}: exit {done.returncode} in {time.perf_counter() - start:.0f} s; {done.stdout.splitlines()[-1]}",
-          file=sys.stderr)
+    said = (done.stdout.strip() or done.stderr.strip() or "(nothing printed)").splitlines()[-1]
+    print(f"{name}: exit {done.returncode} in {time.perf_counter() - start:.0f} s; {said}", file=sys.stderr)
+    if not report.is_file():
+        raise SystemExit(f"{name}: no report written")
     return json.loads(report.read_text())
 
 

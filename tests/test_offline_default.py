@@ -12,7 +12,10 @@ def test_offline_default_run_prints_the_summary(run):
     assert "model lexicon" in summary
     assert "source" in summary and "fail rate [95% CI]" in summary and "ARS [95% CI]" in summary
     assert re.search(r"restaurant-inline +all \(units\)", summary)
-    assert re.search(r"builtin-restaurant +revtgt", summary) and re.search(r"builtin-laptop +adddiff\(k=5\)", summary)
+    assert re.search(r"builtin-restaurant +revtgt", summary)
+    # ADDDIFF's k sweep in one line per source, the other capabilities in the matrix (each row: -v, the reports)
+    assert "adddiff by k, fail rate % (k = 1, 2, 3, 4, 5" in summary and "  builtin-laptop by k: " in summary
+    assert "capability x test type" in summary and re.search(r"\nnegation +\d", summary)
     assert "absa-checks PASSED" in summary
     # dataset tests are skipped with a reason that says how to get the data
     assert "--absa-data DIR" in result.out

@@ -111,7 +111,7 @@ def k_sweep(table: summary_table.Table) -> tuple[summary_table.Table, list[str]]
         return table, []
     lines = ["adddiff by k, fail rate % (k = " + ", ".join(str(k) for k, _ in sorted(next(iter(sweep.values()))))
              + "; intervals: -v or the reports):"]
-    lines += [f"  {source}: " + " / ".join(value for _, value in sorted(found)) for source, found in sweep.items()]
+    lines += [f"  {source} by k: " + " / ".join(value for _, value in sorted(found)) for source, found in sweep.items()]
     return summary_table.Table(table.title, table.header, tuple(kept)), lines
 
 
