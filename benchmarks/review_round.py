@@ -151,7 +151,8 @@ def clopper_pearson(k: int, n: int) -> tuple[float, float]:
     return low, high
 
 
-def _rate(k: int, n: int) -> dict:
+def exact_rate(k: int, n: int) -> dict:
+    """A rate with its Clopper-Pearson 95% interval, from scipy's beta quantiles (not the product's code)."""
     low, high = clopper_pearson(k, n) if n else (None, None)
     return {"k": k, "n": n, "rate": k / n if n else None, "low": low, "high": high}
 
@@ -175,11 +176,11 @@ def score(folder: Path, verdict_paths: list[Path]) -> dict:
                            and pool in row["pools"] and verdicts[i]["fluent"] in yes
                            and verdicts[i]["sentiment_ok"] in yes}
             table[f"{strategy}/{pool}"] = {
-                "units": len(drawn), "covered": _rate(len(covered), len(drawn)),
-                "valid_units": _rate(len(valid_units), len(drawn)),
-                "fluent": _rate(sum(v["fluent"] in yes for v in rows), len(rows)),
-                "sentiment_ok": _rate(sum(v["sentiment_ok"] in yes for v in rows), len(rows)),
-                "both": _rate(sum(v["fluent"] in yes and v["sentiment_ok"] in yes for v in rows), len(rows))}
+                "units": len(drawn), "covered": exact_rate(len(covered), len(drawn)),
+                "valid_units": exact_rate(len(valid_units), len(drawn)),
+                "fluent": exact_rate(sum(v["fluent"] in yes for v in rows), len(rows)),
+                "sentiment_ok": exact_rate(sum(v["sentiment_ok"] in yes for v in rows), len(rows)),
+                "both": exact_rate(sum(v["fluent"] in yes and v["sentiment_ok"] in yes for v in rows), len(rows))}
     decisions = defaultdict(int)
     for r in records:
         decisions[(r["strategy"], r["status"], r["decision"])] += 1

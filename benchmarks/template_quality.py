@@ -26,7 +26,8 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from scipy.stats import beta
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from review_round import _lines, exact_rate  # noqa: E402  (the same exact intervals and JSONL reading)
 
 REPO = Path(__file__).resolve().parents[1]
 JUDGES = 2
@@ -46,10 +47,6 @@ is labelled with (positive, negative or neutral).
 
 Add a short reason whenever an answer is no. Be strict but fair; judge the text, not what anyone intended.
 """
-
-
-def _lines(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
 
 
 def _report() -> dict:
@@ -99,12 +96,6 @@ def draw(seed: int, per_test: int, out: Path, exclude: list[Path]) -> None:
           f"run) in {JUDGES} files under {out}")
 
 
-def _rate(k: int, n: int) -> dict:
-    low = 0.0 if k == 0 else float(beta.ppf(0.025, k, n - k + 1))
-    high = 1.0 if k == n else float(beta.ppf(0.975, k + 1, n - k))
-    return {"k": k, "n": n, "rate": k / n, "low": low, "high": high}
-
-
 def score(folder: Path, verdict_paths: list[Path]) -> dict:
     key = {row["id"]: row for row in _lines(folder / "key.jsonl")}
     verdicts = {v["id"]: v for path in verdict_paths for v in _lines(path)}
@@ -120,9 +111,9 @@ def score(folder: Path, verdict_paths: list[Path]) -> dict:
     print(f"{'capability':16} {'n':>4}  {'fluent':>22}  {'labels_ok':>22}  {'both':>22}")
     for name in ["all", *sorted(g for g in groups if g != "all")]:
         rows = [verdicts[i] for i in groups[name]]
-        cell = {"fluent": _rate(sum(v["fluent"] in yes for v in rows), len(rows)),
-                "labels_ok": _rate(sum(v["labels_ok"] in yes for v in rows), len(rows)),
-                "both": _rate(sum(v["fluent"] in yes and v["labels_ok"] in yes for v in rows), len(rows))}
+        cell = {"fluent": exact_rate(sum(v["fluent"] in yes for v in rows), len(rows)),
+                "labels_ok": exact_rate(sum(v["labels_ok"] in yes for v in rows), len(rows)),
+                "both": exact_rate(sum(v["fluent"] in yes and v["labels_ok"] in yes for v in rows), len(rows))}
         table[name] = cell
         print(f"{name:16} {len(rows):4d}  " + "  ".join(
             f"{100 * c['rate']:5.1f}% [{100 * c['low']:4.1f}, {100 * c['high']:5.1f}]" for c in cell.values()))
