@@ -55,11 +55,11 @@ def load_wordnet():
     if isinstance(wordnet, WordNetCorpusReader):  # loaded already in this process
         return wordnet
     build_map = WordNetCorpusReader.map_wn
-    WordNetCorpusReader.map_wn = _no_map  # type: ignore[method-assign]
+    WordNetCorpusReader.map_wn = _no_map
     try:
         wordnet.ensure_loaded()
     finally:
-        WordNetCorpusReader.map_wn = build_map  # type: ignore[method-assign]
+        WordNetCorpusReader.map_wn = build_map
     return wordnet
 
 
