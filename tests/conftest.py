@@ -64,6 +64,26 @@ def pytest_runtest_setup(item):
                 pytest.skip(reason)
 
 
+# The longest tests (`pytest --durations`, docs/performance.md "The project's own tests"), started first: with
+# `-n 2` a worker that meets one of them last would otherwise run alone for minutes while the other idles.
+LONGEST_FIRST = (
+    "test_one_screen.py::test_the_full_data_run_fits_one_screen",
+    "test_extraction_models.py::test_behavioural_suites_on_an_extraction_model_and_its_replay_agree",
+    "test_extraction_matching.py::test_the_drawn_pairs_are_the_ones_the_recorded_seed_draws_from_the_taggers_real_outputs",
+    "test_augment.py::test_the_training_recipe_is_wired_end_to_end",
+    "test_extraction_models.py::test_the_extraction_suite_reports_the_strict_pair_f1_an_independent_computation_gives",
+    "test_real_models.py::test_bert_pt_reproduces_the_checkpoint_readme",
+    "test_leakage.py::test_augment_checks_the_projects_own_suite_examples_and_says_which_it_read",
+    "test_manifest.py::test_shards_of_a_gated_suite_without_data_merge_into_a_failed_run",
+)
+
+
+def pytest_collection_modifyitems(items):
+    """The longest tests first, the rest in their order (a stable sort: no test depends on another's order)."""
+    rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.rsplit("/", 1)[-1].split("[")[0], len(rank)))
+
+
 needs_shared_data = pytest.mark.skipif(
     not (SHARED_DATA / "arts" / "arts_testset" / "laptop_test_enriched.json").is_file(),
     reason=f"the public ABSA data is not at {SHARED_DATA}; put the project's shared/ folder beside the "

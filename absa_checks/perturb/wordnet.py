@@ -41,12 +41,30 @@ def nltk_data_home() -> Path:
 
 
 def load_wordnet():
-    """nltk's WordNet reader, installing Debian's copy into nltk's data folder when that is needed."""
+    """nltk's WordNet reader, installing Debian's copy into nltk's data folder when that is needed.
+
+    nltk's reader builds, on loading, a map from WordNet 3.0 to the loaded version for the multilingual
+    (OMW) functions; it compares the version with the name "wordnet", so it always builds it (about 2 s, half
+    the load, in every process that generates), although the loaded version is 3.0 and the map the identity.
+    absa-checks reads English only: the reader is loaded without it (map30 None: nltk then uses the offsets
+    as they are, which is what the identity map gives)."""
     ensure_wordnet_installed()
     from nltk.corpus import wordnet
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
-    wordnet.ensure_loaded()
+    if isinstance(wordnet, WordNetCorpusReader):  # loaded already in this process
+        return wordnet
+    build_map = WordNetCorpusReader.map_wn
+    WordNetCorpusReader.map_wn = _no_map
+    try:
+        wordnet.ensure_loaded()
+    finally:
+        WordNetCorpusReader.map_wn = build_map
     return wordnet
+
+
+def _no_map(self, version="wordnet"):
+    return None
 
 
 def ensure_wordnet_installed() -> None:
