@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from candidate_examples import EXAMPLES_ABC
 
 from absa_checks.cli import main
 from absa_checks.sources.catalog import known_source_names
@@ -19,27 +20,7 @@ from absa_checks.suites.candidates import CandidatesError, read_candidates
 from absa_checks.suites.spec import parse_suite
 from conftest import run_pytest
 
-EXAMPLES = """\
-examples:
-  - id: a
-    sentence: The burgers were delicious, but the fries were soggy.
-    aspect: burgers
-    polarity: positive
-    aspects:
-      - term: fries
-        polarity: negative
-  - id: b
-    sentence: The soup was cold and the bread was stale.
-    aspect: soup
-    polarity: negative
-    aspects:
-      - term: bread
-        polarity: negative
-  - id: c
-    sentence: The pasta was great.
-    aspect: pasta
-    polarity: positive
-"""
+EXAMPLES = EXAMPLES_ABC
 
 SUITE = """\
 suite: frozen

@@ -13,30 +13,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from candidate_examples import EXAMPLES_ABC
 
 from absa_checks.cli import main
 from absa_checks.suites.candidates import read_candidates
 
-EXAMPLES = """\
-examples:
-  - id: a
-    sentence: The burgers were delicious, but the fries were soggy.
-    aspect: burgers
-    polarity: positive
-    aspects:
-      - term: fries
-        polarity: negative
-  - id: b
-    sentence: The soup was cold and the bread was stale.
-    aspect: soup
-    polarity: negative
-    aspects:
-      - term: bread
-        polarity: negative
-  - id: c
-    sentence: The pasta was great.
-    aspect: pasta
-    polarity: positive
+EXAMPLES = EXAMPLES_ABC + """\
   - id: d
     sentence: The staff were friendly.
     aspect: staff
