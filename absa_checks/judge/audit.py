@@ -25,7 +25,7 @@ from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.examples import Example
 from absa_checks.judge.gates import GateResult
 from absa_checks.judge.stats import Rate, clopper_pearson
-from absa_checks.suites.candidates import USED, Candidate, parse_line
+from absa_checks.suites.candidates import USED, Candidate, rewrite_lines
 
 POOLS = ("used", "shipped")
 ANSWERS = {"yes": True, "no": False, "true": True, "false": False, "y": True, "n": False}
@@ -228,27 +228,17 @@ def record_verdicts(text: str, shown: str, verdicts: Mapping[str, tuple[Verdict,
     """The candidates file's text with each verdict ({item: (verdict, sheet name)}) written on its
     candidate's line as `audit` (an earlier audit replaced); every other line byte for byte. Returns the new
     text and the verdicts whose item is not a candidate of the file (an error for the caller)."""
-    lines = text.split("\n")  # as candidates.parse_candidates: "\n" ends a line, nothing else does
-    left = dict(verdicts)
-    for index, line in enumerate(lines):
-        if not line.strip():
-            continue
-        bom = "\ufeff" if index == 0 and line.startswith("\ufeff") else ""
-        record = json.loads(line.removeprefix(bom))
-        found = left.pop(str(record.get("id")), None)
-        if found is None:
-            continue
+
+    def write(record: dict, found: tuple[Verdict, str], at: str) -> None:
         verdict, sheet = found
-        at = f"{shown}:{index + 1}"
         if record.get("status") == "not_applicable":
             raise AuditError(f"{verdict.at}: item '{verdict.item}' is a unit with no variant in {at} "
                              "(not_applicable); there is nothing to audit: remove the line from the sheet")
         record["audit"] = {"fluent": verdict.fluent, "sentiment_ok": verdict.sentiment_ok, "reason": verdict.reason,
                            "sentence": verdict.sentence, "sheet": sheet, "scored_at": now}
-        ending = "\r" if line.endswith("\r") else ""  # a CRLF file stays CRLF
-        checked = parse_line(json.dumps(record, ensure_ascii=False), at, index + 1)
-        lines[index] = bom + json.dumps(checked.record, ensure_ascii=False) + ending
-    return "\n".join(lines), sorted((v for v, _ in left.values()), key=lambda v: v.at)
+
+    new, left = rewrite_lines(text, shown, dict(verdicts), write)
+    return new, sorted((v for v, _ in left.values()), key=lambda v: v.at)
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.examples import Aspect, Edit, Example, term_starts
@@ -23,6 +24,9 @@ USED = ("accepted", "edited")  # the decisions whose candidates a frozen test ru
 REQUIRED = ("id", "source", "unit", "strategy", "status", "unit_hash")
 VARIANT_KEYS = ("sentence", "term", "from", "to", "polarity")
 ID_KEYS = ("source", "unit", "strategy", "status", "sentence", "from", "to", "polarity", "unit_hash")
+
+
+T = TypeVar("T")
 
 
 class CandidatesError(AbsaChecksError):
@@ -298,17 +302,8 @@ def decide(text: str, shown: str, decisions: dict[str, str | Decision], reviewer
     other line is kept byte for byte. Each changed line is checked as reading checks it (an edit that removes
     the target is one CandidatesError naming the line), so a refused decision changes nothing. Returns the
     new text and the ids it did not find (an error for the caller)."""
-    lines = text.split("\n")  # as read_candidates: "\n" ends a line, nothing else does
-    left = {key: value if isinstance(value, Decision) else Decision(value) for key, value in decisions.items()}
-    for index, line in enumerate(lines):
-        if not line.strip():
-            continue
-        bom = "\ufeff" if index == 0 and line.startswith("\ufeff") else ""
-        record = json.loads(line.removeprefix(bom))
-        wanted = left.pop(str(record.get("id")), None)
-        if wanted is None:
-            continue
-        at = f"{shown}:{index + 1}"
+
+    def write(record: dict, wanted: Decision, at: str) -> None:
         if record.get("status") == "not_applicable":
             raise CandidatesError(f"{at}: candidate '{record['id']}' is a unit with no variant "
                                   "(not_applicable); there is nothing to accept or reject")
@@ -323,7 +318,31 @@ def decide(text: str, shown: str, decisions: dict[str, str | Decision], reviewer
             record.update(decision=wanted.decision, reviewer=reviewer, decided_at=now)
         if wanted.edited is not None:
             record["edited"] = dict(wanted.edited)
+
+    wanted = {key: value if isinstance(value, Decision) else Decision(value) for key, value in decisions.items()}
+    new, left = rewrite_lines(text, shown, wanted, write)
+    return new, sorted(left)
+
+
+def rewrite_lines(text: str, shown: str, wanted: dict[str, T], change: Callable[[dict, T, str], None]
+                  ) -> tuple[str, dict[str, T]]:
+    """The file's text with each line whose id is in `wanted` changed by `change(record, value, "FILE:LINE")`
+    and then checked as reading checks it (an edit's span is filled in there); every other line byte for
+    byte, a byte-order mark and CRLF endings kept. Returns the new text and the entries of `wanted` whose id
+    no line has. `decide` and the audit's verdicts write through it."""
+    lines = text.split("\n")  # as read_candidates: "\n" ends a line, nothing else does
+    left = dict(wanted)
+    for index, line in enumerate(lines):
+        if not line.strip():
+            continue
+        bom = "\ufeff" if index == 0 and line.startswith("\ufeff") else ""
+        record = json.loads(line.removeprefix(bom))
+        key = str(record.get("id"))
+        if key not in left:
+            continue
+        at = f"{shown}:{index + 1}"
+        change(record, left.pop(key), at)
         ending = "\r" if line.endswith("\r") else ""  # a CRLF file stays CRLF
-        checked = parse_line(json.dumps(record, ensure_ascii=False), at, index + 1)  # an edit's span filled in here
+        checked = parse_line(json.dumps(record, ensure_ascii=False), at, index + 1)
         lines[index] = bom + json.dumps(checked.record, ensure_ascii=False) + ending
-    return "\n".join(lines), sorted(left)
+    return "\n".join(lines), left
