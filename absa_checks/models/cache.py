@@ -34,6 +34,9 @@ SCHEMA = """CREATE TABLE IF NOT EXISTS predictions (
 EXTRACTION_SCHEMA = """CREATE TABLE IF NOT EXISTS extractions (
     fingerprint TEXT NOT NULL, sentence TEXT NOT NULL, tuples TEXT NOT NULL,
     PRIMARY KEY (fingerprint, sentence))"""
+# generated outcomes (absa_checks.perturb.outcome_json) by a key of the generator, the unit and the strategy
+# (absa_checks.run.run_state.VariantCache): a later run, or another xdist worker, reads instead of generating
+VARIANTS_SCHEMA = "CREATE TABLE IF NOT EXISTS variants (key TEXT PRIMARY KEY, outcome TEXT NOT NULL)"
 
 
 def sentence_key(sentence: str) -> str:
@@ -112,6 +115,7 @@ class PredictionCache:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute(SCHEMA)
         db.execute(EXTRACTION_SCHEMA)
+        db.execute(VARIANTS_SCHEMA)
         if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
             db.close()
             raise sqlite3.DatabaseError("quick_check failed")
@@ -171,6 +175,26 @@ class PredictionCache:
         with self._connect() as db:
             db.executemany("INSERT OR REPLACE INTO predictions VALUES (?, ?, ?, ?, ?)",
                            [(fingerprint, key, *probs) for key, probs in items.items()])
+
+    def get_variants(self, keys: Iterable[str]) -> dict[str, str]:
+        return self._guarded({}, self._get_variants, keys)
+
+    def _get_variants(self, keys: Iterable[str]) -> dict[str, str]:
+        wanted = list(dict.fromkeys(keys))
+        found: dict[str, str] = {}
+        with self._connect() as db:
+            for first in range(0, len(wanted), 500):
+                chunk = wanted[first:first + 500]
+                found.update(db.execute(f"SELECT key, outcome FROM variants WHERE key IN ({','.join('?' * len(chunk))})",
+                                        chunk))
+        return found
+
+    def put_variants(self, items: Mapping[str, str]) -> None:
+        return self._guarded(None, self._put_variants, items)
+
+    def _put_variants(self, items: Mapping[str, str]) -> None:
+        with self._connect() as db:
+            db.executemany("INSERT OR REPLACE INTO variants VALUES (?, ?)", list(items.items()))
 
     def count(self, fingerprint: str | None = None) -> int:
         return self._guarded(0, self._count, fingerprint)

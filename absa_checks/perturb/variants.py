@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Protocol
 
 from absa_checks.common.examples import Unit, Variant
 from absa_checks.perturb.engine import Quarantined, Settings, generate
@@ -33,6 +36,28 @@ class VariantSet:
     without_variant: tuple[tuple[str, str], ...] = ()  # (unit id, why) for each unit with no variant, not quarantined
 
 
+Outcome = Variant | Quarantined | NotApplicable
+
+
+class OutcomeStore(Protocol):
+    """Generated outcomes kept between runs (absa_checks.run.run_state.StoredOutcomes), by `stored_key`."""
+
+    generator: str  # the generator's fingerprint (absa_checks.common.fingerprint.generator_sha256)
+
+    def get(self, keys: list[str]) -> dict[str, Outcome]: ...
+
+    def put(self, outcomes: dict[str, Outcome]) -> None: ...
+
+
+def stored_key(generator: str, unit: Unit, strategy: str, settings: Settings, domain: str) -> str:
+    """What decides a generated outcome: the generator (its code, word lists and libraries), the unit as
+    read (its source, id and whole annotated original), the strategy, its parameters, the seed and the domain."""
+    whole = {"generator": generator, "source": unit.source, "unit": unit.unit_id, "original": asdict(unit.original),
+             "strategy": strategy, "params": [list(p) for p in settings.params], "seed": settings.seed,
+             "domain": domain}
+    return hashlib.sha256(json.dumps(whole, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
+
+
 def mode_for(test: TestSpec | VariantRequest, loaded: LoadedSource) -> str:
     if test.variants != "auto":
         return test.variants
@@ -41,10 +66,12 @@ def mode_for(test: TestSpec | VariantRequest, loaded: LoadedSource) -> str:
 
 
 def variant_set(test: TestSpec | VariantRequest, loaded: LoadedSource, units: tuple[Unit, ...], seed: int,
-                resources: Callable[[str], Resources], memo: dict | None = None) -> VariantSet:
+                resources: Callable[[str], Resources], memo: dict | None = None, store: OutcomeStore | None = None
+                ) -> VariantSet:
     """The variants of `test` for `units`; `resources(domain)` is only called when generating.
 
-    `memo` keeps generated outcomes per (source, unit, strategy, parameters) across tests of a run.
+    `memo` keeps generated outcomes per (source, unit, strategy, parameters) across tests of a run; `store`
+    keeps them between runs: what it holds is read, not generated again, and what is generated is added.
     """
     mode = mode_for(test, loaded)
     if mode == "frozen":  # never generated: absa_checks.run.plans reads the reviewed file (perturb.frozen)
@@ -57,15 +84,15 @@ def variant_set(test: TestSpec | VariantRequest, loaded: LoadedSource, units: tu
             if not found))
     domain = loaded.domain or "restaurant"
     settings = Settings(seed, test.params)
-    found = resources(domain)
+    memo = {} if memo is None else memo
+    key = lambda unit: (id(loaded), unit.unit_id, test.strategy, test.params, seed)  # noqa: E731
+    missing = [unit for unit in units if key(unit) not in memo]
+    if missing:
+        memo.update(_made(missing, key, test.strategy, settings, domain, resources, store))
     by_unit: dict[str, tuple[Variant, ...]] = {}
     quarantined, not_applicable, without_variant = [], [], []
-    memo = {} if memo is None else memo
     for unit in units:
-        key = (id(loaded), unit.unit_id, test.strategy, test.params, seed)
-        if key not in memo:
-            memo[key] = generate(unit, test.strategy, settings, found, domain)
-        outcome = memo[key]
+        outcome = memo[key(unit)]
         if isinstance(outcome, Variant):
             by_unit[unit.unit_id] = (outcome,)
         elif isinstance(outcome, Quarantined):
@@ -74,3 +101,18 @@ def variant_set(test: TestSpec | VariantRequest, loaded: LoadedSource, units: tu
             not_applicable.append(outcome)
             without_variant.append((unit.unit_id, outcome.reason))
     return VariantSet(mode, by_unit, tuple(quarantined), tuple(not_applicable), tuple(without_variant))
+
+
+def _made(units: list[Unit], key: Callable[[Unit], tuple], strategy: str, settings: Settings, domain: str,
+          resources: Callable[[str], Resources], store: OutcomeStore | None) -> dict[tuple, Outcome]:
+    """Each unit's outcome: from the store where it holds one, else generated (and then stored)."""
+    if store is None:
+        found = resources(domain)
+        return {key(unit): generate(unit, strategy, settings, found, domain) for unit in units}
+    keys = {unit.unit_id: stored_key(store.generator, unit, strategy, settings, domain) for unit in units}
+    stored = store.get(list(dict.fromkeys(keys.values())))
+    made = {keys[unit.unit_id]: generate(unit, strategy, settings, resources(domain), domain)
+            for unit in units if keys[unit.unit_id] not in stored}
+    if made:
+        store.put(made)
+    return {key(unit): stored.get(keys[unit.unit_id]) or made[keys[unit.unit_id]] for unit in units}

@@ -33,7 +33,7 @@ from absa_checks.run import plans as plans_module
 from absa_checks.run import reporters
 from absa_checks.run.conclusion import RunContext, RunResult, conclude, read_baseline
 from absa_checks.run.plans import CasePlan, Extraction, Plan, suite_inputs
-from absa_checks.run.run_state import OutcomeCollector, Predictor, RunOptions, SourceCache, VariantCache
+from absa_checks.run.run_state import OutcomeCollector, Predictor, RunOptions, SourceCache, StoredOutcomes, VariantCache
 from absa_checks.run.shards import shard_identity
 from absa_checks.sources import DATA_ENV
 from absa_checks.sources.catalog import known_source_names
@@ -147,7 +147,8 @@ class Run:
                 raise AbsaChecksError(f"--absa-simple-baseline {o.simple_baseline}: an extraction model; the simple "
                                       "baseline answers polarity queries: give a classifier such as lexicon-sentence "
                                       "or a sentence-only checkpoint")
-            self._state = RunState(o, SourceCache(o.data_dir), VariantCache(o.seed), {p.spec.name: p for p in predictors},
+            variants = VariantCache(o.seed, StoredOutcomes(PredictionCache(cache_dir)))
+            self._state = RunState(o, SourceCache(o.data_dir), variants, {p.spec.name: p for p in predictors},
                                    run_cache, layout=layout, simple=simple)
         return self._state
 
