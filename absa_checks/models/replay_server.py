@@ -28,6 +28,7 @@ from absa_checks.common.redaction import redact_text
 
 HOST = "127.0.0.1"
 MAX_BODY = 4 * 1024 * 1024  # a chat request with a few-shot prompt is tens of KB
+DRAIN = 64 * 1024 * 1024  # an oversized body is read and dropped up to this much before the 413
 CHAT_PATHS = ("/v1/chat/completions", "/chat/completions")
 MODELS_PATHS = ("/v1/models", "/models")
 NAME = "absa-checks serve-replay"
@@ -168,6 +169,16 @@ class Handler(BaseHTTPRequestHandler):
     def _path(self) -> str:
         return self.path.split("?", 1)[0].rstrip("/")
 
+    def _drain(self, length: int) -> None:
+        """Read and drop an oversized body (up to DRAIN bytes), so the client reads the 413 instead of a
+        broken pipe it would retry."""
+        left = min(length, DRAIN)
+        while left > 0:
+            chunk = self.rfile.read(min(left, 64 * 1024))
+            if not chunk:
+                return
+            left -= len(chunk)
+
     def do_GET(self) -> None:  # noqa: N802 (the base class's name)
         if not self._host_ok():
             return
@@ -195,6 +206,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         if length < 0 or length > MAX_BODY:
             self.close_connection = True
+            self._drain(length)
             self._json(error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"the request body is {length} bytes; the replay "
                                                                   f"server takes at most {MAX_BODY}", "too_large"))
             return

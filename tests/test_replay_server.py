@@ -1,0 +1,214 @@
+"""`absa-checks serve-replay ANSWERS` as a real process on 127.0.0.1: the openai adapter gets the recorded
+answers to the exact bodies it sends (built with its own body builder, so a drift of the key or the body
+fails here), an unknown request is refused at once with the key named and not retried, malformed, streaming
+and oversized requests are refused with a clear message, a bad answers file or a port in use is one line
+and exit 2, SIGTERM and Ctrl-C end it with exit 0."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from absa_checks.common.llm_requests import Answer, request_key
+from absa_checks.models.protocol import Query, QueryError
+from absa_checks.models.replay_server import MAX_BODY, answer_request, model_names
+from conftest import REPO, needs_extra
+
+START = re.compile(r"^absa-checks serve-replay: base_url (?P<url>http://127\.0\.0\.1:(?P<port>\d+)/v1) answers "
+                   r"(?P<count>\d+) recorded requests? from (?P<file>.+) \(Ctrl-C stops\)$")
+SENTENCES = [("The fries were soggy but the burgers were great.", "fries"),
+             ("The fries were soggy but the burgers were great.", "burgers"), ("The staff was friendly.", "staff")]
+QUERIES = [Query(s, a, s.index(a), s.index(a) + len(a)) for s, a in SENTENCES]
+RECORDED = ["Negative.", "positive", "**Positive**"]  # as a model answered, served verbatim and read by the adapter
+EXTRACTED = 'Aspects:\n[{"aspect": "fries", "polarity": "negative"}, {"aspect": "burgers", "polarity": "positive"}]'
+
+
+def environment() -> dict:
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+
+
+def start(answers: Path) -> tuple[subprocess.Popen, str]:
+    """The real command; its base_url, read from the one line it prints before serving."""
+    proc = subprocess.Popen([sys.executable, "-m", "absa_checks.cli", "serve-replay", str(answers)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment(),
+                            cwd=answers.parent)
+    line = proc.stdout.readline() if proc.stdout else ""
+    found = START.match(line.rstrip("\n"))
+    if not found:
+        proc.kill()
+        _, err = proc.communicate(timeout=30)
+        raise AssertionError(f"no start line: {line!r}; stderr: {err!r}")
+    return proc, found["url"]
+
+
+def stop(proc: subprocess.Popen, how: int = signal.SIGTERM) -> tuple[int, str, str]:
+    proc.send_signal(how)
+    out, err = proc.communicate(timeout=30)  # a generous liveness bound, not a timing assertion
+    return proc.returncode, out, err
+
+
+def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "absa_checks.cli", "serve-replay", *args], capture_output=True,
+                          text=True, env=environment(), cwd=cwd, timeout=60)
+
+
+def post(url: str, data: bytes, headers: dict | None = None) -> tuple[int, dict]:
+    request = urllib.request.Request(url + "/chat/completions", data=data, method="POST",
+                                     headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read() or b"{}")
+
+
+def adapters():
+    from model_adapters.openai_adapter import OpenAIAdapter
+
+    def made(base_url: str) -> tuple[OpenAIAdapter, OpenAIAdapter]:
+        return (OpenAIAdapter("replayed", base_url, "some/model", backoff=0.01, max_concurrency=2),
+                OpenAIAdapter("replayed-extract", base_url, "some/model", mode="extract", backoff=0.01))
+    return made
+
+
+def recorded_answers(path: Path) -> Path:
+    """An answers file for the exact bodies the adapters send (their own prompt and body builders): the
+    classify queries answered as text, the extraction as a whole recorded response."""
+    classify, extract = adapters()("http://127.0.0.1:9/v1")  # the body does not hold the endpoint
+    lines = [{"key": request_key(classify._body(classify.prompt.replace("{aspect}", q.aspect)
+                                                .replace("{sentence}", q.sentence))), "content": text}
+             for q, text in zip(QUERIES, RECORDED)]
+    body = extract._body(extract.prompt.replace("{sentence}", SENTENCES[0][0]))
+    lines.append({"key": request_key(body), "response": {
+        "id": "chatcmpl-recorded", "object": "chat.completion", "created": 1700000000, "model": "some/model-0613",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": EXTRACTED}, "finish_reason": "stop"}]}})
+    path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+@needs_extra("openai")
+def test_the_adapter_gets_the_recorded_answers_and_an_unknown_request_is_refused_once_naming_its_key(tmp_path):
+    proc, url = start(recorded_answers(tmp_path / "answers.jsonl"))
+    try:
+        classify, extract = adapters()(url)
+        found = classify.predict(QUERIES)
+        extracted = extract.extract([SENTENCES[0][0]])
+        unknown = Query("The room was quiet.", "room", 4, 8)
+        refused = classify.predict([unknown])[0]
+        tries = classify.requests
+    finally:
+        code, out, err = stop(proc)
+    assert found == ["negative", "positive", "positive"] and extracted == [EXTRACTED]
+    assert isinstance(refused, QueryError) and "HTTP 404" in refused.message and "not retried" in refused.message
+    assert tries == len(QUERIES) + 1  # the unknown request was sent once: a 404 is not retried
+    key = request_key(classify._body(classify.prompt.replace("{aspect}", "room").replace("{sentence}",
+                                                                                         unknown.sentence)))
+    assert code == 0 and out == "absa-checks serve-replay: stopped; 4 answered, 1 refused (no recorded answer)\n"
+    assert err == (f"absa-checks serve-replay: refused request {key[:12]} (model 'some/model'): no recorded answer; "
+                   "export the requests again (--export-requests) and answer them\n")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    proc, url = start(recorded_answers(tmp_path_factory.mktemp("served") / "answers.jsonl"))
+    try:
+        yield url
+    finally:
+        code, _, err = stop(proc)
+        assert code == 0 and "Traceback" not in err
+
+
+def test_a_recorded_text_is_a_whole_chat_completion_and_a_recorded_response_is_served_verbatim(served):
+    classify, extract = adapters()(served)
+    body = classify._body(classify.prompt.replace("{aspect}", "staff").replace("{sentence}", SENTENCES[2][0]))
+    status, reply = post(served, json.dumps(body, ensure_ascii=True, indent=1).encode())  # escapes and spaces
+    assert status == 200 and reply == {
+        "id": f"chatcmpl-replay-{request_key(body)[:24]}", "object": "chat.completion", "created": 0,
+        "model": "some/model", "choices": [{"index": 0, "message": {"role": "assistant", "content": "**Positive**"},
+                                            "logprobs": None, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}}
+    body = extract._body(extract.prompt.replace("{sentence}", SENTENCES[0][0]))
+    status, reply = post(served, json.dumps(body).encode())
+    assert status == 200 and reply["id"] == "chatcmpl-recorded" and reply["model"] == "some/model-0613"
+
+
+@pytest.mark.parametrize(("data", "status", "words"), [
+    (b'{"model": "m", "messages": [', 400, "the request body is not JSON (Expecting value at line 1 column 29)"),
+    (b"\xff\xfe{}", 400, "not UTF-8 text"),
+    (b'["model"]', 400, "is a JSON list, not an object"),
+    (b'{"messages": [{"role": "user", "content": "hi"}]}', 400, 'needs "model" (text) and "messages"'),
+    (b'{"model": "m", "messages": []}', 400, 'needs "model" (text) and "messages" (a non-empty list)'),
+    (b'{"model": "m", "messages": [{"role": "user", "content": "hi"}], "stream": true}', 400,
+     "the replay server does not stream"),
+    (b'{"model": "m", "messages": [{"role": "user", "content": "\\ud800"}]}', 400, "not valid Unicode"),
+    (b'{"model": "m", "messages": [{"role": "user", "content": "hi"}]}', 404, "no recorded answer for request "),
+])
+def test_a_request_that_cannot_be_answered_gets_an_openai_style_error_saying_why(served, data, status, words):
+    got, reply = post(served, data)
+    assert got == status and words in reply["error"]["message"] and reply["error"]["type"] == "invalid_request_error"
+
+
+def test_an_oversized_body_another_host_and_another_endpoint_are_refused(served):
+    status, reply = post(served, b"x" * (MAX_BODY + 1))
+    assert status == 413 and f"at most {MAX_BODY}" in reply["error"]["message"]
+    status, reply = post(served, b'{"model": "m", "messages": [1]}', {"Host": "evil.example:80"})
+    assert status == 403 and "Host refused" in reply["error"]["message"]
+    request = urllib.request.Request(served.replace("/v1", "/v1/completions"), data=b"{}", method="POST")
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(request, timeout=30)
+    assert caught.value.code == 404 and "answers POST /v1/chat/completions" in caught.value.read().decode()
+    with urllib.request.urlopen(served + "/models", timeout=30) as answer:  # the names recorded responses carry
+        assert json.loads(answer.read())["data"] == [{"id": "some/model-0613", "object": "model", "created": 0,
+                                                     "owned_by": "replay"}]
+
+
+def test_the_reply_is_pure_and_a_refusal_names_the_key_and_the_fix():
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    key = request_key(body)
+    reply = answer_request(json.dumps(body).encode(), {})
+    assert reply.status == 404 and key[:12] in reply.body["error"]["message"] and "--export-requests" in reply.log
+    assert "answer them" in reply.body["error"]["message"] and reply.body["error"]["code"] == "unknown_request"
+    answers = {key: Answer(key, content="yes")}
+    assert answer_request(json.dumps(body).encode(), answers).body["choices"][0]["message"]["content"] == "yes"
+    assert answer_request(b"[" * 100000, answers).status == 400  # nested too deeply: refused, not a crash
+    assert model_names(answers) == [] and model_names({key: Answer(key, response={"model": "x"})}) == ["x"]
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("{oops\n", "answers.jsonl:1: not JSON"),
+    ('{"key": "abc", "content": "x"}\n', 'answers.jsonl:1: each line needs "key"'),
+    ("", "answers.jsonl: holds no answers"),
+])
+def test_a_bad_answers_file_is_one_line_and_exit_2(tmp_path, text, words):
+    (tmp_path / "answers.jsonl").write_text(text, encoding="utf-8")
+    done = run_cli("answers.jsonl", cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1 and words in done.stderr
+
+
+def test_a_port_in_use_or_not_a_port_is_one_line_and_exit_2(tmp_path):
+    answers = recorded_answers(tmp_path / "answers.jsonl")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run_cli(str(answers), "--port", str(port), cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1
+    assert f"--port {port}: cannot listen on 127.0.0.1:{port}" in done.stderr and "another port" in done.stderr
+    done = run_cli(str(answers), "--port", "70000", cwd=tmp_path)
+    assert done.returncode == 2 and "--port 70000: not a port" in done.stderr
+
+
+def test_ctrl_c_ends_it_with_exit_0_and_no_traceback(tmp_path):
+    proc, _ = start(recorded_answers(tmp_path / "answers.jsonl"))
+    assert stop(proc, signal.SIGINT) == (0, "absa-checks serve-replay: stopped; 0 answered, 0 refused (no recorded "
+                                            "answer)\n", "")
