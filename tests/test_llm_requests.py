@@ -26,7 +26,8 @@ def test_the_key_is_the_sha256_of_the_canonical_body_whatever_the_key_order_or_e
 def test_the_key_is_pinned_to_its_canonical_form():
     canonical = '{"messages":[{"content":"é","role":"user"}],"model":"m"}'
     assert request_key({"model": "m", "messages": [{"role": "user", "content": "é"}]}) == \
-        hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+        hashlib.sha256(canonical.encode("utf-8")).hexdigest() == \
+        "a2c7407eff95b5c502141a1edf5c79c99248361836acc7a3a5141baeb9f67b82"
 
 
 @pytest.mark.parametrize("change", [{"model": "m2"}, {"temperature": 0.7}, {"seed": 1}, {"max_tokens": 5},

@@ -212,3 +212,44 @@ def test_ctrl_c_ends_it_with_exit_0_and_no_traceback(tmp_path):
     proc, _ = start(recorded_answers(tmp_path / "answers.jsonl"))
     assert stop(proc, signal.SIGINT) == (0, "absa-checks serve-replay: stopped; 0 answered, 0 refused (no recorded "
                                             "answer)\n", "")
+
+
+SUITE = """
+suite: replayed
+tests:
+  - name: adddiff
+    strategy: adddiff
+    sources: [builtin-restaurant]
+    sample: 4
+"""
+
+
+@needs_extra("openai")
+def test_a_run_asked_live_and_replayed_from_its_recorded_answers_gives_the_same_cases(tmp_path):
+    """The pipeline end to end without a live model: a run (absa_checks.evaluate, the run core pytest drives)
+    against a live server (tests/openai_server.py), its requests answered as that server answered them, and
+    the same run against serve-replay."""
+    from openai_server import FakeOpenAI
+
+    from absa_checks import evaluate
+
+    live, replayed = tmp_path / "live", tmp_path / "replayed"
+    for folder in (live, replayed):
+        folder.mkdir()
+        (folder / "suite.yaml").write_text(SUITE)
+    entry = "models:\n  served: {{kind: openai, base_url: '{}', model: lexicon, backoff: 0.01}}\n"
+    with FakeOpenAI() as server:
+        (live / "models.yaml").write_text(entry.format(server.base_url))
+        first = evaluate("served", live / "suite.yaml", rootdir=live).report
+        answers = {request_key(body): server.answer(body["messages"][0]["content"]) for body in server.bodies}
+    (tmp_path / "answers.jsonl").write_text("".join(json.dumps({"key": key, "content": text}) + "\n"
+                                                    for key, text in answers.items()), encoding="utf-8")
+    proc, url = start(tmp_path / "answers.jsonl")
+    try:
+        (replayed / "models.yaml").write_text(entry.format(url))
+        second = evaluate("served", replayed / "suite.yaml", rootdir=replayed).report
+    finally:
+        code, out, _ = stop(proc)
+    assert first["summary"]["cases"] >= 4 and first["summary"]["errors"] == 0
+    assert second["cases"] == first["cases"] and second["verdict"] == first["verdict"]
+    assert code == 0 and out.endswith(f"stopped; {len(answers)} answered, 0 refused (no recorded answer)\n")
