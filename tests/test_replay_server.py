@@ -128,6 +128,16 @@ def served(tmp_path_factory):
         assert code == 0 and "Traceback" not in err
 
 
+def test_it_listens_on_127_0_0_1_only(served):
+    port = int(served.rsplit(":", 1)[1].split("/")[0])
+    if not os.path.exists("/proc/net/tcp"):
+        pytest.skip("no /proc/net/tcp to read the listening address from")
+    found = [row.split()[1] for name in ("/proc/net/tcp", "/proc/net/tcp6") if os.path.exists(name)
+             for row in Path(name).read_text().splitlines()[1:]
+             if row.split()[3] == "0A" and int(row.split()[1].split(":")[1], 16) == port]
+    assert found == ["0100007F:" + f"{port:04X}"]  # 127.0.0.1, and nothing on IPv6 or any other interface
+
+
 def test_a_recorded_text_is_a_whole_chat_completion_and_a_recorded_response_is_served_verbatim(served):
     classify, extract = adapters()(served)
     body = classify._body(classify.prompt.replace("{aspect}", "staff").replace("{sentence}", SENTENCES[2][0]))
@@ -138,8 +148,11 @@ def test_a_recorded_text_is_a_whole_chat_completion_and_a_recorded_response_is_s
                                             "logprobs": None, "finish_reason": "stop"}],
         "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}}
     body = extract._body(extract.prompt.replace("{sentence}", SENTENCES[0][0]))
-    status, reply = post(served, json.dumps(body).encode())
-    assert status == 200 and reply["id"] == "chatcmpl-recorded" and reply["model"] == "some/model-0613"
+    request = urllib.request.Request(served.replace("/v1", "/openai/deployments/x/chat/completions?api-version=1"),
+                                     data=json.dumps(body).encode(), method="POST")  # another base_url prefix
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        reply = json.loads(answer.read())
+    assert reply["id"] == "chatcmpl-recorded" and reply["model"] == "some/model-0613"
 
 
 @pytest.mark.parametrize(("data", "status", "words"), [

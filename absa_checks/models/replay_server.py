@@ -2,7 +2,7 @@
 requests, so a pipeline that asks an LLM runs without one (issue 29; docs/served.md, "Replaying recorded
 answers").
 
-`POST /v1/chat/completions` (and `/chat/completions`): the JSON body's key (`common.llm_requests.request_key`,
+`POST /v1/chat/completions` (or any path ending in `/chat/completions`): the JSON body's key (`common.llm_requests.request_key`,
 the sha256 of the canonical body, model name included) looks up the answers file, read once at start. A
 recorded answer is a chat.completion built around its text (fixed id and `created`, usage zeros), or the
 recorded whole response, verbatim. An unknown key is HTTP 404 with an OpenAI-style error naming the key
@@ -29,7 +29,7 @@ from absa_checks.common.redaction import redact_text
 HOST = "127.0.0.1"
 MAX_BODY = 4 * 1024 * 1024  # a chat request with a few-shot prompt is tens of KB
 DRAIN = 64 * 1024 * 1024  # an oversized body is read and dropped up to this much before the 413
-CHAT_PATHS = ("/v1/chat/completions", "/chat/completions")
+CHAT_PATH = "/chat/completions"
 MODELS_PATHS = ("/v1/models", "/models")
 NAME = "absa-checks serve-replay"
 
@@ -211,7 +211,7 @@ class Handler(BaseHTTPRequestHandler):
                                                                   f"server takes at most {MAX_BODY}", "too_large"))
             return
         raw = self.rfile.read(length)
-        if self._path() not in CHAT_PATHS:
+        if not self._path().endswith(CHAT_PATH):  # /v1/chat/completions, or a base_url with another prefix
             self._json(error(HTTPStatus.NOT_FOUND, f"no endpoint POST {self._path() or '/'}; the replay server "
                                                    "answers POST /v1/chat/completions", "not_found"))
             return
