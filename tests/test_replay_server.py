@@ -113,6 +113,8 @@ def test_the_adapter_gets_the_recorded_answers_and_an_unknown_request_is_refused
     assert tries == len(QUERIES) + 1  # the unknown request was sent once: a 404 is not retried
     key = request_key(classify._body(classify.prompt.replace("{aspect}", "room").replace("{sentence}",
                                                                                          unknown.sentence)))
+    assert f"(no recorded answer for request {key[:12]} (model 'some/model'): " in refused.message  # the server's
+    assert "--export-requests FILE), answer them" in refused.message  # message, quoted by the adapter
     assert code == 0 and out == "absa-checks serve-replay: stopped; 4 answered, 1 refused (no recorded answer)\n"
     assert err == (f"absa-checks serve-replay: refused request {key[:12]} (model 'some/model'): no recorded answer; "
                    "export the requests again (--export-requests) and answer them\n")
@@ -266,3 +268,19 @@ def test_a_run_asked_live_and_replayed_from_its_recorded_answers_gives_the_same_
     assert first["summary"]["cases"] >= 4 and first["summary"]["errors"] == 0
     assert second["cases"] == first["cases"] and second["verdict"] == first["verdict"]
     assert code == 0 and out.endswith(f"stopped; {len(answers)} answered, 0 refused (no recorded answer)\n")
+
+
+@needs_extra("openai")
+def test_the_adapter_quotes_a_refusals_message_with_the_key_hidden(monkeypatch):
+    from types import SimpleNamespace
+
+    from model_adapters.openai_adapter import OpenAIAdapter
+
+    key = "sk-test-5ecret-9f8e7d6c5b4a"
+    monkeypatch.setenv("ABSA_TEST_REPLAY_KEY", key)
+    model = OpenAIAdapter("served", "http://127.0.0.1:9/v1", "m", api_key_env="ABSA_TEST_REPLAY_KEY")
+    said = json.dumps({"error": {"message": f"bad key {key}\n" + "x" * 500}}).encode()
+    quoted = model._refusal(SimpleNamespace(content=said))
+    assert quoted.startswith(" (bad key *** xxx") and quoted.endswith("...)") and key[3:] not in quoted
+    assert model._refusal(SimpleNamespace(content=b"<html>nope</html>")) == ""
+    assert model._refusal(SimpleNamespace(content=b'{"error": "text"}')) == ""
