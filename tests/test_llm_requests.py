@@ -72,8 +72,9 @@ def test_answers_are_read_by_key_with_a_bom_crlf_blank_lines_and_line_separators
     (json.dumps({"key": "z" * 64, "content": "x"}), "64 lower-case hex"),
     (json.dumps({"key": KEY}), 'exactly one of "content"'),
     (json.dumps({"key": KEY, "content": "x", "response": {}}), 'exactly one of "content"'),
-    (json.dumps({"key": KEY, "content": 3}), 'exactly one of "content"'),
-    (json.dumps({"key": KEY, "response": "x"}), 'exactly one of "content"'),
+    (json.dumps({"key": KEY, "content": 3}), '"content" is a JSON number, not text'),
+    (json.dumps({"key": KEY, "content": {"spans": []}}), '"content" is a JSON object, not text; give the answer'),
+    (json.dumps({"key": KEY, "response": "x"}), '"response" is a JSON string, not an object'),
     (json.dumps({"key": KEY, "request": BODY}), "this is a request (the --export-requests file), not an answer"),
 ])
 def test_each_malformed_line_is_named_by_file_and_line(tmp_path, line, words):

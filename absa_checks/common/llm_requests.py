@@ -75,13 +75,23 @@ def read_answers(path: Path) -> dict[str, Answer]:
         if "request" in item and content is None and response is None:
             raise AbsaChecksError(f"{where}: this is a request (the --export-requests file), not an answer; give "
                                   'the answers file: {"key": ..., "content": TEXT} for each request answered')
-        if (content is None) == (response is None) or (content is not None and not isinstance(content, str)) \
-                or (response is not None and not isinstance(response, dict)):
+        if (content is None) == (response is None):
             raise AbsaChecksError(f"{where}: give exactly one of \"content\" (the answer's text) or \"response\" "
                                   "(a whole chat.completion object)")
+        if content is not None and not isinstance(content, str):
+            raise AbsaChecksError(f"{where}: \"content\" is a JSON {_json_type(content)}, not text; give the "
+                                  "answer's text as the model wrote it (a JSON answer as one string)")
+        if response is not None and not isinstance(response, dict):
+            raise AbsaChecksError(f"{where}: \"response\" is a JSON {_json_type(response)}, not an object; give "
+                                  "a whole chat.completion object, or the answer's text as \"content\"")
         if item["key"] in found and found[item["key"]] != Answer(item["key"], content, response):
             raise AbsaChecksError(f"{where}: key {item['key'][:12]}... is answered twice, differently (first on "
                                   f"line {lines[item['key']]}); keep one")
         found[item["key"]] = Answer(item["key"], content, response)
         lines.setdefault(item["key"], number)
     return found
+
+
+def _json_type(value: object) -> str:
+    return {dict: "object", list: "array", str: "string", bool: "true/false", int: "number",
+            float: "number"}.get(type(value), type(value).__name__)
