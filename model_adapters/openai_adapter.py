@@ -339,6 +339,18 @@ class OpenAIAdapter:
         key-shaped hidden (absa_checks.common.redaction)."""
         return redact_text(text.replace(self.key, "***") if self.key else text)
 
+    def _refusal(self, response: Any) -> str:
+        """What a server said when refusing a request (an OpenAI-style error's message, at most 400
+        characters, hidden as every server text is), or nothing."""
+        try:
+            said = json.loads(response.content)["error"]["message"]
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return ""
+        if not isinstance(said, str) or not said.strip():
+            return ""
+        said = " ".join(said.split())
+        return f" ({self._hide(said[:400] + ('...' if len(said) > 400 else ''))})"
+
     @staticmethod
     def _probabilities(logprobs: Any) -> dict[str, float] | None:
         """From the first token's top log probabilities, when the server sent them (None when it did not);
@@ -438,7 +450,7 @@ class OpenAIAdapter:
             problem = f"HTTP {err.status_code} from {self.shown_url}"
             wait = _retry_after(err.response.headers)
             if err.status_code not in RETRY_STATUSES:
-                message = f"{problem}; the request was refused, not retried"
+                message = f"{problem}{self._refusal(err.response)}; the request was refused, not retried"
             elif wait is not None and wait > MAX_RETRY_AFTER:
                 message = (f"{problem} asking to wait {wait:g} s (Retry-After), more than the {MAX_RETRY_AFTER:g} s "
                            "a request waits, so it was not retried; lower requests_per_minute or run later")

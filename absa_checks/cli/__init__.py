@@ -114,6 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     review.add_argument("--follow-symlinks", action="store_true",
                         help="the file is a symbolic link: write to the file it points to (the link stays)")
     _audit_parser(commands)
+    from absa_checks.cli import serve_replay  # `absa-checks serve-replay ANSWERS`
+
+    serve_replay.add_parser(commands)
     run = commands.add_parser("run", help="run suites: the same as `pytest PATHS ARGS`")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed on to pytest (default: suites/)")
     args = parser.parse_args(argv)
@@ -137,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
             return _review(args)
         if args.command == "augment":
             return _augment(args)
+        if args.command == "serve-replay":
+            return serve_replay.run(args)
         if args.command == "audit":
             from absa_checks.cli import audit
 
