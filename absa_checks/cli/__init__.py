@@ -58,6 +58,17 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                      help="a strategy parameter as a suite would set it (e.g. k=3); repeatable")
     gen.add_argument("--quarantine", default=None, help="also write the rejected attempts (JSONL) here")
+    gen.add_argument("--rewriter", default=None, metavar="NAME",
+                     help="also ask an LLM (a models.yaml entry of kind openai) for REVTGT/REVNON variants of the units "
+                          "the rules did not ship; every answer is verified (docs/served.md, The rewriter)")
+    gen.add_argument("--rewriter-all", action="store_true",
+                     help="with --rewriter or --export-requests: ask for every unit, not only those the rules did "
+                          "not ship")
+    gen.add_argument("--export-requests", default=None, metavar="FILE",
+                     help="write the rewriter's requests (JSON Lines, keyed by sha256) instead of variants; asks "
+                          "nothing (without --rewriter: the default prompt and settings, model 'rewriter')")
+    gen.add_argument("--models-file", default=None, metavar="FILE",
+                     help="the models file --rewriter names an entry of (default: models.yaml here)")
     gen.add_argument("--follow-symlinks", action="store_true",
                      help="an output path that is a symbolic link: write to the file it points to (the link stays); "
                           "without it such a path is refused")
@@ -421,9 +432,19 @@ def _generate(args: argparse.Namespace) -> int:
         raise AbsaChecksError("--data: only used with --source; --input reads the file it names")
     if args.source is not None and args.domain is not None:
         raise AbsaChecksError(f"--domain: only used with --input; --source {args.source} has its own domain")
-    if (args.out is None) == (args.update is None):
+    if args.export_requests is not None:
+        given = [o for o, v in (("--out", args.out), ("--update", args.update), ("--quarantine", args.quarantine),
+                                ("--format", args.format)) if v is not None] + (["--candidates"] if args.candidates else [])
+        if given:
+            raise AbsaChecksError(f"{given[0]}: --export-requests writes only the rewriter's requests and asks nothing; "
+                                  f"leave {given[0]} out (run generate again with --rewriter for the variants)")
+    elif (args.out is None) == (args.update is None):
         raise AbsaChecksError("generate: pass --out FILE (a new file), or --update FILE (a candidates file to add "
                               "candidates to)")
+    if args.rewriter_all and args.rewriter is None and args.export_requests is None:
+        raise AbsaChecksError("--rewriter-all: only used with --rewriter NAME or --export-requests FILE")
+    if args.models_file is not None and args.rewriter is None:
+        raise AbsaChecksError("--models-file: only used with --rewriter NAME (the entry it names)")
     if (args.update is not None or args.candidates) and (args.format is not None or args.quarantine is not None):
         option = "--format" if args.format is not None else "--quarantine"
         raise AbsaChecksError(f"{option}: a candidates file (--candidates, --update) is JSONL and holds the quarantined "
@@ -436,10 +457,11 @@ def _generate(args: argparse.Namespace) -> int:
     if args.k is not None and not 1 <= args.k <= 10:
         raise AbsaChecksError("--k: use a whole number from 1 to 10")
     params = _strategy_params(args.param, strategies, k=args.k, neutral=args.neutral)
-    out = Path(args.out or args.update)
+    out = Path(args.export_requests or args.out or args.update)
     existing = _existing_candidates(Path(args.update)) if args.update is not None else None
-    wanted = [Named("--update" if args.update else "--out", out),
-              *([Named("--quarantine", Path(args.quarantine))] if args.quarantine else [])]
+    first = "--export-requests" if args.export_requests else "--update" if args.update else "--out"
+    wanted = [Named(first, out), *([Named("--quarantine", Path(args.quarantine))] if args.quarantine else [])]
+    rewriter = _rewriter(args)
     outputs.check(wanted, outputs.given("--input", Path(args.input) if args.input else None),
                   _data_named(args.data, resolve_data_dir(args.data) if args.source else None), args.follow_symlinks,
                   FOLLOW)
@@ -449,6 +471,15 @@ def _generate(args: argparse.Namespace) -> int:
         loaded, origin, mode = load_file(Path(args.input), args.domain), args.input, args.variants or "generated"
     _nothing_read(loaded, f"--input {args.input}" if args.input is not None else f"--source {args.source}")
     settings = Settings(args.seed, params)
+    if args.export_requests is not None:
+        body = rewriter.settings if rewriter is not None else generate.rewrite_prompt.BodySettings()
+        text, asked = generate.export_requests(loaded, strategies, settings, mode, body, args.rewriter_all)
+        if _write_each(zip(wanted, [text]), args.follow_symlinks):
+            return 2
+        print(f"{len(loaded.units)} units from {origin}; wrote {text.count(chr(10))} requests ({asked} units and "
+              f"strategies, model '{body.model}', prompt {generate.rewrite_prompt.PROMPT_SHA256[:12]}) to {out}; "
+              "nothing was asked", file=sys.stderr)
+        return 0
     if existing is not None or args.candidates:
         return _write_candidates(args, existing, loaded, strategies, settings, mode, wanted)
     made, rejected, tally = generate.run(loaded, strategies, settings, mode)
@@ -466,6 +497,19 @@ def _generate(args: argparse.Namespace) -> int:
     for line in tally.lines():
         print("  " + line, file=sys.stderr)
     return 0
+
+
+def _rewriter(args: argparse.Namespace):
+    """The entry --rewriter names (built, nothing asked), or None."""
+    if args.rewriter is None:
+        return None
+    from absa_checks.run import rewrite
+
+    models_file = Path(args.models_file or "models.yaml")
+    if args.models_file is not None and not models_file.is_file():
+        raise AbsaChecksError(f"--models-file {args.models_file}: not found; name the models YAML file that has the "
+                              f"entry {args.rewriter}")
+    return rewrite.open_rewriter(args.rewriter, models_file)
 
 
 def _existing_candidates(path: Path) -> tuple[str, tuple]:

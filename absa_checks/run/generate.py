@@ -15,8 +15,10 @@ from typing import TextIO
 
 from absa_checks.common.examples import Example, Unit, Variant
 from absa_checks.common.fingerprint import generator_sha256
+from absa_checks.perturb import rewrite_prompt
 from absa_checks.perturb.engine import Quarantined, Settings
 from absa_checks.perturb.variants import VariantRequest, VariantSet
+from absa_checks.run import rewrite
 from absa_checks.run.run_state import VariantCache
 from absa_checks.sources.base import LoadedSource
 from absa_checks.suites import strategies as strategy_names
@@ -65,15 +67,29 @@ def _reasons(counts: Counter, strategy: str) -> list[tuple[str, int]]:
     return sorted(found, key=lambda x: (-x[1], x[0]))
 
 
-def run(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str = "generated"
-        ) -> tuple[list[tuple[Unit, Variant]], list[Quarantined], Tally]:
-    """Each unit's variants for each strategy, chosen as a suite test with `variants: mode` chooses them:
-    through the plugin's own VariantCache, so the two cannot drift."""
+def rule_sets(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str) -> dict[str, VariantSet]:
+    """Each strategy's variants, chosen as a suite test with `variants: mode` chooses them: through the plugin's
+    own VariantCache, so the two cannot drift."""
     cache = VariantCache(settings.seed)
     found = {}
     for s in strategies:  # each strategy gets the parameters it declares
         params = tuple((key, value) for key, value in settings.params if key in strategy_names.parameters(s))
         found[s] = cache.variants(VariantRequest(s, mode, params), loaded, loaded.units)
+    return found
+
+
+def export_requests(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str,
+                    body: rewrite_prompt.BodySettings, everything: bool) -> tuple[str, int]:
+    """`generate --export-requests FILE`: the requests the rewriter would be sent (nothing is asked), as the
+    requests file's text, and how many units and strategies they are for."""
+    asks = rewrite.plan(loaded, rule_sets(loaded, strategies, settings, mode), body, everything)
+    return rewrite.export_text(asks), len(asks)
+
+
+def run(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str = "generated"
+        ) -> tuple[list[tuple[Unit, Variant]], list[Quarantined], Tally]:
+    """Each unit's variants for each strategy, chosen as a suite test with `variants: mode` chooses them."""
+    found = rule_sets(loaded, strategies, settings, mode)
     tally = Tally()
     for strategy, variants in found.items():
         tally.add(strategy, variants)
