@@ -67,8 +67,15 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("--export-requests", default=None, metavar="FILE",
                      help="write the rewriter's requests (JSON Lines, keyed by sha256) instead of variants; asks "
                           "nothing (without --rewriter: the default prompt and settings, model 'rewriter')")
+    gen.add_argument("--verifier", default=None, metavar="NAME",
+                     help="with --rewriter: another models.yaml entry of kind openai (ideally another model family), "
+                          "asked each aspect's sentiment in every verified variant without the intent; a mismatch "
+                          "quarantines")
+    gen.add_argument("--cache", default=None, metavar="DIR",
+                     help="with --rewriter: the cache folder its answers are kept in, by request key (default: "
+                          ".absa-cache, as the suites'); a second run asks nothing")
     gen.add_argument("--models-file", default=None, metavar="FILE",
-                     help="the models file --rewriter names an entry of (default: models.yaml here)")
+                     help="the models file --rewriter and --verifier name entries of (default: models.yaml here)")
     gen.add_argument("--follow-symlinks", action="store_true",
                      help="an output path that is a symbolic link: write to the file it points to (the link stays); "
                           "without it such a path is refused")
@@ -443,8 +450,12 @@ def _generate(args: argparse.Namespace) -> int:
                               "candidates to)")
     if args.rewriter_all and args.rewriter is None and args.export_requests is None:
         raise AbsaChecksError("--rewriter-all: only used with --rewriter NAME or --export-requests FILE")
-    if args.models_file is not None and args.rewriter is None:
-        raise AbsaChecksError("--models-file: only used with --rewriter NAME (the entry it names)")
+    for option, value in (("--models-file", args.models_file), ("--verifier", args.verifier), ("--cache", args.cache)):
+        if value is not None and args.rewriter is None:
+            raise AbsaChecksError(f"{option}: only used with --rewriter NAME")
+    if args.export_requests is not None and (args.verifier is not None or args.cache is not None):
+        raise AbsaChecksError(f"{'--verifier' if args.verifier else '--cache'}: --export-requests asks nothing; "
+                              "leave it out")
     if (args.update is not None or args.candidates) and (args.format is not None or args.quarantine is not None):
         option = "--format" if args.format is not None else "--quarantine"
         raise AbsaChecksError(f"{option}: a candidates file (--candidates, --update) is JSONL and holds the quarantined "
@@ -480,9 +491,10 @@ def _generate(args: argparse.Namespace) -> int:
               f"strategies, model '{body.model}', prompt {generate.rewrite_prompt.PROMPT_SHA256[:12]}) to {out}; "
               "nothing was asked", file=sys.stderr)
         return 0
+    asking = _asking(args, rewriter)
     if existing is not None or args.candidates:
-        return _write_candidates(args, existing, loaded, strategies, settings, mode, wanted)
-    made, rejected, tally = generate.run(loaded, strategies, settings, mode)
+        return _write_candidates(args, existing, loaded, strategies, settings, mode, wanted, asking)
+    made, rejected, tally = generate.run(loaded, strategies, settings, mode, asking)
     fmt = args.format or ("arts" if out.suffix == ".json" else "jsonl")
     stream = io.StringIO()
     (generate.write_arts if fmt == "arts" else generate.write_jsonl)(made, stream)
@@ -512,6 +524,20 @@ def _rewriter(args: argparse.Namespace):
     return rewrite.open_rewriter(args.rewriter, models_file)
 
 
+def _asking(args: argparse.Namespace, rewriter):
+    """What `generate --rewriter` asks with: the rewriter, its verifier, the cache (None without --rewriter)."""
+    if rewriter is None:
+        return None
+    from absa_checks.models.cache import PredictionCache
+    from absa_checks.run import rewrite
+
+    cache_dir = Path(args.cache or ".absa-cache")
+    if cache_dir.exists() and not cache_dir.is_dir():
+        raise AbsaChecksError(f"--cache {cache_dir}: is a file, not a folder; name a folder (it is created if needed)")
+    verifier = rewrite.open_verifier(args.verifier, Path(args.models_file or "models.yaml")) if args.verifier else None
+    return rewrite.Asking(rewriter, PredictionCache(cache_dir), verifier, args.rewriter_all)
+
+
 def _existing_candidates(path: Path) -> tuple[str, tuple]:
     """The candidates file `--update` adds to: its text and its candidates, checked line by line."""
     from absa_checks.suites.candidates import parse_candidates, read_text
@@ -524,17 +550,17 @@ def _existing_candidates(path: Path) -> tuple[str, tuple]:
 
 
 def _write_candidates(args: argparse.Namespace, existing: tuple[str, tuple] | None, loaded: LoadedSource,
-                      strategies: list[str], settings, mode: str, wanted: list[Named]) -> int:
+                      strategies: list[str], settings, mode: str, wanted: list[Named], asking=None) -> int:
     """`generate --candidates --out FILE` (a new file) or `generate --update FILE` (lines added, none changed)."""
     from absa_checks.run import generate
 
     if existing is None:
-        records = generate.candidates(loaded, strategies, settings, mode)
+        records = generate.candidates(loaded, strategies, settings, mode, rewriter=asking)
         stream = io.StringIO()
         generate.write_candidates(records, stream)
         text, added = stream.getvalue(), len(records)
     else:
-        text, added = generate.update(existing[0], existing[1], loaded, strategies, settings, mode)
+        text, added = generate.update(existing[0], existing[1], loaded, strategies, settings, mode, asking)
     if _write_each(zip(wanted[:1], [text]), args.follow_symlinks):
         return 2
     what = "added" if existing is not None else "wrote"

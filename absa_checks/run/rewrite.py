@@ -9,15 +9,22 @@ models registry (cached by request key: a second run asks nothing), and every an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+from collections import Counter
+from dataclasses import dataclass, field
+from dataclasses import replace as dc_replace
 from pathlib import Path
 from typing import Any
 
 from absa_checks.common.errors import AbsaChecksError
-from absa_checks.common.examples import Unit
+from absa_checks.common.examples import Unit, Variant
 from absa_checks.common.llm_requests import request_key, requests_lines
 from absa_checks.models import adapters as registry
-from absa_checks.perturb import rewrite_prompt
+from absa_checks.models.cache import PredictionCache
+from absa_checks.models.protocol import Query, QueryError
+from absa_checks.perturb import rewrite_check, rewrite_prompt
+from absa_checks.perturb.engine import Quarantined
+from absa_checks.perturb.resources import Resources
 from absa_checks.perturb.rewrite_prompt import BodySettings, Request
 from absa_checks.perturb.variants import VariantSet
 from absa_checks.sources.base import LoadedSource
@@ -82,17 +89,175 @@ class Rewriter:
         return self.settings.model
 
 
-def open_rewriter(name: str, models_file: Path | None, option: str = "--rewriter") -> Rewriter:
-    """The entry `name` of kind openai, built; one AbsaChecksError naming the option and the fix otherwise."""
+def _entry(name: str, models_file: Path | None, option: str) -> Any:
+    """The models.yaml entry `name` of kind openai, built (nothing asked); one AbsaChecksError naming the
+    option and the fix otherwise."""
     try:
         spec = registry.resolve(name, models_file)
     except AbsaChecksError as err:  # the registry names --absa-model: here it is this option
         raise AbsaChecksError(str(err).replace("--absa-model", f"{option} {name}", 1)) from None
     if spec.kind != "openai":
-        raise AbsaChecksError(f"{option} {name}: a {spec.kind} model cannot rewrite sentences; name a models.yaml "
-                              "entry of kind openai (an OpenAI-compatible endpoint: base_url, model), e.g. "
+        raise AbsaChecksError(f"{option} {name}: a model of kind {spec.kind} cannot be asked this; name a models.yaml "
+                              "entry of kind openai (an OpenAI-compatible endpoint), e.g. "
                               "rewriter: {kind: openai, base_url: 'http://127.0.0.1:8000/v1', model: rewriter}")
-    adapter: Any = registry.build(spec)  # an OpenAIAdapter (kind openai)
+    return registry.build(spec)
+
+
+def open_rewriter(name: str, models_file: Path | None, option: str = "--rewriter") -> Rewriter:
+    """The entry `name` of kind openai, built; its model name, temperature, seed and max_tokens go in the body."""
+    adapter = _entry(name, models_file, option)
     max_tokens = getattr(adapter, "max_tokens", None) or rewrite_prompt.DEFAULT_MAX_TOKENS
     settings = BodySettings(adapter.model, adapter.temperature, adapter.seed, max_tokens)
     return Rewriter(name, adapter, settings)
+
+
+def open_verifier(name: str, models_file: Path | None, option: str = "--verifier") -> Verifier:
+    """The entry `name` of kind openai in classify mode (it is asked each aspect's sentiment)."""
+    adapter = _entry(name, models_file, option)
+    if getattr(adapter, "task", "classify") != "classify":
+        raise AbsaChecksError(f"{option} {name}: the verifier is asked each aspect's sentiment; give it mode: classify "
+                              "(the default), not mode: extract")
+    return Verifier(name, adapter)
+
+@dataclass(frozen=True)
+class Asking:
+    """`generate --rewriter NAME`: the rewriter, the optional verifier, the cache, and whether every unit is asked."""
+
+    rewriter: Rewriter
+    cache: PredictionCache | None = None
+    verifier: Verifier | None = None
+    everything: bool = False
+
+
+@dataclass
+class Rewritten:
+    """What the rewriter gave for a source: the verified variants by (strategy, unit id), the quarantined
+    answers, and how many requests were sent, read from the cache, or failed."""
+
+    variants: dict[tuple[str, str], Variant] = field(default_factory=dict)
+    quarantined: list[Quarantined] = field(default_factory=list)
+    sent: int = 0
+    cached: int = 0
+    failed: int = 0
+    tally: Counter = field(default_factory=Counter)  # (strategy, reason or "shipped")
+    keys: dict[tuple[str, str], str] = field(default_factory=dict)  # (strategy, unit id) -> its request's key
+
+    def lines(self, name: str) -> list[str]:
+        out = [f"rewriter {name}: {self.sent} requests sent, {self.cached} answers from the cache, "
+               f"{self.failed} failed"]
+        for strategy in sorted({s for s, _ in self.tally}):
+            shipped = self.tally[(strategy, SHIPPED)]
+            rejected = sorted(((r, n) for (s, r), n in self.tally.items() if s == strategy and r != SHIPPED),
+                              key=lambda x: (-x[1], x[0]))
+            out.append(f"{strategy} (rewriter): {shipped} variants, {sum(n for _, n in rejected)} quarantined")
+            out += [f"    quarantined: {n} x {reason}" for reason, n in rejected]
+        return out
+
+
+SHIPPED = "shipped"
+
+
+def cache_fingerprint(rewriter: Rewriter) -> str:
+    """Whose answers the cache holds: the endpoint (the request key already holds the model and the prompt)."""
+    return "rewriter:" + hashlib.sha256(str(rewriter.adapter.base_url).encode()).hexdigest()[:16]
+
+
+def answers(asks: list[Ask], rewriter: Rewriter, cache: PredictionCache | None) -> tuple[dict[str, str | QueryError],
+                                                                                          int, int]:
+    """Each distinct request's answer text (or QueryError), read from the cache where it is there, asked
+    otherwise (only answers are kept, never failures); with how many were sent and read from the cache."""
+    bodies = {ask.key: ask.request.body for ask in asks}
+    fingerprint = cache_fingerprint(rewriter)
+    found: dict[str, str | QueryError] = dict(cache.get_extractions(fingerprint, bodies)) if cache else {}
+    cached = len(found)
+    missing = [key for key in bodies if key not in found]
+    if missing:
+        replies = rewriter.adapter.complete([bodies[key] for key in missing])
+        fresh = {key: reply for key, reply in zip(missing, replies) if isinstance(reply, str)}
+        if cache is not None and fresh:
+            cache.put_extractions(fingerprint, fresh)
+        found.update(zip(missing, replies))
+    return found, len(missing), cached
+
+
+def provenance(rewriter: Rewriter, key: str) -> dict:
+    """What an LLM variant carries (and its candidate's `generator`): who wrote it, with which prompt and request."""
+    return {"name": "absa-checks rewriter", "rewriter": rewriter.name, "model": rewriter.model,
+            "prompt_sha256": rewrite_prompt.PROMPT_SHA256, "request_key": key}
+
+
+def aspect_vocabulary(loaded: LoadedSource, resources: Resources, domain: str) -> frozenset[str]:
+    """The aspect terms a rewrite may not add: the domain's aspect bank and every aspect term of the source."""
+    terms = {entry.aspect.lower() for entry in resources.bank(domain)}
+    terms |= {a.term.lower() for unit in loaded.units for a in (unit.original.target, *unit.original.others)}
+    return frozenset(t for t in terms if len(t) >= 3)
+
+
+def rewrite(loaded: LoadedSource, asks: list[Ask], rewriter: Rewriter, resources: Resources,
+            cache: PredictionCache | None, verifier: Verifier | None = None) -> Rewritten:
+    """Ask (or read from the cache) every request, verify every answer; nothing unverified is returned."""
+    found, sent, cached = answers(asks, rewriter, cache)
+    domain = loaded.domain or "restaurant"
+    vocabulary = aspect_vocabulary(loaded, resources, domain)
+    out = Rewritten(sent=sent, cached=cached, failed=sum(isinstance(a, QueryError) for a in found.values()))
+    checked: list[tuple[Ask, Variant]] = []
+    for ask in asks:
+        answer = found[ask.key]
+        unit, strategy = ask.unit, ask.request.strategy
+        out.keys[(strategy, unit.unit_id)] = ask.key
+        if isinstance(answer, QueryError):
+            outcome: Variant | Quarantined = Quarantined(unit.source, unit.unit_id, strategy, rewrite_check.NO_ANSWER,
+                                                         answer.message, unit.original.sentence)
+        else:
+            outcome = rewrite_check.verify(unit, ask.request, answer, resources, vocabulary,
+                                           provenance(rewriter, ask.key))
+        if isinstance(outcome, Variant):
+            checked.append((ask, outcome))
+        else:
+            out.quarantined.append(outcome)
+            out.tally[(strategy, outcome.reason)] += 1
+    readings = verifier.read([variant for _, variant in checked]) if verifier and checked else {}
+    for ask, variant in checked:
+        unit, strategy = ask.unit, ask.request.strategy
+        disagreement = verifier.disagreement(variant, readings) if verifier else None
+        if disagreement:
+            out.quarantined.append(Quarantined(unit.source, unit.unit_id, strategy, rewrite_check.VERIFIER,
+                                               disagreement, variant.example.sentence))
+            out.tally[(strategy, rewrite_check.VERIFIER)] += 1
+            continue
+        if verifier:
+            variant = dc_replace(variant, provenance={**(variant.provenance or {}), "verifier": verifier.name})
+        out.variants[(strategy, unit.unit_id)] = variant
+        out.tally[(strategy, SHIPPED)] += 1
+    return out
+
+
+@dataclass
+class Verifier:
+    """A second openai entry asked, without the intent, the sentiment of each aspect in a variant."""
+
+    name: str
+    adapter: Any
+
+    def read(self, variants: list[Variant]) -> dict[Query, Any]:
+        queries = sorted({q for v in variants for q in _queries(v)}, key=lambda q: q.text_key())
+        return dict(zip(queries, self.adapter.predict(queries)))
+
+    def disagreement(self, variant: Variant, readings: dict[Query, Any]) -> str | None:
+        """The first aspect whose gold sentiment the verifier does not read (or could not answer for)."""
+        for query, aspect in zip(_queries(variant), (variant.example.target, *variant.example.others)):
+            if aspect.polarity not in ("positive", "negative", "neutral"):
+                continue
+            answer = readings.get(query)
+            if isinstance(answer, QueryError):
+                return f"'{aspect.term}': {answer.message}"
+            read = answer if isinstance(answer, str) or not answer else max(answer, key=lambda k: answer[k])
+            if read != aspect.polarity:
+                return f"'{aspect.term}': {self.name} reads {read}, the variant says {aspect.polarity}"
+        return None
+
+
+def _queries(variant: Variant) -> list[Query]:
+    e = variant.example
+    return [Query(e.sentence, a.term, a.start, a.end) for a in (e.target, *e.others)]
+
