@@ -14,7 +14,7 @@ reasons). The checks, in order (the first that finds something names the reason)
 6. REVNON leaves the target's opinion words alone;
 7. the lexicon (VADER + TextBlob, perturb.polarity) reads each reversed aspect's stretch (its clause, opinion
    words and the edits reaching them) moving towards its new sentiment by MIN_SHIFT (not moving at all is no
-   reversal), and no kept aspect's stretch (REVNON's target among them) moving against its sentiment;
+   reversal) and not ending on the old side (OLD_SIDE), and no kept aspect's stretch (REVNON's target among them) moving against its sentiment;
 8. the rules' own checks on the result: a discourse word that depends on the old polarity left untouched
    where the sentiment changed (perturb.context.DISCOURSE), a contrast between two aspects that now agree,
    a general and a specific aspect that now disagree (context.general_specific_disagree), a negation of a
@@ -67,6 +67,7 @@ REASONS = (NOT_JSON, DECLINED, NO_ANSWER, OUTSIDE, OVERLAP, MISAPPLIED, NOTHING,
 
 MAX_CHANGED_WORDS = 8  # the prompt asks for at most 6 words; a word-level diff counts a little more
 MIN_SHIFT = context.MIN_SHIFT  # the compound score must move at least this far (as for the rules)
+OLD_SIDE = 0.05  # and end no further than this on the old sentiment's side ("delicious" -> "tasty" moves, yet praises)
 _FENCE = re.compile(r"^```(?:json)?\s*\n?(.*?)\n?```$", re.S | re.I)
 _REFUSAL = re.compile(r"(?i)\b(?:can(?:no|')t|unable|sorry|won't|will not|not able|decline|refuse)\b")
 _WORD = re.compile(r"\w+(?:['\u2019-]\w+)*")
@@ -194,7 +195,8 @@ def lexicon_problem(request: Request, edits: Sequence[Edit], resources: Resource
         new = request.intended[i]
         before, after, text = _reading(example, i, edits, resources)
         moved = after - before if new == "positive" else before - after
-        if new in ("positive", "negative") and moved < MIN_SHIFT:
+        old_side = after >= OLD_SIDE if new == "negative" else after <= -OLD_SIDE
+        if new in ("positive", "negative") and (moved < MIN_SHIFT or old_side):
             return NOT_REVERSED, f"'{aspects[i].term}': score {before:+.2f} -> {after:+.2f} for '{_short(text, 60)}'"
     for i, aspect in enumerate(aspects):
         if i in changing or aspect.polarity not in ("positive", "negative"):

@@ -195,7 +195,8 @@ def candidates(loaded: LoadedSource, strategies: list[str], settings: Settings, 
     candidates (verified, or quarantined with the check's reason) follow the rules', with `origin: rewriter`
     and their own `generator` (rewriter, model, prompt_sha256, request_key)."""
     generator = generator_info()
-    _, found, rewritten = with_rewriter(loaded, strategies, settings, mode, rewriter)
+    rules, found, rewritten = with_rewriter(loaded, strategies, settings, mode, rewriter)
+    ruled_out = {(s, q.unit_id) for s, variants in rules.items() for q in variants.quarantined}
     rejected_of: dict[tuple[str, str], list[Quarantined]] = {}
     why_none: dict[tuple[str, str], str] = {}
     for s, variants in found.items():
@@ -227,7 +228,8 @@ def candidates(loaded: LoadedSource, strategies: list[str], settings: Settings, 
                     own = {**base, "generator": {**rewrite.provenance(rewriter.rewriter, key),
                                                  "version": generator["version"]}}
                 out.append(_candidate(record, "quarantined", f"{q.reason}: {q.detail}", own))
-            if not variants.by_unit.get(unit.unit_id) and not rejected:
+            # the rules' own "none" stays, whatever the rewriter made of the unit
+            if not rules[asked].by_unit.get(unit.unit_id) and (asked, unit.unit_id) not in ruled_out:
                 why = why_none.get((asked, unit.unit_id), "no variant")
                 record = {"strategy": strategy, "unit": unit.unit_id, "source": unit.source, "sentence": None,
                           "original": jsonl_record_original(unit)}
