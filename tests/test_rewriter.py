@@ -379,3 +379,40 @@ def test_the_rewriter_must_be_an_openai_entry_one_line_each(tmp_path, capsys):
                  "--rewriter-all"]) == 2
     assert "--rewriter-all: only used with --rewriter NAME or --export-requests FILE" in capsys.readouterr().err
     assert not (tmp_path / "out.jsonl").exists()
+
+
+@needs_extra("openai")
+def test_llm_candidates_join_a_file_by_update_and_reach_a_frozen_test_only_when_accepted(tmp_path, capsys):
+    from absa_checks.perturb.frozen import frozen_variants, of_source
+    from absa_checks.suites.candidates import read_candidates
+    from absa_checks.suites.files import load_file
+
+    with FakeOpenAI() as server:
+        args = _setup(tmp_path, server)
+        server.rewrites[EVEN] = GOOD_EVEN
+        plain = args[:args.index("--rewriter")]
+        cand = tmp_path / "cand.jsonl"
+        assert main([*plain, "--candidates", "--out", str(cand)]) == 0
+        rules_text = cand.read_text()
+        assert "rewriter" not in rules_text
+        # --update with the rewriter adds its candidates and keeps every line there
+        assert main([*args, "--update", str(cand)]) == 0
+        text = cand.read_text()
+        assert text.startswith(rules_text) and text != rules_text
+        sent = server.requests
+        # once they are there, another --update adds nothing and asks nothing
+        assert main([*args, "--update", str(cand)]) == 0
+        assert cand.read_text() == text and server.requests == sent
+    loaded = load_file(tmp_path / "reviews.txt", "restaurant")
+    unit = next(u for u in loaded.units if u.original.sentence == EVEN)
+
+    def frozen():
+        found = of_source(read_candidates(cand), loaded.name, "revtgt", str(cand))
+        return frozen_variants(found, loaded, (unit,), "revtgt", str(cand)).by_unit.get(unit.unit_id, ())
+
+    assert frozen() == ()  # not decided: nothing the LLM wrote reaches the frozen test
+    llm = next(c for c in read_candidates(cand) if c.record.get("origin") == "rewriter" and c.status == "shipped")
+    assert main(["decide", str(cand), "--accept", llm.candidate_id, "--reviewer", "ann"]) == 0
+    (variant,) = frozen()
+    assert variant.example.sentence == "Sadly, the desserts were bland."
+    assert variant.provenance["generator"]["rewriter"] == "rw" and variant.provenance["reviewer"] == "ann"

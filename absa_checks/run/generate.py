@@ -89,15 +89,17 @@ def export_requests(loaded: LoadedSource, strategies: list[str], settings: Setti
 
 
 def with_rewriter(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str,
-                  rewriter: rewrite.Asking | None) -> tuple[dict[str, VariantSet], dict[str, VariantSet],
-                                                            rewrite.Rewritten | None]:
+                  rewriter: rewrite.Asking | None, skip: Callable[[str, str, str], bool] | None = None
+                  ) -> tuple[dict[str, VariantSet], dict[str, VariantSet], rewrite.Rewritten | None]:
     """The rules' sets, and the sets with the rewriter's verified variants and quarantined answers added (the
-    same when no rewriter is named), and what the rewriter gave."""
+    same when no rewriter is named), and what the rewriter gave; `skip(source, unit, strategy)`: not asked."""
     cache = VariantCache(settings.seed)
     found = rule_sets(loaded, strategies, settings, mode, cache)
     if rewriter is None:
         return found, found, None
     asks = rewrite.plan(loaded, found, rewriter.rewriter.settings, rewriter.everything)
+    if skip is not None:
+        asks = [a for a in asks if not skip(a.unit.source, a.unit.unit_id, a.request.strategy)]
     resources = cache.resources(loaded.domain or "restaurant")
     rewritten = rewrite.rewrite(loaded, asks, rewriter.rewriter, resources, rewriter.cache, rewriter.verifier)
     merged = {}
@@ -189,13 +191,16 @@ def generator_info() -> dict:
 
 def candidates(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str = "generated",
                skip: Callable[[str, str, str], bool] = lambda source, unit, strategy: False,
-               rewriter: rewrite.Asking | None = None) -> list[dict]:
+               rewriter: rewrite.Asking | None = None,
+               skip_rewritten: Callable[[str, str, str], bool] | None = None) -> list[dict]:
     """One candidate per unit and strategy (several when the source gives several), in the order `run` writes;
     `skip(source, unit, strategy)` leaves out those already in a file (`generate --update`). The rewriter's
     candidates (verified, or quarantined with the check's reason) follow the rules', with `origin: rewriter`
-    and their own `generator` (rewriter, model, prompt_sha256, request_key)."""
+    and their own `generator` (rewriter, model, prompt_sha256, request_key); `skip_rewritten` (default `skip`)
+    leaves out theirs, and the rewriter is not asked about those."""
     generator = generator_info()
-    rules, found, rewritten = with_rewriter(loaded, strategies, settings, mode, rewriter)
+    skip_llm = skip_rewritten or skip
+    rules, found, rewritten = with_rewriter(loaded, strategies, settings, mode, rewriter, skip_llm)
     ruled_out = {(s, q.unit_id) for s, variants in rules.items() for q in variants.quarantined}
     rejected_of: dict[tuple[str, str], list[Quarantined]] = {}
     why_none: dict[tuple[str, str], str] = {}
@@ -209,18 +214,22 @@ def candidates(loaded: LoadedSource, strategies: list[str], settings: Settings, 
         digest = unit_hash(unit.original)
         for asked in strategies:
             strategy = "+".join(strategy_names.split_chain(asked))  # as a suite names it: no spaces around '+'
-            if skip(unit.source, unit.unit_id, strategy):
-                continue
+            skip_rules, skip_theirs = skip(unit.source, unit.unit_id, strategy), skip_llm(unit.source, unit.unit_id,
+                                                                                           strategy)
             variants = found[asked]
             rejected = rejected_of.get((asked, unit.unit_id), [])
             base = {"generator": generator, "seed": settings.seed, "params": dict(settings.params), "mode": variants.mode,
                     "unit_hash": digest, "decision": None, "reviewer": None, "decided_at": None}
             for variant in variants.by_unit.get(unit.unit_id, ()):
+                if (skip_theirs if variant.origin == "rewriter" else skip_rules):
+                    continue
                 record, own = {**jsonl_record(unit, variant), "strategy": strategy}, base
                 if record.pop("provenance", None) is not None:  # the rewriter's: its own generator
                     own = {**base, "generator": {**(variant.provenance or {}), "version": generator["version"]}}
                 out.append(_candidate(record, "shipped", None, own))
             for q in rejected:
+                if (skip_theirs if q.reason.startswith(rewrite_check.P) else skip_rules):
+                    continue
                 record, own = _attempt(unit, strategy, q), base
                 key = rewritten.keys.get((asked, unit.unit_id)) if rewritten is not None else None
                 if q.reason.startswith(rewrite_check.P) and key is not None and rewriter is not None:
@@ -229,7 +238,7 @@ def candidates(loaded: LoadedSource, strategies: list[str], settings: Settings, 
                                                  "version": generator["version"]}}
                 out.append(_candidate(record, "quarantined", f"{q.reason}: {q.detail}", own))
             # the rules' own "none" stays, whatever the rewriter made of the unit
-            if not rules[asked].by_unit.get(unit.unit_id) and (asked, unit.unit_id) not in ruled_out:
+            if not skip_rules and not rules[asked].by_unit.get(unit.unit_id) and (asked, unit.unit_id) not in ruled_out:
                 why = why_none.get((asked, unit.unit_id), "no variant")
                 record = {"strategy": strategy, "unit": unit.unit_id, "source": unit.source, "sentence": None,
                           "original": jsonl_record_original(unit)}
@@ -280,7 +289,11 @@ def update(existing_text: str, existing: tuple[Candidate, ...], loaded: LoadedSo
     with no candidate at the unit's present content: new units, and units whose content changed. Returns the
     new text and how many candidates it added."""
     hashes = {unit.unit_id: unit_hash(unit.original) for unit in loaded.units}
-    current = {(c.source, c.unit, c.strategy) for c in existing if c.unit_hash == hashes.get(c.unit)}
+    current = {(c.source, c.unit, c.strategy) for c in existing if c.unit_hash == hashes.get(c.unit)
+               and c.record.get("origin") != "rewriter"}
+    # the rewriter's candidates apart: a file made without it gets them when it is named
+    theirs = {(c.source, c.unit, c.strategy) for c in existing if c.unit_hash == hashes.get(c.unit)
+              and c.record.get("origin") == "rewriter"}
     named = {c.source for c in existing}
     # a file of one source is that source whatever it was called (as a frozen test reads it)
     alias = next(iter(named)) if len(named) == 1 and loaded.name not in named else None
@@ -288,7 +301,10 @@ def update(existing_text: str, existing: tuple[Candidate, ...], loaded: LoadedSo
     def skip(source: str, unit: str, strategy: str) -> bool:
         return (alias or source, unit, strategy) in current
 
-    added = candidates(loaded, strategies, settings, mode, skip, rewriter)
+    def skip_rewritten(source: str, unit: str, strategy: str) -> bool:
+        return (alias or source, unit, strategy) in theirs
+
+    added = candidates(loaded, strategies, settings, mode, skip, rewriter, skip_rewritten)
     if alias is not None:
         for record in added:
             record["source"] = alias

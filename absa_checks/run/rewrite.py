@@ -155,6 +155,7 @@ class Rewritten:
 
 
 SHIPPED = "shipped"
+BATCH = 64  # requests asked (concurrently, as the entry allows) and cached together
 
 
 def cache_fingerprint(rewriter: Rewriter) -> str:
@@ -171,12 +172,13 @@ def answers(asks: list[Ask], rewriter: Rewriter, cache: PredictionCache | None) 
     found: dict[str, str | QueryError] = dict(cache.get_extractions(fingerprint, bodies)) if cache else {}
     cached = len(found)
     missing = [key for key in bodies if key not in found]
-    if missing:
-        replies = rewriter.adapter.complete([bodies[key] for key in missing])
-        fresh = {key: reply for key, reply in zip(missing, replies) if isinstance(reply, str)}
+    for at in range(0, len(missing), BATCH):  # each batch kept at once: an interrupted run loses none it had
+        keys = missing[at:at + BATCH]
+        replies = rewriter.adapter.complete([bodies[key] for key in keys])
+        fresh = {key: reply for key, reply in zip(keys, replies) if isinstance(reply, str)}
         if cache is not None and fresh:
             cache.put_extractions(fingerprint, fresh)
-        found.update(zip(missing, replies))
+        found.update(zip(keys, replies))
     return found, len(missing), cached
 
 
