@@ -230,6 +230,7 @@ EVEN = "Even the desserts were delicious."
 
 
 def _setup(tmp_path, server: FakeOpenAI, **settings) -> list[str]:
+    """reviews.txt and a models.yaml whose `rw` is the fake server; the arguments of `generate --rewriter rw`."""
     (tmp_path / "reviews.txt").write_text(REVIEWS)
     entry = {"kind": "openai", "base_url": server.base_url, "model": "rewriter", "backoff": 0, **settings}
     (tmp_path / "models.yaml").write_text(json.dumps({"models": {"rw": entry, "lex": {"kind": "lexicon"}}}))
@@ -416,3 +417,4 @@ def test_llm_candidates_join_a_file_by_update_and_reach_a_frozen_test_only_when_
     (variant,) = frozen()
     assert variant.example.sentence == "Sadly, the desserts were bland."
     assert variant.provenance["generator"]["rewriter"] == "rw" and variant.provenance["reviewer"] == "ann"
+
