@@ -117,6 +117,11 @@ def test_malformed_answers_and_refusals_are_quarantined(resources, content, expe
 def test_a_fenced_json_block_is_read(resources):
     content = "```json\n" + answer(DESSERTS, [("delicious", "bland")], ["negative", "positive"]) + "\n```"
     assert isinstance(verify(content, resources), Variant)
+    # labels as a data file writes them, and a returned sentence with a trailing line break
+    found = json.loads(answer(DESSERTS, [("delicious", "bland")], ["NEG", "Positive"]))
+    found["sentence"] += "\n"
+    outcome = verify(json.dumps(found), resources)
+    assert isinstance(outcome, Variant) and outcome.example.sentence.endswith("friendly.")
 
 
 def _raw(edits: list[dict], sentence: str, sentiments=("negative", "positive")) -> str:

@@ -271,7 +271,7 @@ def _verified(unit: Unit, request: Request, content: str, resources: Resources, 
     parsed = parse(content)
     edits = spans(example.sentence, parsed.edits)
     result = _applied(example.sentence, edits)
-    if result != parsed.sentence:
+    if result.strip() != parsed.sentence.strip():  # spaces around the whole sentence are layout, not an edit
         raise Rejection(MISAPPLIED, f"they give '{_short(result)}'")
     if not edits or result == example.sentence:
         raise Rejection(NOTHING)
@@ -279,9 +279,9 @@ def _verified(unit: Unit, request: Request, content: str, resources: Resources, 
         if any(_touches(e, aspect.start, aspect.end) for e in edits) or \
                 _count(aspect.term, result) != _count(aspect.term, example.sentence):
             raise Rejection(ASPECT_CHANGED, aspect.term)
-    known = {a.term.lower() for a in request.aspects}
-    for term in sorted(aspect_terms):
-        if term in known or any(resources.polarity.valence(w) for w in _WORD.findall(term)):
+    known, lowered = {a.term.lower() for a in request.aspects}, result.lower()
+    for term in sorted(t for t in aspect_terms if t in lowered and t not in known):
+        if any(resources.polarity.valence(w) for w in _WORD.findall(term)):
             continue  # an "aspect" that is a sentiment word ("good", labelled once in a data set) is none
         if _count(term, result) > _count(term, example.sentence):
             raise Rejection(NEW_ASPECT, term)
