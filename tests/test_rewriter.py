@@ -266,6 +266,10 @@ def test_generate_with_a_rewriter_ships_verified_variants_beside_the_rules_and_c
         assert provenance["prompt_sha256"] == rp.PROMPT_SHA256 and len(provenance["request_key"]) == 64
         assert any(r.get("origin") is None for r in records)  # the rules' variants are still there
         assert "rewriter rw: 2 requests sent, 0 answers from the cache" in err
+        # what went over the wire is what --export-requests writes (the key a replay server answers by)
+        assert main([*args[:args.index("--rewriter")], "--export-requests", str(tmp_path / "req.jsonl")]) == 0
+        exported = {json.loads(line)["key"] for line in (tmp_path / "req.jsonl").read_text().splitlines()}
+        assert {request_key(body) for body in server.bodies} == exported and len(exported) == 2
         assert "quarantined: 1 x rewriter: the rewriter declined" in err
         # a second run asks nothing: every answer comes from the cache
         assert main([*args, "--out", str(tmp_path / "again.jsonl")]) == 0
