@@ -156,7 +156,9 @@ def test_the_target_dropped_or_changed_or_another_aspect_touched_is_quarantined(
     other = answer(DESSERTS, [("delicious", "bland"), ("staff", "staff members")], ["negative", "positive"])
     # the term written a second time: its count changes
     repeated = answer(DESSERTS, [("delicious", "bland desserts")], ["negative", "positive"])
-    for content in (dropped, changed, other, repeated):
+    # the term kept, but a noun joined to it: no longer the aspect annotated
+    joined = answer(DESSERTS, [("delicious", "bland"), ("staff was", "staff members were")], ["negative", "positive"])
+    for content in (dropped, changed, other, repeated, joined):
         assert reason(verify(content, resources)) == rc.ASPECT_CHANGED
 
 

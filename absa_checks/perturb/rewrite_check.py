@@ -30,7 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from absa_checks.common.examples import Edit, Example, Unit, Variant
+from absa_checks.common.examples import Edit, Example, Unit, Variant, term_starts
 from absa_checks.common.labels import canonical_label
 from absa_checks.common.text import apply_edits
 from absa_checks.perturb import context, validity
@@ -275,9 +275,9 @@ def _verified(unit: Unit, request: Request, content: str, resources: Resources, 
         raise Rejection(MISAPPLIED, f"they give '{_short(result)}'")
     if not edits or result == example.sentence:
         raise Rejection(NOTHING)
-    for aspect in request.aspects:
+    for aspect in request.aspects:  # no edit reaches a term (not even to move it), and each occurs as often
         if any(_touches(e, aspect.start, aspect.end) for e in edits) or \
-                _count(aspect.term, result) != _count(aspect.term, example.sentence):
+                len(term_starts(result, aspect.term)) != len(term_starts(example.sentence, aspect.term)):
             raise Rejection(ASPECT_CHANGED, aspect.term)
     known, lowered = {a.term.lower() for a in request.aspects}, result.lower()
     for term in sorted(t for t in aspect_terms if t in lowered and t not in known):
@@ -298,12 +298,34 @@ def _verified(unit: Unit, request: Request, content: str, resources: Resources, 
     changes = {i: new for i, (a, new) in enumerate(zip(request.aspects, request.intended))
                if new is not None and new != a.polarity}
     variant = apply_edits(example, edits, changes)
+    joined = _joined_noun(example, variant, resources)
+    if joined:
+        raise Rejection(ASPECT_CHANGED, joined)
     found = lexicon_problem(request, edits, resources) or context_problem(request, edits, variant, resources)
     if found:
         raise Rejection(*found)
     record_id = f"{unit.unit_id}:{request.strategy}"
     return Variant(request.strategy, replace(variant, record_id=record_id), edits, origin="rewriter",
                    provenance=provenance)
+
+
+def _joined_noun(example: Example, variant: Example, resources: Resources) -> str | None:
+    """A new noun right before or after an aspect term ("staff" -> "staff members", "kitchen staff"): the term
+    is still there, but no longer the whole aspect."""
+    before, after = tagged(example, resources).tokens, tagged(variant, resources).tokens
+    for old, new in zip((example.target, *example.others), (variant.target, *variant.others)):
+        for was, now in zip(_beside(before, old.start, old.end), _beside(after, new.start, new.end)):
+            if now is not None and now.tag in ("NN", "NNS") and not resources.polarity.valence(now.lower) \
+                    and (was is None or was.lower != now.lower):  # an evaluative word ("Poor sushi") joins nothing
+                return f"{now.text} / {new.term}"
+    return None
+
+
+def _beside(tokens, start: int, end: int) -> tuple:
+    """The tokens just before and just after sentence[start:end] (None at the sentence's edges)."""
+    left = [t for t in tokens if t.end <= start]
+    right = [t for t in tokens if t.start >= end]
+    return (left[-1] if left else None, right[0] if right else None)
 
 
 def _applied(sentence: str, edits: Sequence[Edit]) -> str:
