@@ -201,6 +201,10 @@ def test_the_lexicon_must_read_the_reversal_and_no_kept_aspect_reversed(resource
     assert reason(verify(revnon, resources, "revnon", unmarked)) == rc.TARGET_MOVED
     good = answer(separate, [("friendly", "rude")], ["positive", "negative"])
     assert isinstance(verify(good, resources, "revnon", separate), Variant)
+    # the reversing words after the target's clause, in no other aspect's, are read with it
+    average = Example("Food was average but tasty.", Aspect("Food", 0, 4, "positive"))
+    assert isinstance(verify(answer(average, [("but tasty", "and bland")], ["negative"]), resources,
+                             example=average), Variant)
 
 
 def test_the_rules_context_checks_apply_to_the_result(resources):

@@ -164,20 +164,25 @@ def _touches(edit: Edit, start: int, end: int) -> bool:
     return edit.start < end and edit.end > start or (edit.start == edit.end and start < edit.start < end)
 
 
-def _region(example: Example, index: int, edits: Sequence[Edit]) -> tuple[int, int]:
+def _region(example: Example, index: int, edits: Sequence[Edit], unowned: bool = False) -> tuple[int, int]:
     """The stretch a lexicon reads for aspect `index`: its clause with the aspect and its opinion words,
-    widened to hold whole each edit that reaches into it."""
-    aspect = (example.target, *example.others)[index]
+    widened to hold whole each edit that reaches into it; with `unowned`, also each edit in no other aspect's
+    clause ("Food was average but tasty" -> "... and bland": the clause ends before the edit)."""
+    aspects = (example.target, *example.others)
+    aspect = aspects[index]
     lo, hi = clause_bounds(example.sentence, aspect.start, aspect.end)
     mine = [o for o in example.opinions if o.aspect == index]
     lo, hi = min([lo, aspect.start] + [o.start for o in mine]), max([hi, aspect.end] + [o.end for o in mine])
-    reach = [e for e in edits if e.start < hi and e.end > lo or e.start == e.end and lo < e.start < hi]
+    theirs = [clause_bounds(example.sentence, a.start, a.end) for j, a in enumerate(aspects) if j != index]
+    reach = [e for e in edits if e.start < hi and e.end > lo or e.start == e.end and lo < e.start < hi
+             or unowned and not any(e.start < b and e.end > a for a, b in theirs)]
     return min([lo] + [e.start for e in reach]), max([hi] + [e.end for e in reach])
 
 
-def _reading(example: Example, index: int, edits: Sequence[Edit], resources: Resources) -> tuple[float, float, str]:
+def _reading(example: Example, index: int, edits: Sequence[Edit], resources: Resources, unowned: bool = False
+             ) -> tuple[float, float, str]:
     """The lexicon's compound score of aspect `index`'s stretch before and after the edits, and that text after."""
-    lo, hi = _region(example, index, edits)
+    lo, hi = _region(example, index, edits, unowned)
     after = example.sentence[lo:hi]
     for e in sorted(edits, key=lambda e: e.start, reverse=True):
         if lo <= e.start and e.end <= hi:
@@ -193,7 +198,7 @@ def lexicon_problem(request: Request, edits: Sequence[Edit], resources: Resource
                 and new != a.polarity]
     for i in changing:
         new = request.intended[i]
-        before, after, text = _reading(example, i, edits, resources)
+        before, after, text = _reading(example, i, edits, resources, unowned=True)
         moved = after - before if new == "positive" else before - after
         old_side = after >= OLD_SIDE if new == "negative" else after <= -OLD_SIDE
         if new in ("positive", "negative") and (moved < MIN_SHIFT or old_side):
