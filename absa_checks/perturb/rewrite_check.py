@@ -7,13 +7,14 @@ reasons). The checks, in order (the first that finds something names the reason)
 1. the answer is the JSON object asked for (a fenced ```json block is read too), not a refusal;
 2. every span lies in the original (0 <= start <= end <= length, "old" equal to original[start:end]) and no
    two overlap; applying them gives the sentence returned; something changed;
-3. every aspect term occurs unchanged (no edit touches it; the same count of each term) and no new aspect
-   term appears (the domain's aspect bank and every aspect term of the source);
+3. every aspect term occurs unchanged (no edit touches it; the same count of each term as a whole word; no
+   new noun joined to it) and no new aspect term appears (the domain's aspect bank and every aspect term of
+   the source);
 4. the edit stays within MAX_CHANGED_WORDS words (a word-level diff);
 5. the sentiments returned are the ones asked for (perturb.rewrite_prompt.intended);
 6. REVNON leaves the target's opinion words alone;
 7. the lexicon (VADER + TextBlob, perturb.polarity) reads each reversed aspect's stretch (its clause, opinion
-   words and the edits reaching them) moving towards its new sentiment by MIN_SHIFT (not moving at all is no
+   words, the edits reaching them and those in no other aspect's clause) moving towards its new sentiment by MIN_SHIFT (not moving at all is no
    reversal) and not ending on the old side (OLD_SIDE), and no kept aspect's stretch (REVNON's target among them) moving against its sentiment;
 8. the rules' own checks on the result: a discourse word that depends on the old polarity left untouched
    where the sentiment changed (perturb.context.DISCOURSE), a contrast between two aspects that now agree,
