@@ -433,3 +433,34 @@ def test_llm_candidates_join_a_file_by_update_and_reach_a_frozen_test_only_when_
     assert variant.example.sentence == "Sadly, the desserts were bland."
     assert variant.provenance["generator"]["rewriter"] == "rw" and variant.provenance["reviewer"] == "ann"
 
+
+
+FAULTY = ("The [soup|pos] was {hot|soup} and the [bread|pos] was {fresh|bread}.\n"   # flips another aspect too
+          "The [tea|pos] was {lovely|tea} and the [cake|pos] was {moist|cake}.\n"    # drops the target
+          "The [wine|pos] was {superb|wine}.\n"                                      # malformed JSON
+          "The [salad|pos] was {crisp|salad}.\n"                                     # a span outside the sentence
+          "The [steak|pos] was {tender|steak}.\n")                                   # changes nothing
+
+
+@needs_extra("openai")
+def test_faulty_answers_through_the_server_are_each_quarantined_with_their_reason(tmp_path, capsys):
+    with FakeOpenAI() as server:
+        args = _setup(tmp_path, server)
+        (tmp_path / "reviews.txt").write_text(FAULTY)
+        soup = Example("The soup was hot and the bread was fresh.", Aspect("soup", 4, 8, "positive"),
+                       (Aspect("bread", 25, 30, "positive"),))
+        tea = Example("The tea was lovely and the cake was moist.", Aspect("tea", 4, 7, "positive"),
+                      (Aspect("cake", 27, 31, "positive"),))
+        server.rewrites.update({
+            soup.sentence: answer(soup, [("hot", "cold"), ("fresh", "stale")], ["negative", "negative"]),
+            tea.sentence: answer(tea, [("The tea was lovely", "It was awful")], ["negative", "positive"]),
+            "The wine was superb.": '{"edits": [{"start": 13, "end": 19, "new": "awful"}], "sentence": ',
+            "The salad was crisp.": _raw([{"start": 40, "end": 45, "new": "soggy"}], "The salad was soggy.",
+                                         ["negative"]),
+            "The steak was tender.": _raw([], "The steak was tender.", ["negative"]),
+        })
+        assert main([*args, "--strategies", "revtgt", "--rewriter-all", "--out", str(tmp_path / "out.jsonl")]) == 0
+    err = capsys.readouterr().err
+    for reason in (rc.WRONG_SENTIMENTS, rc.ASPECT_CHANGED, rc.NOT_JSON, rc.OUTSIDE, rc.NOTHING):
+        assert f"x {reason}" in err, reason
+    assert "revtgt (rewriter): 0 variants" in err and '"origin": "rewriter"' not in (tmp_path / "out.jsonl").read_text()
