@@ -325,6 +325,9 @@ def test_a_verifier_that_reads_another_sentiment_quarantines(tmp_path, capsys):
                    if '"origin": "rewriter"' in line]
         assert len(shipped) == 1 and shipped[0]["provenance"]["verifier"] == "yes"
         assert agrees.requests == 1  # asked about the verified variant only, without the intent
+        assert main([*args, "--verifier", "yes", "--out", str(tmp_path / "again.jsonl")]) == 0
+        assert agrees.requests == 1  # a second run asks the verifier nothing either (the prediction cache)
+        assert (tmp_path / "again.jsonl").read_text() == (tmp_path / "yes.jsonl").read_text()
         capsys.readouterr()
         assert main([*args, "--verifier", "no", "--out", str(tmp_path / "no.jsonl")]) == 0
         assert '"origin": "rewriter"' not in (tmp_path / "no.jsonl").read_text()

@@ -18,9 +18,10 @@ from typing import Any
 
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.examples import Unit, Variant
+from absa_checks.common.labels import POLARITIES
 from absa_checks.common.llm_requests import request_key, requests_lines
 from absa_checks.models import adapters as registry
-from absa_checks.models.cache import PredictionCache
+from absa_checks.models.cache import PredictionCache, query_key
 from absa_checks.models.protocol import Query, QueryError
 from absa_checks.perturb import rewrite_check, rewrite_prompt
 from absa_checks.perturb.engine import Quarantined
@@ -218,7 +219,7 @@ def rewrite(loaded: LoadedSource, asks: list[Ask], rewriter: Rewriter, resources
         else:
             out.quarantined.append(outcome)
             out.tally[(strategy, outcome.reason)] += 1
-    readings = verifier.read([variant for _, variant in checked]) if verifier and checked else {}
+    readings = verifier.read([variant for _, variant in checked], cache) if verifier and checked else {}
     for ask, variant in checked:
         unit, strategy = ask.unit, ask.request.strategy
         disagreement = verifier.disagreement(variant, readings) if verifier else None
@@ -241,9 +242,22 @@ class Verifier:
     name: str
     adapter: Any
 
-    def read(self, variants: list[Variant]) -> dict[Query, Any]:
+    def read(self, variants: list[Variant], cache: PredictionCache | None = None) -> dict[Query, Any]:
+        """Each aspect's answer: from the prediction cache (as the suites keep the model's), else asked; only
+        answers are kept."""
         queries = sorted({q for v in variants for q in _queries(v)}, key=lambda q: q.text_key())
-        return dict(zip(queries, self.adapter.predict(queries)))
+        fingerprint = self.adapter.fingerprint()
+        keys = {q: query_key(q, self.adapter) for q in queries}
+        kept = cache.get_many(fingerprint, keys.values()) if cache is not None else {}
+        found: dict[Query, Any] = {q: dict(zip(POLARITIES, kept[k])) for q, k in keys.items() if k in kept}
+        missing = [q for q in queries if q not in found]
+        if missing:
+            answers = self.adapter.predict(missing)
+            found.update(zip(missing, answers))
+            fresh = {keys[q]: _probabilities(a) for q, a in zip(missing, answers) if not isinstance(a, QueryError)}
+            if cache is not None and fresh:
+                cache.put_many(fingerprint, fresh)
+        return found
 
     def disagreement(self, variant: Variant, readings: dict[Query, Any]) -> str | None:
         """The first aspect whose gold sentiment the verifier does not read (or could not answer for)."""
@@ -257,6 +271,13 @@ class Verifier:
             if read != aspect.polarity:
                 return f"'{aspect.term}': {self.name} reads {read}, the variant says {aspect.polarity}"
         return None
+
+
+def _probabilities(answer: Any) -> tuple[float, float, float]:
+    """An answer (a label, or probabilities by label) as the cache keeps it: (negative, neutral, positive)."""
+    if isinstance(answer, str):
+        return tuple(float(label == answer) for label in POLARITIES)  # type: ignore[return-value]
+    return tuple(float(answer.get(label, 0.0)) for label in POLARITIES)  # type: ignore[return-value]
 
 
 def _queries(variant: Variant) -> list[Query]:
