@@ -467,3 +467,14 @@ def test_faulty_answers_through_the_server_are_each_quarantined_with_their_reaso
     for reason in (rc.WRONG_SENTIMENTS, rc.ASPECT_CHANGED, rc.NOT_JSON, rc.OUTSIDE, rc.NOTHING):
         assert f"x {reason}" in err, reason
     assert "revtgt (rewriter): 0 variants" in err and '"origin": "rewriter"' not in (tmp_path / "out.jsonl").read_text()
+
+
+@needs_extra("openai")
+def test_an_endpoint_that_keeps_failing_stops_the_command_with_one_line_and_writes_nothing(tmp_path, capsys):
+    with FakeOpenAI() as server:
+        args = _setup(tmp_path, server, retries=0, max_consecutive_failures=1)
+        server.always = "500"
+        assert main([*args, "--out", str(tmp_path / "out.jsonl")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "model 'rw': stopped after 1 failed requests in a row" in err[0], err
+    assert "Traceback" not in err[0] and not (tmp_path / "out.jsonl").exists()
