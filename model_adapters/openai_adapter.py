@@ -341,6 +341,10 @@ class OpenAIAdapter:
                               "set logprobs: false for this server, or fix what it sends")
         return probs if probs and max(probs, key=probs.__getitem__) == reading.polarity else reading.polarity
 
+    def hide(self, text: str) -> str:
+        """A server's text with this entry's key and anything key-shaped hidden (the rewriter's answers)."""
+        return self._hide(text)
+
     def _hide(self, text: str) -> str:
         """A server's text for a message: the key (a server may echo the Authorization header) and anything
         key-shaped hidden (absa_checks.common.redaction)."""

@@ -478,3 +478,20 @@ def test_an_endpoint_that_keeps_failing_stops_the_command_with_one_line_and_writ
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "model 'rw': stopped after 1 failed requests in a row" in err[0], err
     assert "Traceback" not in err[0] and not (tmp_path / "out.jsonl").exists()
+
+
+@needs_extra("openai")
+def test_a_key_the_server_echoes_in_its_answer_is_kept_out_of_every_file(tmp_path, capsys, monkeypatch):
+    key = "sk-rewriterTestKey0123456789abcdef"
+    monkeypatch.setenv("RW_KEY", key)
+    with FakeOpenAI() as server:
+        args = _setup(tmp_path, server, api_key_env="RW_KEY")
+        server.rewrites[EVEN] = f"I cannot do that with key {key}"
+        assert main([*args, "--candidates", "--out", str(tmp_path / "cand.jsonl")]) == 0
+        assert server.authorizations[-1] == f"Bearer {key}"  # it was sent, where it belongs
+    written = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert any(p.name.startswith("predictions.sqlite") for p in written)
+    for path in written:
+        assert key.encode() not in path.read_bytes(), path
+    assert key not in capsys.readouterr().err
+    assert "I cannot do that with key ***" in (tmp_path / "cand.jsonl").read_text()

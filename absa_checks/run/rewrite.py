@@ -175,7 +175,9 @@ def answers(asks: list[Ask], rewriter: Rewriter, cache: PredictionCache | None) 
     missing = [key for key in bodies if key not in found]
     for at in range(0, len(missing), BATCH):  # each batch kept at once: an interrupted run loses none it had
         keys = missing[at:at + BATCH]
-        replies = rewriter.adapter.complete([bodies[key] for key in keys])
+        # a server may echo the key: hidden before anything keeps or shows an answer
+        replies = [reply if isinstance(reply, QueryError) else rewriter.adapter.hide(reply)
+                   for reply in rewriter.adapter.complete([bodies[key] for key in keys])]
         fresh = {key: reply for key, reply in zip(keys, replies) if isinstance(reply, str)}
         if cache is not None and fresh:
             cache.put_extractions(fingerprint, fresh)
