@@ -319,7 +319,11 @@ def test_a_verifier_that_reads_another_sentiment_quarantines(tmp_path, capsys):
         models = json.loads((tmp_path / "models.yaml").read_text())
         for name, judge in (("yes", agrees), ("no", disagrees)):
             models["models"][name] = {"kind": "openai", "base_url": judge.base_url, "model": "judge"}
+        models["models"]["lister"] = {"kind": "openai", "base_url": agrees.base_url, "model": "m", "mode": "extract"}
         (tmp_path / "models.yaml").write_text(json.dumps(models))
+        assert main([*args, "--verifier", "lister", "--out", str(tmp_path / "x.jsonl")]) == 2
+        assert "--verifier lister: the verifier is asked each aspect's sentiment; give it mode: classify" in \
+            capsys.readouterr().err
         assert main([*args, "--verifier", "yes", "--out", str(tmp_path / "yes.jsonl")]) == 0
         shipped = [json.loads(line) for line in (tmp_path / "yes.jsonl").read_text().splitlines()
                    if '"origin": "rewriter"' in line]
