@@ -276,19 +276,26 @@ class OpenAIAdapter:
     # ------------------------------------------------------------------ answers
 
     def predict(self, queries: Sequence[Query]) -> list[Answer]:
-        return self._all([self.prompt.replace("{aspect}", q.aspect).replace("{sentence}", q.sentence)
+        return self._all([self._body(self.prompt.replace("{aspect}", q.aspect).replace("{sentence}", q.sentence))
                           for q in queries], self._label)
 
     def extract(self, sentences: Sequence[str]) -> list[object]:
-        return self._all([self.prompt.replace("{sentence}", s) for s in sentences], lambda reply: reply["content"])
+        return self._all([self._body(self.prompt.replace("{sentence}", s)) for s in sentences],
+                         lambda reply: reply["content"])
 
-    def _all(self, prompts: list[str], read) -> list:
-        """Every prompt's reply, asked on an event loop in a daemon thread while this thread waits: an
+    def complete(self, bodies: Sequence[dict]) -> list[str | QueryError]:
+        """Each whole chat-completions body sent as it is (the rewriter's requests, absa_checks.perturb.rewrite_prompt
+        builds them) with this entry's client, concurrency, rate limit, retries, deadline and key: the reply's
+        text, or QueryError when that request failed for good."""
+        return self._all([dict(body) for body in bodies], lambda reply: reply["content"])
+
+    def _all(self, bodies: list[dict], read) -> list:
+        """Every request body's reply, asked on an event loop in a daemon thread while this thread waits: an
         interrupt here (Ctrl-C, SIGTERM as KeyboardInterrupt) cancels the requests and lets go at once."""
         sdk = _import_sdk(self.name)
         batch = _Batch()
         outcome: Future = Future()
-        worker = threading.Thread(target=self._serve, args=(sdk, prompts, batch, outcome), daemon=True,
+        worker = threading.Thread(target=self._serve, args=(sdk, bodies, batch, outcome), daemon=True,
                                   name=f"absa-checks openai {self.name}")
         with self._lock:
             self._batches.add(batch)
@@ -333,6 +340,10 @@ class OpenAIAdapter:
             return QueryError(f"model '{self.name}': the log probabilities in its reply cannot be read ({err}); "
                               "set logprobs: false for this server, or fix what it sends")
         return probs if probs and max(probs, key=probs.__getitem__) == reading.polarity else reading.polarity
+
+    def hide(self, text: str) -> str:
+        """A server's text with this entry's key and anything key-shaped hidden (the rewriter's answers)."""
+        return self._hide(text)
 
     def _hide(self, text: str) -> str:
         """A server's text for a message: the key (a server may echo the Authorization header) and anything
@@ -393,21 +404,21 @@ class OpenAIAdapter:
                 "type": "object", "properties": {"polarity": {"enum": list(POLARITIES)}}, "required": ["polarity"]}}}
         return body
 
-    def _serve(self, sdk: _Sdk, prompts: list[str], batch: _Batch, outcome: Future) -> None:
+    def _serve(self, sdk: _Sdk, bodies: list[dict], batch: _Batch, outcome: Future) -> None:
         """The worker thread: one event loop for this batch."""
         loop = asyncio.new_event_loop()
         try:
-            outcome.set_result(loop.run_until_complete(self._ask_all(sdk, prompts, batch)))
+            outcome.set_result(loop.run_until_complete(self._ask_all(sdk, bodies, batch)))
         except BaseException as err:  # handed to the waiting thread, which raises it
             outcome.set_exception(err)
         finally:
             loop.close()
 
-    async def _ask_all(self, sdk: _Sdk, prompts: list[str], batch: _Batch) -> list:
+    async def _ask_all(self, sdk: _Sdk, bodies: list[dict], batch: _Batch) -> list:
         gate = asyncio.Semaphore(self.max_concurrency)
         client = _client(sdk, self)
         try:
-            tasks = [asyncio.ensure_future(self._one(sdk, client, gate, prompt)) for prompt in prompts]
+            tasks = [asyncio.ensure_future(self._one(sdk, client, gate, body)) for body in bodies]
             batch.start(asyncio.get_running_loop(), tasks)
             if self._halt.is_set():  # halted before the tasks were known to halt()
                 batch.cancel()
@@ -420,7 +431,7 @@ class OpenAIAdapter:
         return [QueryError(f"model '{self.name}': not asked, the run was interrupted")
                 if isinstance(reply, asyncio.CancelledError) else reply for reply in done]
 
-    async def _one(self, sdk: _Sdk, client: Any, gate: asyncio.Semaphore, prompt: str) -> dict | QueryError:
+    async def _one(self, sdk: _Sdk, client: Any, gate: asyncio.Semaphore, body: dict) -> dict | QueryError:
         """A reply {content, logprobs}, or QueryError when this request failed for good."""
         try:
             async with gate:
@@ -429,16 +440,16 @@ class OpenAIAdapter:
                 if self._halt.is_set():
                     return QueryError(f"model '{self.name}': not asked, the run was interrupted")
                 try:
-                    return await self._ask(sdk, client, prompt)
+                    return await self._ask(sdk, client, body)
                 except asyncio.CancelledError:
                     return QueryError(f"model '{self.name}': not answered, the run was interrupted")
         except asyncio.CancelledError:  # halted while waiting for its turn
             return QueryError(f"model '{self.name}': not asked, the run was interrupted")
 
-    async def _ask(self, sdk: _Sdk, client: Any, prompt: str) -> dict | QueryError:
+    async def _ask(self, sdk: _Sdk, client: Any, body: dict) -> dict | QueryError:
         """One chat completion through the SDK (its retries included); the reply was checked whole by the
         HTTP client (_http_client), so it is a chat completion here."""
-        body = self._body(prompt)
+        body = dict(body)  # the caller's body stays as it was
         extra = {key: body.pop(key) for key in ("guided_choice",) if key in body}  # not in the OpenAI API
         openai = sdk.openai
         try:

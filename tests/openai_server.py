@@ -10,7 +10,8 @@ status line and headers included, one byte every `trickle_seconds`: never a sock
 deadline), "hang" (no reply, the connection held open for at most `hang_seconds`, ended early when the
 server closes), "answer:<text>" (answers <text>), "logprobs:<json>" (the right answer with that `logprobs`
 object). When the list is empty, `always` is the fault (e.g. "hang" for a server that never answers).
-Every request is counted, with its Authorization header kept for the secret test and all its headers in
+A rewriter's request (absa_checks.perturb.rewrite_prompt) gets the answer `rewrites` holds for its sentence, or
+a refusal. Every request is counted, with its Authorization header kept for the secret test and all its headers in
 `headers` (the SDK's retry count, what the environment could add).
 """
 
@@ -46,6 +47,7 @@ class FakeOpenAI(ThreadingHTTPServer):
         self.lock = threading.Lock()
         self.model = LexiconAdapter()
         self.vocabulary: set[str] = set()  # the aspect terms extraction answers look for
+        self.rewrites: dict[str, str] = {}  # a rewriter's answer by the request's sentence (reply_to)
         self.thread = threading.Thread(target=self.serve_forever, daemon=True)
 
     @property
@@ -65,6 +67,15 @@ class FakeOpenAI(ThreadingHTTPServer):
         with self.lock:
             self.requests += 1
             return self.faults.pop(0) if self.faults else self.always
+
+    def reply_to(self, messages: list[dict]) -> str:
+        """A rewriter's request (its last message starts with "Task: "): the answer `rewrites` holds for its
+        sentence, else a refusal; any other request: the lexicon's answer to the first message."""
+        last = messages[-1]["content"]
+        if last.startswith("Task: "):
+            sentence = last.split("\nSentence: ", 1)[1].split("\n", 1)[0]
+            return self.rewrites.get(sentence, "I'm sorry, but I can't help with that.")
+        return self.answer(messages[0]["content"])
 
     def answer(self, prompt: str) -> str:
         sentence = prompt.split("Sentence: ", 1)[1].split("\n", 1)[0]
@@ -118,7 +129,7 @@ class _Handler(BaseHTTPRequestHandler):
         with self.server.lock:
             self.server.bodies.append(body)
         content = "delicious" if fault == "unknown" else fault[len("answer:"):] if fault.startswith("answer:") \
-            else self.server.answer(body["messages"][0]["content"])
+            else self.server.reply_to(body["messages"])
         if body.get("response_format", {}).get("type") == "json_schema":  # structured output, as servers give it
             content = json.dumps({"polarity": content})
         reply = {"id": "x", "object": "chat.completion", "model": body["model"],

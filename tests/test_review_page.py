@@ -14,6 +14,7 @@ import pytest
 from review_server import REPO, launch_browser, make_candidates, records, start, stop, sync_playwright
 
 from absa_checks.common.examples import term_starts
+from conftest import needs_extra
 
 MARKS = {"accepted": "a", "rejected": "r"}
 
@@ -315,4 +316,30 @@ def test_closing_the_tab_while_a_decision_is_on_its_way_asks_first_and_the_decis
         assert next(r for r in records(path) if r["id"] == wanted)["decision"] == "accepted"
     finally:
         context.close()
+        assert stop(proc) == (0, "")
+
+
+@needs_extra("openai")
+def test_the_page_shows_which_candidates_the_rewriter_wrote(browser, tmp_path):
+    """Issue 29: an LLM's candidates beside the rules', labelled with the rewriter and its model."""
+    from openai_server import FakeOpenAI
+    from playwright.sync_api import expect
+    from test_rewriter import EVEN, GOOD_EVEN, _setup
+
+    from absa_checks.cli import main
+
+    with FakeOpenAI() as server:
+        args = _setup(tmp_path, server)
+        server.rewrites[EVEN] = GOOD_EVEN
+        assert main([*args, "--candidates", "--out", str(tmp_path / "cand.jsonl")]) == 0
+    proc, url = start(tmp_path / "cand.jsonl", "--reviewer", "ann")
+    try:
+        page = browser.new_page()
+        page.goto(url)
+        expect(page.locator("article.candidate.current")).to_have_count(1)
+        origins = page.locator("article.candidate .origin")
+        expect(origins.filter(has_text="by the rewriter rw (rewriter)")).not_to_have_count(0)
+        assert "" in [o.inner_text() for o in origins.all()]  # the rules' candidates: empty, so hidden
+        page.close()
+    finally:
         assert stop(proc) == (0, "")

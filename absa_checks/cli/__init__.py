@@ -58,6 +58,24 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                      help="a strategy parameter as a suite would set it (e.g. k=3); repeatable")
     gen.add_argument("--quarantine", default=None, help="also write the rejected attempts (JSONL) here")
+    gen.add_argument("--rewriter", default=None, metavar="NAME",
+                     help="also ask an LLM (a models.yaml entry of kind openai) for REVTGT/REVNON variants of the units "
+                          "the rules did not ship; every answer is verified (docs/served.md, The rewriter)")
+    gen.add_argument("--rewriter-all", action="store_true",
+                     help="with --rewriter or --export-requests: ask for every unit, not only those the rules did "
+                          "not ship")
+    gen.add_argument("--export-requests", default=None, metavar="FILE",
+                     help="write the rewriter's requests (JSON Lines, keyed by sha256) instead of variants; asks "
+                          "nothing (without --rewriter: the default prompt and settings, model 'rewriter')")
+    gen.add_argument("--verifier", default=None, metavar="NAME",
+                     help="with --rewriter: another models.yaml entry of kind openai (ideally another model family), "
+                          "asked each aspect's sentiment in every verified variant without the intent; a mismatch "
+                          "quarantines")
+    gen.add_argument("--cache", default=None, metavar="DIR",
+                     help="with --rewriter: the cache folder its answers are kept in, by request key (default: "
+                          ".absa-cache, as the suites'); a second run asks nothing")
+    gen.add_argument("--models-file", default=None, metavar="FILE",
+                     help="the models file --rewriter and --verifier name entries of (default: models.yaml here)")
     gen.add_argument("--follow-symlinks", action="store_true",
                      help="an output path that is a symbolic link: write to the file it points to (the link stays); "
                           "without it such a path is refused")
@@ -426,9 +444,23 @@ def _generate(args: argparse.Namespace) -> int:
         raise AbsaChecksError("--data: only used with --source; --input reads the file it names")
     if args.source is not None and args.domain is not None:
         raise AbsaChecksError(f"--domain: only used with --input; --source {args.source} has its own domain")
-    if (args.out is None) == (args.update is None):
+    if args.export_requests is not None:
+        given = [o for o, v in (("--out", args.out), ("--update", args.update), ("--quarantine", args.quarantine),
+                                ("--format", args.format)) if v is not None] + (["--candidates"] if args.candidates else [])
+        if given:
+            raise AbsaChecksError(f"{given[0]}: --export-requests writes only the rewriter's requests and asks nothing; "
+                                  f"leave {given[0]} out (run generate again with --rewriter for the variants)")
+    elif (args.out is None) == (args.update is None):
         raise AbsaChecksError("generate: pass --out FILE (a new file), or --update FILE (a candidates file to add "
                               "candidates to)")
+    if args.rewriter_all and args.rewriter is None and args.export_requests is None:
+        raise AbsaChecksError("--rewriter-all: only used with --rewriter NAME or --export-requests FILE")
+    for option, value in (("--models-file", args.models_file), ("--verifier", args.verifier), ("--cache", args.cache)):
+        if value is not None and args.rewriter is None:
+            raise AbsaChecksError(f"{option}: only used with --rewriter NAME")
+    if args.export_requests is not None and (args.verifier is not None or args.cache is not None):
+        raise AbsaChecksError(f"{'--verifier' if args.verifier else '--cache'}: --export-requests asks nothing; "
+                              "leave it out")
     if (args.update is not None or args.candidates) and (args.format is not None or args.quarantine is not None):
         option = "--format" if args.format is not None else "--quarantine"
         raise AbsaChecksError(f"{option}: a candidates file (--candidates, --update) is JSONL and holds the quarantined "
@@ -441,10 +473,11 @@ def _generate(args: argparse.Namespace) -> int:
     if args.k is not None and not 1 <= args.k <= 10:
         raise AbsaChecksError("--k: use a whole number from 1 to 10")
     params = _strategy_params(args.param, strategies, k=args.k, neutral=args.neutral)
-    out = Path(args.out or args.update)
+    out = Path(args.export_requests or args.out or args.update)
     existing = _existing_candidates(Path(args.update)) if args.update is not None else None
-    wanted = [Named("--update" if args.update else "--out", out),
-              *([Named("--quarantine", Path(args.quarantine))] if args.quarantine else [])]
+    first = "--export-requests" if args.export_requests else "--update" if args.update else "--out"
+    wanted = [Named(first, out), *([Named("--quarantine", Path(args.quarantine))] if args.quarantine else [])]
+    rewriter = _rewriter(args)
     outputs.check(wanted, outputs.given("--input", Path(args.input) if args.input else None),
                   _data_named(args.data, resolve_data_dir(args.data) if args.source else None), args.follow_symlinks,
                   FOLLOW)
@@ -454,9 +487,19 @@ def _generate(args: argparse.Namespace) -> int:
         loaded, origin, mode = load_file(Path(args.input), args.domain), args.input, args.variants or "generated"
     _nothing_read(loaded, f"--input {args.input}" if args.input is not None else f"--source {args.source}")
     settings = Settings(args.seed, params)
+    if args.export_requests is not None:
+        body = rewriter.settings if rewriter is not None else generate.rewrite_prompt.BodySettings()
+        text, asked = generate.export_requests(loaded, strategies, settings, mode, body, args.rewriter_all)
+        if _write_each(zip(wanted, [text]), args.follow_symlinks):
+            return 2
+        print(f"{len(loaded.units)} units from {origin}; wrote {text.count(chr(10))} requests ({asked} units and "
+              f"strategies, model '{body.model}', prompt {generate.rewrite_prompt.PROMPT_SHA256[:12]}) to {out}; "
+              "nothing was asked", file=sys.stderr)
+        return 0
+    asking = _asking(args, rewriter)
     if existing is not None or args.candidates:
-        return _write_candidates(args, existing, loaded, strategies, settings, mode, wanted)
-    made, rejected, tally = generate.run(loaded, strategies, settings, mode)
+        return _write_candidates(args, existing, loaded, strategies, settings, mode, wanted, asking)
+    made, rejected, tally = generate.run(loaded, strategies, settings, mode, asking)
     fmt = args.format or ("arts" if out.suffix == ".json" else "jsonl")
     stream = io.StringIO()
     (generate.write_arts if fmt == "arts" else generate.write_jsonl)(made, stream)
@@ -473,6 +516,33 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rewriter(args: argparse.Namespace):
+    """The entry --rewriter names (built, nothing asked), or None."""
+    if args.rewriter is None:
+        return None
+    from absa_checks.run import rewrite
+
+    models_file = Path(args.models_file or "models.yaml")
+    if args.models_file is not None and not models_file.is_file():
+        raise AbsaChecksError(f"--models-file {args.models_file}: not found; name the models YAML file that has the "
+                              f"entry {args.rewriter}")
+    return rewrite.open_rewriter(args.rewriter, models_file)
+
+
+def _asking(args: argparse.Namespace, rewriter):
+    """What `generate --rewriter` asks with: the rewriter, its verifier, the cache (None without --rewriter)."""
+    if rewriter is None:
+        return None
+    from absa_checks.models.cache import PredictionCache
+    from absa_checks.run import rewrite
+
+    cache_dir = Path(args.cache or ".absa-cache")
+    if cache_dir.exists() and not cache_dir.is_dir():
+        raise AbsaChecksError(f"--cache {cache_dir}: is a file, not a folder; name a folder (it is created if needed)")
+    verifier = rewrite.open_verifier(args.verifier, Path(args.models_file or "models.yaml")) if args.verifier else None
+    return rewrite.Asking(rewriter, PredictionCache(cache_dir), verifier, args.rewriter_all)
+
+
 def _existing_candidates(path: Path) -> tuple[str, tuple]:
     """The candidates file `--update` adds to: its text and its candidates, checked line by line."""
     from absa_checks.suites.candidates import parse_candidates, read_text
@@ -485,17 +555,17 @@ def _existing_candidates(path: Path) -> tuple[str, tuple]:
 
 
 def _write_candidates(args: argparse.Namespace, existing: tuple[str, tuple] | None, loaded: LoadedSource,
-                      strategies: list[str], settings, mode: str, wanted: list[Named]) -> int:
+                      strategies: list[str], settings, mode: str, wanted: list[Named], asking=None) -> int:
     """`generate --candidates --out FILE` (a new file) or `generate --update FILE` (lines added, none changed)."""
     from absa_checks.run import generate
 
     if existing is None:
-        records = generate.candidates(loaded, strategies, settings, mode)
+        records = generate.candidates(loaded, strategies, settings, mode, rewriter=asking)
         stream = io.StringIO()
         generate.write_candidates(records, stream)
         text, added = stream.getvalue(), len(records)
     else:
-        text, added = generate.update(existing[0], existing[1], loaded, strategies, settings, mode)
+        text, added = generate.update(existing[0], existing[1], loaded, strategies, settings, mode, asking)
     if _write_each(zip(wanted[:1], [text]), args.follow_symlinks):
         return 2
     what = "added" if existing is not None else "wrote"

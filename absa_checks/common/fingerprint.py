@@ -31,6 +31,9 @@ PACKAGE = Path(__file__).resolve().parent.parent
 GENERATOR_FILES = ("perturb/*.py", "common/text.py", "suites/strategies.py", "sources/clauses.py", "suites/cases.py",
                    "suites/inline.py", "sources/infer.py", "fixtures/*", "suites/templates.py", "suites/lexicons.py",
                    "fixtures/lexicons/*")  # the template engine and its built-in lexicons too
+# The LLM rewriter's modules make no rule-made variant (its own carry the prompt's sha256): a run without it is
+# the same run, with the same generator hash, as before it existed
+NOT_GENERATOR = frozenset({"perturb/rewrite_prompt.py", "perturb/rewrite_check.py"})
 GENERATOR_LIBRARIES = ("absa-checks", "nltk", "vaderSentiment", "textblob")
 PARTS = ("suites", "examples", "data", "model", "generator", "options")
 
@@ -53,7 +56,7 @@ def generator_sha256() -> str:
     digest = hashlib.sha256()
     for pattern in GENERATOR_FILES:
         for path in sorted(PACKAGE.glob(pattern)):
-            if path.is_file():
+            if path.is_file() and path.relative_to(PACKAGE).as_posix() not in NOT_GENERATOR:
                 digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0")
                 digest.update(path.read_bytes() + b"\0")
     for library in GENERATOR_LIBRARIES:

@@ -9,14 +9,16 @@ import io
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from importlib import metadata
 from typing import TextIO
 
 from absa_checks.common.examples import Example, Unit, Variant
 from absa_checks.common.fingerprint import generator_sha256
+from absa_checks.perturb import rewrite_check, rewrite_prompt
 from absa_checks.perturb.engine import Quarantined, Settings
 from absa_checks.perturb.variants import VariantRequest, VariantSet
+from absa_checks.run import rewrite
 from absa_checks.run.run_state import VariantCache
 from absa_checks.sources.base import LoadedSource
 from absa_checks.suites import strategies as strategy_names
@@ -34,6 +36,7 @@ class Tally:
     not_applicable: Counter = field(default_factory=Counter)  # (strategy, reason)
     quarantined: Counter = field(default_factory=Counter)     # (strategy, reason)
     given: set[str] = field(default_factory=set)              # strategies whose variants the source gives
+    rewriter: list[str] = field(default_factory=list)         # the rewriter's own lines (rewrite.Rewritten.lines)
 
     def add(self, strategy: str, found: VariantSet) -> None:
         self.made[strategy] += sum(len(v) for v in found.by_unit.values())
@@ -56,7 +59,7 @@ class Tally:
                        f"quarantined, {sum(n for _, n in skipped)} not applicable")
             out += [f"    quarantined: {n} x {reason}" for reason, n in rejected]
             out += [f"    not applicable: {n} x {reason}" for reason, n in skipped]
-        return out
+        return out + self.rewriter
 
 
 def _reasons(counts: Counter, strategy: str) -> list[tuple[str, int]]:
@@ -65,25 +68,70 @@ def _reasons(counts: Counter, strategy: str) -> list[tuple[str, int]]:
     return sorted(found, key=lambda x: (-x[1], x[0]))
 
 
-def run(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str = "generated"
-        ) -> tuple[list[tuple[Unit, Variant]], list[Quarantined], Tally]:
-    """Each unit's variants for each strategy, chosen as a suite test with `variants: mode` chooses them:
-    through the plugin's own VariantCache, so the two cannot drift."""
-    cache = VariantCache(settings.seed)
+def rule_sets(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str,
+              cache: VariantCache | None = None) -> dict[str, VariantSet]:
+    """Each strategy's variants, chosen as a suite test with `variants: mode` chooses them: through the plugin's
+    own VariantCache, so the two cannot drift."""
+    cache = cache or VariantCache(settings.seed)
     found = {}
     for s in strategies:  # each strategy gets the parameters it declares
         params = tuple((key, value) for key, value in settings.params if key in strategy_names.parameters(s))
         found[s] = cache.variants(VariantRequest(s, mode, params), loaded, loaded.units)
-    tally = Tally()
+    return found
+
+
+def export_requests(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str,
+                    body: rewrite_prompt.BodySettings, everything: bool) -> tuple[str, int]:
+    """`generate --export-requests FILE`: the requests the rewriter would be sent (nothing is asked), as the
+    requests file's text, and how many units and strategies they are for."""
+    asks = rewrite.plan(loaded, rule_sets(loaded, strategies, settings, mode), body, everything)
+    return rewrite.export_text(asks), len(asks)
+
+
+def with_rewriter(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str,
+                  rewriter: rewrite.Asking | None, skip: Callable[[str, str, str], bool] | None = None
+                  ) -> tuple[dict[str, VariantSet], dict[str, VariantSet], rewrite.Rewritten | None]:
+    """The rules' sets, and the sets with the rewriter's verified variants and quarantined answers added (the
+    same when no rewriter is named), and what the rewriter gave; `skip(source, unit, strategy)`: not asked."""
+    cache = VariantCache(settings.seed)
+    found = rule_sets(loaded, strategies, settings, mode, cache)
+    if rewriter is None:
+        return found, found, None
+    asks = rewrite.plan(loaded, found, rewriter.rewriter.settings, rewriter.everything)
+    if skip is not None:
+        asks = [a for a in asks if not skip(a.unit.source, a.unit.unit_id, a.request.strategy)]
+    resources = cache.resources(loaded.domain or "restaurant")
+    rewritten = rewrite.rewrite(loaded, asks, rewriter.rewriter, resources, rewriter.cache, rewriter.verifier)
+    merged = {}
     for strategy, variants in found.items():
+        by_unit = dict(variants.by_unit)
+        for (s, unit_id), variant in rewritten.variants.items():
+            if s == strategy:
+                by_unit[unit_id] = by_unit.get(unit_id, ()) + (variant,)
+        extra = tuple(q for q in rewritten.quarantined if q.strategy == strategy)
+        merged[strategy] = replace(variants, by_unit=by_unit, quarantined=variants.quarantined + extra)
+    return found, merged, rewritten
+
+
+def run(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str = "generated",
+        rewriter: rewrite.Asking | None = None) -> tuple[list[tuple[Unit, Variant]], list[Quarantined], Tally]:
+    """Each unit's variants for each strategy, chosen as a suite test with `variants: mode` chooses them; with a
+    rewriter, its verified variants after the rules' (the tally counts the rules' and the rewriter's apart)."""
+    rules, found, rewritten = with_rewriter(loaded, strategies, settings, mode, rewriter)
+    tally = Tally()
+    for strategy, variants in rules.items():
         tally.add(strategy, variants)
-    rejected_of = {s: {q.unit_id: q for q in v.quarantined} for s, v in found.items()}
+    if rewritten is not None and rewriter is not None:
+        tally.rewriter = rewritten.lines(rewriter.rewriter.name)
+    rejected_of: dict[tuple[str, str], list[Quarantined]] = {}
+    for s, v in found.items():
+        for q in v.quarantined:
+            rejected_of.setdefault((s, q.unit_id), []).append(q)
     made, rejected = [], []
     for unit in loaded.units:  # unit by unit, strategies in the order asked (as the output always was)
         for strategy in strategies:
             made += [(unit, variant) for variant in found[strategy].by_unit.get(unit.unit_id, ())]
-            if unit.unit_id in rejected_of[strategy]:
-                rejected.append(rejected_of[strategy][unit.unit_id])
+            rejected += rejected_of.get((strategy, unit.unit_id), [])
     return made, rejected, tally
 
 
@@ -98,7 +146,8 @@ def jsonl_record(unit: Unit, variant: Variant) -> dict:
             "polarity": v.polarity, "other_aspects": _aspects(v),
             "original": {"sentence": o.sentence, "term": o.target.term, "from": o.target.start,
                          "to": o.target.end, "polarity": o.polarity},
-            "edits": [asdict(e) for e in variant.edits]}
+            "edits": [asdict(e) for e in variant.edits],
+            **({"origin": "rewriter", "provenance": variant.provenance} if variant.origin == "rewriter" else {})}
 
 
 def write_jsonl(made: Iterable[tuple[Unit, Variant]], out: TextIO) -> None:
@@ -141,15 +190,18 @@ def generator_info() -> dict:
 
 
 def candidates(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str = "generated",
-               skip: Callable[[str, str, str], bool] = lambda source, unit, strategy: False) -> list[dict]:
+               skip: Callable[[str, str, str], bool] = lambda source, unit, strategy: False,
+               rewriter: rewrite.Asking | None = None,
+               skip_rewritten: Callable[[str, str, str], bool] | None = None) -> list[dict]:
     """One candidate per unit and strategy (several when the source gives several), in the order `run` writes;
-    `skip(source, unit, strategy)` leaves out those already in a file (`generate --update`)."""
-    cache = VariantCache(settings.seed)
+    `skip(source, unit, strategy)` leaves out those already in a file (`generate --update`). The rewriter's
+    candidates (verified, or quarantined with the check's reason) follow the rules', with `origin: rewriter`
+    and their own `generator` (rewriter, model, prompt_sha256, request_key); `skip_rewritten` (default `skip`)
+    leaves out theirs, and the rewriter is not asked about those."""
     generator = generator_info()
-    found: dict[str, VariantSet] = {}
-    for s in strategies:
-        params = tuple((key, value) for key, value in settings.params if key in strategy_names.parameters(s))
-        found[s] = cache.variants(VariantRequest(s, mode, params), loaded, loaded.units)
+    skip_llm = skip_rewritten or skip
+    rules, found, rewritten = with_rewriter(loaded, strategies, settings, mode, rewriter, skip_llm)
+    ruled_out = {(s, q.unit_id) for s, variants in rules.items() for q in variants.quarantined}
     rejected_of: dict[tuple[str, str], list[Quarantined]] = {}
     why_none: dict[tuple[str, str], str] = {}
     for s, variants in found.items():
@@ -162,17 +214,31 @@ def candidates(loaded: LoadedSource, strategies: list[str], settings: Settings, 
         digest = unit_hash(unit.original)
         for asked in strategies:
             strategy = "+".join(strategy_names.split_chain(asked))  # as a suite names it: no spaces around '+'
-            if skip(unit.source, unit.unit_id, strategy):
-                continue
+            skip_rules, skip_theirs = skip(unit.source, unit.unit_id, strategy), skip_llm(unit.source, unit.unit_id,
+                                                                                           strategy)
             variants = found[asked]
             rejected = rejected_of.get((asked, unit.unit_id), [])
             base = {"generator": generator, "seed": settings.seed, "params": dict(settings.params), "mode": variants.mode,
                     "unit_hash": digest, "decision": None, "reviewer": None, "decided_at": None}
             for variant in variants.by_unit.get(unit.unit_id, ()):
-                out.append(_candidate({**jsonl_record(unit, variant), "strategy": strategy}, "shipped", None, base))
+                if (skip_theirs if variant.origin == "rewriter" else skip_rules):
+                    continue
+                record, own = {**jsonl_record(unit, variant), "strategy": strategy}, base
+                if record.pop("provenance", None) is not None:  # the rewriter's: its own generator
+                    own = {**base, "generator": {**(variant.provenance or {}), "version": generator["version"]}}
+                out.append(_candidate(record, "shipped", None, own))
             for q in rejected:
-                out.append(_candidate(_attempt(unit, strategy, q), "quarantined", f"{q.reason}: {q.detail}", base))
-            if not variants.by_unit.get(unit.unit_id) and not rejected:
+                if (skip_theirs if q.reason.startswith(rewrite_check.P) else skip_rules):
+                    continue
+                record, own = _attempt(unit, strategy, q), base
+                key = rewritten.keys.get((asked, unit.unit_id)) if rewritten is not None else None
+                if q.reason.startswith(rewrite_check.P) and key is not None and rewriter is not None:
+                    record["origin"] = "rewriter"
+                    own = {**base, "generator": {**rewrite.provenance(rewriter.rewriter, key),
+                                                 "version": generator["version"]}}
+                out.append(_candidate(record, "quarantined", f"{q.reason}: {q.detail}", own))
+            # the rules' own "none" stays, whatever the rewriter made of the unit
+            if not skip_rules and not rules[asked].by_unit.get(unit.unit_id) and (asked, unit.unit_id) not in ruled_out:
                 why = why_none.get((asked, unit.unit_id), "no variant")
                 record = {"strategy": strategy, "unit": unit.unit_id, "source": unit.source, "sentence": None,
                           "original": jsonl_record_original(unit)}
@@ -218,12 +284,16 @@ def write_candidates(records: Iterable[dict], out: TextIO) -> None:
 
 
 def update(existing_text: str, existing: tuple[Candidate, ...], loaded: LoadedSource, strategies: list[str],
-           settings: Settings, mode: str) -> tuple[str, int]:
+           settings: Settings, mode: str, rewriter: rewrite.Asking | None = None) -> tuple[str, int]:
     """`generate --update FILE`: FILE's lines kept byte for byte, then candidates for each (unit, strategy)
     with no candidate at the unit's present content: new units, and units whose content changed. Returns the
     new text and how many candidates it added."""
     hashes = {unit.unit_id: unit_hash(unit.original) for unit in loaded.units}
-    current = {(c.source, c.unit, c.strategy) for c in existing if c.unit_hash == hashes.get(c.unit)}
+    current = {(c.source, c.unit, c.strategy) for c in existing if c.unit_hash == hashes.get(c.unit)
+               and c.record.get("origin") != "rewriter"}
+    # the rewriter's candidates apart: a file made without it gets them when it is named
+    theirs = {(c.source, c.unit, c.strategy) for c in existing if c.unit_hash == hashes.get(c.unit)
+              and c.record.get("origin") == "rewriter"}
     named = {c.source for c in existing}
     # a file of one source is that source whatever it was called (as a frozen test reads it)
     alias = next(iter(named)) if len(named) == 1 and loaded.name not in named else None
@@ -231,7 +301,10 @@ def update(existing_text: str, existing: tuple[Candidate, ...], loaded: LoadedSo
     def skip(source: str, unit: str, strategy: str) -> bool:
         return (alias or source, unit, strategy) in current
 
-    added = candidates(loaded, strategies, settings, mode, skip)
+    def skip_rewritten(source: str, unit: str, strategy: str) -> bool:
+        return (alias or source, unit, strategy) in theirs
+
+    added = candidates(loaded, strategies, settings, mode, skip, rewriter, skip_rewritten)
     if alias is not None:
         for record in added:
             record["source"] = alias

@@ -104,7 +104,8 @@ def unit_hash(example: Example) -> str:
 def candidate_id(record: dict) -> str:
     """Stable: the same proposal for the same unit at the same content always has the same id; another
     proposal, or the unit's content changed, another id."""
-    text = json.dumps([record.get(key) for key in ID_KEYS], ensure_ascii=False)
+    keys = ID_KEYS + (("origin",) if record.get("origin") else ())  # an LLM's candidate ("rewriter") apart
+    text = json.dumps([record.get(key) for key in keys], ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 

@@ -1,0 +1,288 @@
+"""`absa-checks generate --rewriter NAME` and `--export-requests FILE`: the LLM rewriter in the run.
+
+Which units are asked (by default those the rules did not ship: quarantined, or without opinion words;
+`--rewriter-all`: every unit the strategy applies to), their requests (absa_checks.perturb.rewrite_prompt,
+one body per unit and strategy, deduplicated by key), asking an entry of kind openai for them through the
+models registry (cached by request key: a second run asks nothing), and every answer verified
+(absa_checks.perturb.rewrite_check) before it becomes a candidate.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass, field
+from dataclasses import replace as dc_replace
+from pathlib import Path
+from typing import Any
+
+from absa_checks.common.errors import AbsaChecksError
+from absa_checks.common.examples import Unit, Variant
+from absa_checks.common.labels import POLARITIES
+from absa_checks.common.llm_requests import request_key, requests_lines
+from absa_checks.models import adapters as registry
+from absa_checks.models.cache import PredictionCache, query_key
+from absa_checks.models.protocol import Query, QueryError
+from absa_checks.perturb import rewrite_check, rewrite_prompt
+from absa_checks.perturb.engine import Quarantined
+from absa_checks.perturb.resources import Resources
+from absa_checks.perturb.rewrite_prompt import BodySettings, Request
+from absa_checks.perturb.variants import VariantSet
+from absa_checks.sources.base import LoadedSource
+
+# The rules' not-applicable reasons that only say the opinion words are missing: the rewriter may still help
+LACKS_OPINION_WORDS = frozenset({"the target has no opinion words", "no other aspect with sentiment and opinion words"})
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One unit and strategy the rewriter is asked about."""
+
+    unit: Unit
+    request: Request
+
+    @property
+    def key(self) -> str:
+        return request_key(self.request.body)
+
+
+def unshipped(found: VariantSet) -> set[str]:
+    """The units the rules did not ship that the rewriter is asked about by default: quarantined, or not
+    applicable only for want of opinion words."""
+    return {q.unit_id for q in found.quarantined} | {
+        unit_id for unit_id, why in found.without_variant if why in LACKS_OPINION_WORDS}
+
+
+def plan(loaded: LoadedSource, found: dict[str, VariantSet], settings: BodySettings, everything: bool = False
+         ) -> list[Ask]:
+    """The requests of a source, unit by unit and strategy by strategy in the order asked: only REVTGT and
+    REVNON (single strategies, generated variants), only where the strategy applies (a polar target; for
+    REVNON another polar aspect), and without `everything` only the units of `unshipped`."""
+    asks = []
+    asked = {s: unshipped(v) for s, v in found.items()}
+    for unit in loaded.units:
+        for strategy, variants in found.items():
+            if strategy not in rewrite_prompt.STRATEGIES or variants.mode != "generated":
+                continue
+            if not everything and unit.unit_id not in asked[strategy]:
+                continue
+            made = rewrite_prompt.request(unit.original, strategy, settings)
+            if made is not None:
+                asks.append(Ask(unit, made))
+    return asks
+
+
+def export_text(asks: list[Ask]) -> str:
+    """The requests file (absa_checks.common.llm_requests): each distinct body once."""
+    return requests_lines([ask.request.body for ask in asks])
+
+
+@dataclass
+class Rewriter:
+    """A models.yaml entry of kind openai, built (nothing is asked until `ask`)."""
+
+    name: str
+    adapter: Any  # model_adapters.openai_adapter.OpenAIAdapter, reached through the registry only
+    settings: BodySettings
+
+    @property
+    def model(self) -> str:
+        return self.settings.model
+
+
+def _entry(name: str, models_file: Path | None, option: str) -> Any:
+    """The models.yaml entry `name` of kind openai, built (nothing asked); one AbsaChecksError naming the
+    option and the fix otherwise."""
+    try:
+        spec = registry.resolve(name, models_file)
+    except AbsaChecksError as err:  # the registry names --absa-model: here it is this option
+        raise AbsaChecksError(str(err).replace("--absa-model", f"{option} {name}", 1)) from None
+    if spec.kind != "openai":
+        raise AbsaChecksError(f"{option} {name}: a model of kind {spec.kind} cannot be asked this; name a models.yaml "
+                              "entry of kind openai (an OpenAI-compatible endpoint), e.g. "
+                              "rewriter: {kind: openai, base_url: 'http://127.0.0.1:8000/v1', model: rewriter}")
+    return registry.build(spec)
+
+
+def open_rewriter(name: str, models_file: Path | None, option: str = "--rewriter") -> Rewriter:
+    """The entry `name` of kind openai, built; its model name, temperature, seed and max_tokens go in the body."""
+    adapter = _entry(name, models_file, option)
+    max_tokens = getattr(adapter, "max_tokens", None) or rewrite_prompt.DEFAULT_MAX_TOKENS
+    settings = BodySettings(adapter.model, adapter.temperature, adapter.seed, max_tokens)
+    return Rewriter(name, adapter, settings)
+
+
+def open_verifier(name: str, models_file: Path | None, option: str = "--verifier") -> Verifier:
+    """The entry `name` of kind openai in classify mode (it is asked each aspect's sentiment)."""
+    adapter = _entry(name, models_file, option)
+    if getattr(adapter, "task", "classify") != "classify":
+        raise AbsaChecksError(f"{option} {name}: the verifier is asked each aspect's sentiment; give it mode: classify "
+                              "(the default), not mode: extract")
+    return Verifier(name, adapter)
+
+@dataclass(frozen=True)
+class Asking:
+    """`generate --rewriter NAME`: the rewriter, the optional verifier, the cache, and whether every unit is asked."""
+
+    rewriter: Rewriter
+    cache: PredictionCache | None = None
+    verifier: Verifier | None = None
+    everything: bool = False
+
+
+@dataclass
+class Rewritten:
+    """What the rewriter gave for a source: the verified variants by (strategy, unit id), the quarantined
+    answers, and how many requests were sent, read from the cache, or failed."""
+
+    variants: dict[tuple[str, str], Variant] = field(default_factory=dict)
+    quarantined: list[Quarantined] = field(default_factory=list)
+    sent: int = 0
+    cached: int = 0
+    failed: int = 0
+    tally: Counter = field(default_factory=Counter)  # (strategy, reason or "shipped")
+    keys: dict[tuple[str, str], str] = field(default_factory=dict)  # (strategy, unit id) -> its request's key
+
+    def lines(self, name: str) -> list[str]:
+        out = [f"rewriter {name}: {self.sent} requests sent, {self.cached} answers from the cache, "
+               f"{self.failed} failed"]
+        for strategy in sorted({s for s, _ in self.tally}):
+            shipped = self.tally[(strategy, SHIPPED)]
+            rejected = sorted(((r, n) for (s, r), n in self.tally.items() if s == strategy and r != SHIPPED),
+                              key=lambda x: (-x[1], x[0]))
+            out.append(f"{strategy} (rewriter): {shipped} variants, {sum(n for _, n in rejected)} quarantined")
+            out += [f"    quarantined: {n} x {reason}" for reason, n in rejected]
+        return out
+
+
+SHIPPED = "shipped"
+BATCH = 64  # requests asked (concurrently, as the entry allows) and cached together
+
+
+def cache_fingerprint(rewriter: Rewriter) -> str:
+    """Whose answers the cache holds: the endpoint (the request key already holds the model and the prompt)."""
+    return "rewriter:" + hashlib.sha256(str(rewriter.adapter.base_url).encode()).hexdigest()[:16]
+
+
+def answers(asks: list[Ask], rewriter: Rewriter, cache: PredictionCache | None) -> tuple[dict[str, str | QueryError],
+                                                                                          int, int]:
+    """Each distinct request's answer text (or QueryError), read from the cache where it is there, asked
+    otherwise (only answers are kept, never failures); with how many were sent and read from the cache."""
+    bodies = {ask.key: ask.request.body for ask in asks}
+    fingerprint = cache_fingerprint(rewriter)
+    found: dict[str, str | QueryError] = dict(cache.get_extractions(fingerprint, bodies)) if cache else {}
+    cached = len(found)
+    missing = [key for key in bodies if key not in found]
+    for at in range(0, len(missing), BATCH):  # each batch kept at once: an interrupted run loses none it had
+        keys = missing[at:at + BATCH]
+        # a server may echo the key: hidden before anything keeps or shows an answer
+        replies = [reply if isinstance(reply, QueryError) else rewriter.adapter.hide(reply)
+                   for reply in rewriter.adapter.complete([bodies[key] for key in keys])]
+        fresh = {key: reply for key, reply in zip(keys, replies) if isinstance(reply, str)}
+        if cache is not None and fresh:
+            cache.put_extractions(fingerprint, fresh)
+        found.update(zip(keys, replies))
+    return found, len(missing), cached
+
+
+def provenance(rewriter: Rewriter, key: str) -> dict:
+    """What an LLM variant carries (and its candidate's `generator`): who wrote it, with which prompt and request."""
+    return {"name": "absa-checks rewriter", "rewriter": rewriter.name, "model": rewriter.model,
+            "prompt_sha256": rewrite_prompt.PROMPT_SHA256, "request_key": key}
+
+
+def aspect_vocabulary(loaded: LoadedSource, resources: Resources, domain: str) -> frozenset[str]:
+    """The aspect terms a rewrite may not add: the domain's aspect bank and every aspect term of the source."""
+    terms = {entry.aspect.lower() for entry in resources.bank(domain)}
+    terms |= {a.term.lower() for unit in loaded.units for a in (unit.original.target, *unit.original.others)}
+    return frozenset(t for t in terms if len(t) >= 3)
+
+
+def rewrite(loaded: LoadedSource, asks: list[Ask], rewriter: Rewriter, resources: Resources,
+            cache: PredictionCache | None, verifier: Verifier | None = None) -> Rewritten:
+    """Ask (or read from the cache) every request, verify every answer; nothing unverified is returned."""
+    found, sent, cached = answers(asks, rewriter, cache)
+    domain = loaded.domain or "restaurant"
+    vocabulary = aspect_vocabulary(loaded, resources, domain)
+    out = Rewritten(sent=sent, cached=cached, failed=sum(isinstance(a, QueryError) for a in found.values()))
+    checked: list[tuple[Ask, Variant]] = []
+    for ask in asks:
+        answer = found[ask.key]
+        unit, strategy = ask.unit, ask.request.strategy
+        out.keys[(strategy, unit.unit_id)] = ask.key
+        if isinstance(answer, QueryError):
+            outcome: Variant | Quarantined = Quarantined(unit.source, unit.unit_id, strategy, rewrite_check.NO_ANSWER,
+                                                         answer.message, unit.original.sentence)
+        else:
+            outcome = rewrite_check.verify(unit, ask.request, answer, resources, vocabulary,
+                                           provenance(rewriter, ask.key))
+        if isinstance(outcome, Variant):
+            checked.append((ask, outcome))
+        else:
+            out.quarantined.append(outcome)
+            out.tally[(strategy, outcome.reason)] += 1
+    readings = verifier.read([variant for _, variant in checked], cache) if verifier and checked else {}
+    for ask, variant in checked:
+        unit, strategy = ask.unit, ask.request.strategy
+        disagreement = verifier.disagreement(variant, readings) if verifier else None
+        if disagreement:
+            out.quarantined.append(Quarantined(unit.source, unit.unit_id, strategy, rewrite_check.VERIFIER,
+                                               disagreement, variant.example.sentence))
+            out.tally[(strategy, rewrite_check.VERIFIER)] += 1
+            continue
+        if verifier:
+            variant = dc_replace(variant, provenance={**(variant.provenance or {}), "verifier": verifier.name})
+        out.variants[(strategy, unit.unit_id)] = variant
+        out.tally[(strategy, SHIPPED)] += 1
+    return out
+
+
+@dataclass
+class Verifier:
+    """A second openai entry asked, without the intent, the sentiment of each aspect in a variant."""
+
+    name: str
+    adapter: Any
+
+    def read(self, variants: list[Variant], cache: PredictionCache | None = None) -> dict[Query, Any]:
+        """Each aspect's answer: from the prediction cache (as the suites keep the model's), else asked; only
+        answers are kept."""
+        queries = sorted({q for v in variants for q in _queries(v)}, key=lambda q: q.text_key())
+        fingerprint = self.adapter.fingerprint()
+        keys = {q: query_key(q, self.adapter) for q in queries}
+        kept = cache.get_many(fingerprint, keys.values()) if cache is not None else {}
+        found: dict[Query, Any] = {q: dict(zip(POLARITIES, kept[k])) for q, k in keys.items() if k in kept}
+        missing = [q for q in queries if q not in found]
+        if missing:
+            answers = self.adapter.predict(missing)
+            found.update(zip(missing, answers))
+            fresh = {keys[q]: _probabilities(a) for q, a in zip(missing, answers) if not isinstance(a, QueryError)}
+            if cache is not None and fresh:
+                cache.put_many(fingerprint, fresh)
+        return found
+
+    def disagreement(self, variant: Variant, readings: dict[Query, Any]) -> str | None:
+        """The first aspect whose gold sentiment the verifier does not read (or could not answer for)."""
+        for query, aspect in zip(_queries(variant), (variant.example.target, *variant.example.others)):
+            if aspect.polarity not in ("positive", "negative", "neutral"):
+                continue
+            answer = readings.get(query)
+            if isinstance(answer, QueryError):
+                return f"'{aspect.term}': {answer.message}"
+            read = answer if isinstance(answer, str) or not answer else max(answer, key=lambda k: answer[k])
+            if read != aspect.polarity:
+                return f"'{aspect.term}': {self.name} reads {read}, the variant says {aspect.polarity}"
+        return None
+
+
+def _probabilities(answer: Any) -> tuple[float, float, float]:
+    """An answer (a label, or probabilities by label) as the cache keeps it: (negative, neutral, positive)."""
+    if isinstance(answer, str):
+        return tuple(float(label == answer) for label in POLARITIES)  # type: ignore[return-value]
+    return tuple(float(answer.get(label, 0.0)) for label in POLARITIES)  # type: ignore[return-value]
+
+
+def _queries(variant: Variant) -> list[Query]:
+    e = variant.example
+    return [Query(e.sentence, a.term, a.start, a.end) for a in (e.target, *e.others)]
+
