@@ -183,11 +183,18 @@ def test_sentiments_that_flip_another_aspect_or_keep_the_target_are_quarantined(
 
 
 def test_the_lexicon_must_read_the_reversal_and_no_kept_aspect_reversed(resources):
-    # REVTGT: an edit the lexicon reads as still praise ("fine"), or does not read at all (the target's words kept)
-    still_positive = answer(DESSERTS, [("delicious", "fine")], ["negative", "positive"])
-    unmoved = answer(DESSERTS, [("were", "are")], ["negative", "positive"])
-    for content in (still_positive, unmoved):
-        assert reason(verify(content, resources)) == rc.NOT_REVERSED
+    # REVTGT: an edit the lexicon reads going the old way (more praise, not less), or one of function words only
+    more_praise = answer(DESSERTS, [("delicious", "delicious and superb")], ["negative", "positive"])
+    assert reason(verify(more_praise, resources)) == rc.NOT_REVERSED
+    for function_words in ([("were", "are")], [("The", "These"), ("were", "are")]):
+        assert reason(verify(answer(DESSERTS, function_words, ["negative", "positive"]), resources)) == rc.NO_OPINION_EDIT
+    # words the lexicon does not know ("ages" -> "minutes"): unread, not contradicted: it ships (the reviewer and the
+    # blind rounds are what judge it)
+    battery = Example("The battery lasts ages.", Aspect("battery", 4, 11, "positive"), (),
+                      (Opinion("lasts ages", 12, 22, 0),))
+    unknown = answer(battery, [("ages", "minutes")], ["negative"])
+    assert isinstance(verify(unknown, resources, example=battery), Variant)
+    assert reason(verify(answer(battery, [("lasts", "lasts")], ["negative"]), resources, example=battery)) == rc.NOTHING
     # REVTGT claiming the right sentiments but reversing the other aspect's words too
     separate = Example("The desserts were delicious. The staff was friendly.",
                        Aspect("desserts", 4, 12, "positive"), (Aspect("staff", 33, 38, "positive"),),

@@ -13,9 +13,15 @@ reasons). The checks, in order (the first that finds something names the reason)
 4. the edit stays within MAX_CHANGED_WORDS words (a word-level diff);
 5. the sentiments returned are the ones asked for (perturb.rewrite_prompt.intended);
 6. REVNON leaves the target's opinion words alone;
-7. the lexicon (VADER + TextBlob, perturb.polarity) reads each reversed aspect's stretch (its clause, opinion
-   words, the edits reaching them and those in no other aspect's clause) moving towards its new sentiment by MIN_SHIFT (not moving at all is no
-   reversal) and not ending on the old side (OLD_SIDE), and no kept aspect's stretch (REVNON's target among them) moving against its sentiment;
+7. the lexicon (VADER + TextBlob, perturb.polarity) does not read a reversed aspect's stretch (its clause, opinion
+   words, the edits reaching them and those in no other aspect's clause) moving the old way by MIN_SHIFT; a
+   stretch it reads as unmoved (words it does not know: "an adventure" -> "a breeze") must have a word that can
+   carry sentiment changed (not only "were" -> "are", "and" -> "but"); no kept aspect's stretch (REVNON's target
+   among them) moves against its sentiment. Round 11 (docs/perturbations.md) measured the stricter reading the
+   issue first asked for (the stretch must move towards the new sentiment, ending off the old side): it shipped
+   40 of the 77 REVTGT answers the blind judges read as 96% right, at 95%; it adds no precision the judges
+   could see and halves coverage. The rewriter and the judges are of one model family, so the deterministic
+   checks stay: what the lexicon reads against the reversal, and edits of function words only, never ship;
 8. the rules' own checks on the result: a discourse word that depends on the old polarity left untouched
    where the sentiment changed (perturb.context.DISCOURSE), a contrast between two aspects that now agree,
    a general and a specific aspect that now disagree (context.general_specific_disagree), a negation of a
@@ -54,7 +60,8 @@ NEW_ASPECT = P + "a new aspect term"
 TOO_BIG = P + "the edit is too big"
 WRONG_SENTIMENTS = P + "the sentiments returned are not the ones asked for"
 TARGET_EDITED = P + "the target's opinion words were edited"
-NOT_REVERSED = P + "the lexicon does not read the reversal"
+NOT_REVERSED = P + "the lexicon reads the reversal going the old way"
+NO_OPINION_EDIT = P + "no word that can carry sentiment changed"
 TARGET_MOVED = P + "the lexicon reads the target's sentiment moved"
 OTHER_MOVED = P + "the lexicon reads a kept aspect reversed"
 DISCOURSE = P + "a discourse word depends on the old polarity"
@@ -63,12 +70,17 @@ GENERAL_SPECIFIC = P + "a general and a specific aspect now disagree"
 NEGATED_NEGATION = P + "a negation of a negative word does not reverse it"
 VERIFIER = P + "the verifier reads another sentiment"
 REASONS = (NOT_JSON, DECLINED, NO_ANSWER, OUTSIDE, OVERLAP, MISAPPLIED, NOTHING, ASPECT_CHANGED, NEW_ASPECT, TOO_BIG,
-           WRONG_SENTIMENTS, TARGET_EDITED, NOT_REVERSED, TARGET_MOVED, OTHER_MOVED, DISCOURSE, CONTRAST,
+           WRONG_SENTIMENTS, TARGET_EDITED, NOT_REVERSED, NO_OPINION_EDIT, TARGET_MOVED, OTHER_MOVED, DISCOURSE, CONTRAST,
            GENERAL_SPECIFIC, NEGATED_NEGATION, VERIFIER)
 
 MAX_CHANGED_WORDS = 8  # the prompt asks for at most 6 words; a word-level diff counts a little more
 MIN_SHIFT = context.MIN_SHIFT  # the compound score must move at least this far (as for the rules)
-OLD_SIDE = 0.05  # and end no further than this on the old sentiment's side ("delicious" -> "tasty" moves, yet praises)
+# Words that carry no sentiment of their own: an edit of these alone ("were" -> "are") reverses nothing
+FUNCTION_WORDS = frozenset("""a an the this that these those it its they them their he she his her we our you your i
+me my is are was were be been being am has have had do does did will would can could shall should may might must
+and or but so yet for nor of in on at to from by with about as into than then there here which who whom whose what
+when where while because if though although also just very too quite really""".split())
+_CONTENT = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _FENCE = re.compile(r"^```(?:json)?\s*\n?(.*?)\n?```$", re.S | re.I)
 _REFUSAL = re.compile(r"(?i)\b(?:can(?:no|')t|unable|sorry|won't|will not|not able|decline|refuse)\b")
 _WORD = re.compile(r"\w+(?:['\u2019-]\w+)*")
@@ -191,9 +203,22 @@ def _reading(example: Example, index: int, edits: Sequence[Edit], resources: Res
     return resources.polarity.compound(example.sentence[lo:hi]), resources.polarity.compound(after), after
 
 
+def _opinion_edit(example: Example, index: int, edits: Sequence[Edit]) -> bool:
+    """Whether an edit in aspect `index`'s stretch removes or adds a word that can carry sentiment (any word but
+    FUNCTION_WORDS: a negation counts)."""
+    lo, hi = _region(example, index, edits, True)
+    for e in edits:
+        if e.start < hi and e.end > lo or e.start == e.end and lo <= e.start <= hi:
+            words = {w.lower() for w in _CONTENT.findall(f"{e.old} {e.new}")}
+            if words - FUNCTION_WORDS:
+                return True
+    return False
+
+
 def lexicon_problem(request: Request, edits: Sequence[Edit], resources: Resources) -> tuple[str, str] | None:
-    """Each reversed aspect's stretch moves towards its new sentiment; a kept aspect's stretch (REVNON's target
-    among them) does not move against its sentiment, unless an aspect whose sentiment changes shares it."""
+    """No reversed aspect's stretch read moving the old way, nor unmoved by a function-word edit; a kept aspect's
+    stretch (REVNON's target among them) does not move against its sentiment, unless an aspect whose sentiment
+    changes shares it."""
     example, aspects = request.example, request.aspects
     changing = [i for i, (a, new) in enumerate(zip(aspects, request.intended)) if new is not None
                 and new != a.polarity]
@@ -201,9 +226,11 @@ def lexicon_problem(request: Request, edits: Sequence[Edit], resources: Resource
         new = request.intended[i]
         before, after, text = _reading(example, i, edits, resources, unowned=True)
         moved = after - before if new == "positive" else before - after
-        old_side = after >= OLD_SIDE if new == "negative" else after <= -OLD_SIDE
-        if new in ("positive", "negative") and (moved < MIN_SHIFT or old_side):
-            return NOT_REVERSED, f"'{aspects[i].term}': score {before:+.2f} -> {after:+.2f} for '{_short(text, 60)}'"
+        shown = f"'{aspects[i].term}': score {before:+.2f} -> {after:+.2f} for '{_short(text, 60)}'"
+        if new in ("positive", "negative") and moved <= -MIN_SHIFT:
+            return NOT_REVERSED, shown
+        if new in ("positive", "negative") and moved < MIN_SHIFT and not _opinion_edit(example, i, edits):
+            return NO_OPINION_EDIT, shown
     for i, aspect in enumerate(aspects):
         if i in changing or aspect.polarity not in ("positive", "negative"):
             continue
