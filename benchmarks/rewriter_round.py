@@ -2,7 +2,8 @@
 
     python benchmarks/rewriter_round.py draw --seed 29 --out DIR [--per-cell 60]
     python benchmarks/rewriter_round.py export --out DIR
-    python benchmarks/rewriter_round.py run --out DIR --answers benchmarks/rewriter-answers/answers.jsonl
+    python benchmarks/rewriter_round.py run --out DIR --answers ANSWERS [--repairs 1]
+    python benchmarks/rewriter_round.py pending --out DIR     (the repair turns the kept answers need)
     python benchmarks/rewriter_round.py items --out DIR --seed 29 [--arts 20]
     python benchmarks/rewriter_round.py score --out DIR --verdicts V1.jsonl [V2.jsonl ...]
 
@@ -66,9 +67,10 @@ def _sentence_id(unit_id: str) -> str:
 
 
 def judged_sentences() -> set[tuple[str, str]]:
-    """(source, sentence id) of every unit an earlier round judged, on either split."""
+    """(source, sentence id) of every unit an earlier round judged or drew, on either split."""
     seen = set()
-    paths = [*sorted((ROOT / "docs" / "quality").glob("*/key.jsonl")), SHARED / "quality" / "judged_2026-11.jsonl"]
+    paths = [*sorted((ROOT / "docs" / "quality").glob("*/key.jsonl")), SHARED / "quality" / "judged_2026-11.jsonl",
+             *sorted((ROOT / "docs" / "quality").glob("*/units.jsonl"))]  # and every unit an earlier round drew
     for path in paths:
         for line in path.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
@@ -149,9 +151,13 @@ def export(out: Path) -> None:
     print(f"{len(lines)} distinct requests in {out / 'requests.jsonl'}")
 
 
+PORT = 18729  # the replay server's: the rewriter's cache is kept by endpoint, so every step asks the same one
+
+
 def _serve(answers: Path) -> tuple[subprocess.Popen, str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    server = subprocess.Popen([sys.executable, "-m", "absa_checks.cli", "serve-replay", str(answers)], cwd=ROOT,
+    server = subprocess.Popen([sys.executable, "-m", "absa_checks.cli", "serve-replay", str(answers), "--port",
+                               str(PORT)], cwd=ROOT,
                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert server.stdout is not None
     line = server.stdout.readline()
@@ -162,11 +168,35 @@ def _serve(answers: Path) -> tuple[subprocess.Popen, str]:
     return server, found.group(0)
 
 
-def run(out: Path, answers: Path) -> dict:
-    server, base_url = _serve(answers)
+def _models(out: Path, base_url: str) -> Path:
     models = out / "models.yaml"
     models.write_text(f"models:\n  stand-in:\n    kind: openai\n    base_url: {base_url}\n    model: rewriter\n"
                       "    max_concurrency: 4\n    retries: 0\n", encoding="utf-8")
+    return models
+
+
+def pending(out: Path, repairs: int) -> None:
+    """The repair turns the kept first answers need (`generate --rewriter --export-requests`: nothing is asked),
+    into requests-repair.jsonl, for the stand-in to answer."""
+    models = _models(out, f"http://127.0.0.1:{PORT}/v1")
+    lines: dict[str, str] = {}
+    for domain, strategy, path in _files(out):
+        target = out / f"requests-repair-{domain}-{strategy}.jsonl"
+        target.unlink(missing_ok=True)
+        done = _cli("generate", "--input", str(path), "--domain", domain, "--strategies", strategy, "--rewriter",
+                    "stand-in", "--models-file", str(models), "--cache", str(out / "cache"), "--rewriter-repairs",
+                    str(repairs), "--export-requests", str(target))
+        if done.returncode != 0:
+            raise SystemExit(done.stderr)
+        for line in target.read_text(encoding="utf-8").splitlines():
+            lines[json.loads(line)["key"]] = line
+    (out / "requests-repair.jsonl").write_text("".join(line + "\n" for line in lines.values()), encoding="utf-8")
+    print(f"{len(lines)} pending requests in {out / 'requests-repair.jsonl'}")
+
+
+def run(out: Path, answers: Path, repairs: int = 1) -> dict:
+    server, base_url = _serve(answers)
+    models = _models(out, base_url)
     units = [json.loads(line) for line in (out / "units.jsonl").read_text(encoding="utf-8").splitlines()]
     drawn = Counter(row["strategy"] for row in units)
     shipped: dict[str, Counter] = defaultdict(Counter)
@@ -177,7 +207,8 @@ def run(out: Path, answers: Path) -> dict:
             target.unlink(missing_ok=True)
             done = _cli("generate", "--input", str(path), "--domain", domain, "--strategies", strategy,
                         "--rewriter", "stand-in", "--models-file", str(models), "--candidates",
-                        "--out", str(target), "--cache", str(out / "cache"), timeout=1800)
+                        "--out", str(target), "--cache", str(out / "cache"), "--rewriter-repairs", str(repairs),
+                        timeout=1800)
             if done.returncode != 0:
                 raise SystemExit(done.stderr)
             print(done.stderr.strip())
@@ -360,6 +391,10 @@ def main() -> int:
     r = commands.add_parser("run")
     r.add_argument("--out", required=True)
     r.add_argument("--answers", required=True)
+    r.add_argument("--repairs", type=int, default=1, help="repair turns (round 11 ran before they existed: 0)")
+    p = commands.add_parser("pending")
+    p.add_argument("--out", required=True)
+    p.add_argument("--repairs", type=int, default=1)
     i = commands.add_parser("items")
     i.add_argument("--out", required=True)
     i.add_argument("--seed", type=int, required=True)
@@ -385,7 +420,9 @@ def main() -> int:
     elif args.command == "export":
         export(Path(args.out))
     elif args.command == "run":
-        run(Path(args.out), Path(args.answers))
+        run(Path(args.out), Path(args.answers), args.repairs)
+    elif args.command == "pending":
+        pending(Path(args.out), args.repairs)
     return 0
 
 

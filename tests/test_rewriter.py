@@ -16,7 +16,7 @@ from absa_checks.perturb import rewrite_prompt as rp
 from absa_checks.perturb.engine import Quarantined
 from absa_checks.perturb.resources import load_resources
 from absa_checks.suites.candidates import parse_candidates
-from conftest import needs_extra
+from conftest import REPO, needs_extra
 
 # A sentence of two aspects: the target "desserts" (positive) and "staff" (positive)
 DESSERTS = Example("The desserts were delicious and the staff was friendly.",
@@ -506,3 +506,84 @@ def test_a_key_the_server_echoes_in_its_answer_is_kept_out_of_every_file(tmp_pat
         assert key.encode() not in path.read_bytes(), path
     assert key not in capsys.readouterr().err
     assert "I cannot do that with key ***" in (tmp_path / "cand.jsonl").read_text()
+
+
+MISAPPLIED_EVEN = json.dumps({"edits": [{"start": 23, "end": 32, "old": "delicious", "new": "bland"}],
+                              "sentence": "Sadly, the desserts were bland.",
+                              "sentiments": [{"aspect": "desserts", "sentiment": "negative"}]})
+
+
+@needs_extra("openai")
+def test_a_refused_answer_goes_back_once_with_the_reason_and_a_mended_one_ships(tmp_path, capsys):
+    with FakeOpenAI() as server:
+        args = [*_setup(tmp_path, server), "--strategies", "revtgt"]
+        server.rewrites[EVEN] = MISAPPLIED_EVEN  # the edits give "Even the desserts were bland.", not the sentence
+        server.repairs[EVEN] = GOOD_EVEN
+        assert main([*args, "--out", str(tmp_path / "out.jsonl")]) == 0
+        err = capsys.readouterr().err
+        repair = [b for b in server.bodies if b["messages"][-1]["content"].startswith("Your edit was not accepted")]
+        assert len(repair) == 1
+        first, turn = repair[0]["messages"][-2:]
+        assert first == {"role": "assistant", "content": MISAPPLIED_EVEN}
+        assert turn["content"].startswith("Your edit was not accepted: the edits do not give the sentence returned "
+                                          "(they give 'Even the desserts were bland.')")
+        assert {k: v for k, v in repair[0].items() if k != "messages"} == {
+            k: v for k, v in server.bodies[0].items() if k != "messages"}  # the first turn's settings
+        llm = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()
+               if '"origin": "rewriter"' in line]
+        assert [r["sentence"] for r in llm] == ["Sadly, the desserts were bland."]
+        assert llm[0]["provenance"]["repair_turn"] == 1
+        assert llm[0]["provenance"]["request_key"] == request_key(repair[0])
+        assert "revtgt (rewriter): 1 variants" in err
+        # a second run sends nothing: both turns come from the cache
+        sent = server.requests
+        assert main([*args, "--out", str(tmp_path / "again.jsonl")]) == 0
+        assert server.requests == sent and (tmp_path / "again.jsonl").read_text() == (tmp_path / "out.jsonl").read_text()
+
+
+@needs_extra("openai")
+def test_no_repair_turn_for_a_refusal_nor_with_repairs_0_and_a_repeated_fault_keeps_its_reason(tmp_path, capsys):
+    with FakeOpenAI() as server:
+        args = [*_setup(tmp_path, server), "--strategies", "revtgt"]
+        server.rewrites[EVEN] = MISAPPLIED_EVEN  # and no repair answer: the model repeats itself
+        assert main([*args, "--rewriter-repairs", "0", "--out", str(tmp_path / "none.jsonl")]) == 0
+        first = server.requests
+        assert first >= 2 and not any(b["messages"][-1]["content"].startswith("Your edit") for b in server.bodies)
+        capsys.readouterr()
+        assert main([*args, "--out", str(tmp_path / "out.jsonl")]) == 0
+        err = capsys.readouterr().err
+        assert server.requests == first + 1  # only EVEN's answer went back (the first turns from the cache)
+        assert f"quarantined: 1 x {rc.MISAPPLIED}" in err and f"quarantined: 1 x {rc.DECLINED}" in err
+        assert main([*args, "--rewriter-repairs", "4", "--out", str(tmp_path / "x.jsonl")]) == 2
+        assert "--rewriter-repairs: use a whole number from 0 to 3" in capsys.readouterr().err
+
+
+@needs_extra("openai")
+def test_export_with_a_rewriter_writes_the_repair_turns_its_kept_answers_need_and_a_replay_then_ships(tmp_path,
+                                                                                                       capsys):
+    """Offline: answer the first turns, run (the repair request is unknown: no answer), export what is pending
+    (exactly the repair turn), answer it, run again: the mended variant ships."""
+    with FakeOpenAI() as server:
+        args = [*_setup(tmp_path, server), "--strategies", "revtgt"]
+        server.rewrites[EVEN] = MISAPPLIED_EVEN
+        assert main([*args, "--rewriter-repairs", "0", "--out", str(tmp_path / "first.jsonl")]) == 0
+        server.faults = ["404"]  # the first turns come from the cache; the repair turn is refused
+        assert main([*args, "--out", str(tmp_path / "out.jsonl")]) == 0
+        assert f"x {rc.NO_ANSWER}" in capsys.readouterr().err
+        assert main([*args, "--export-requests", str(tmp_path / "pending.jsonl")]) == 0
+        pending = [json.loads(line) for line in (tmp_path / "pending.jsonl").read_text().splitlines()]
+        assert len(pending) == 1
+        assert pending[0]["request"]["messages"][-2]["content"] == MISAPPLIED_EVEN
+        assert pending[0]["key"] == request_key(pending[0]["request"])
+        server.repairs[EVEN] = GOOD_EVEN
+        asked = server.requests
+        assert main([*args, "--out", str(tmp_path / "again.jsonl")]) == 0
+        assert server.requests == asked + 1  # only the pending repair turn was sent
+        assert "Sadly, the desserts were bland." in (tmp_path / "again.jsonl").read_text()
+        assert main([*args, "--export-requests", str(tmp_path / "none.jsonl")]) == 0
+        assert (tmp_path / "none.jsonl").read_text() == ""
+
+
+def test_the_prompt_in_the_docs_is_the_prompt_sent():
+    text = (REPO / "docs" / "served.md").read_text()
+    assert rp.SYSTEM in text and rp.REPAIR.split("{")[0] in text

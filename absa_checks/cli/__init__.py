@@ -64,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("--rewriter-all", action="store_true",
                      help="with --rewriter or --export-requests: ask for every unit, not only those the rules did "
                           "not ship")
+    gen.add_argument("--rewriter-repairs", type=int, default=None, metavar="N",
+                     help="turns that send an answer the checks refused back once more with the reason (0-3; "
+                          "default 1)")
     gen.add_argument("--export-requests", default=None, metavar="FILE",
                      help="write the rewriter's requests (JSON Lines, keyed by sha256) instead of variants; asks "
                           "nothing (without --rewriter: the default prompt and settings, model 'rewriter')")
@@ -458,9 +461,12 @@ def _generate(args: argparse.Namespace) -> int:
     for option, value in (("--models-file", args.models_file), ("--verifier", args.verifier), ("--cache", args.cache)):
         if value is not None and args.rewriter is None:
             raise AbsaChecksError(f"{option}: only used with --rewriter NAME")
-    if args.export_requests is not None and (args.verifier is not None or args.cache is not None):
-        raise AbsaChecksError(f"{'--verifier' if args.verifier else '--cache'}: --export-requests asks nothing; "
-                              "leave it out")
+    if args.rewriter_repairs is not None and args.rewriter is None:
+        raise AbsaChecksError("--rewriter-repairs: only used with --rewriter NAME")
+    if args.rewriter_repairs is not None and not 0 <= args.rewriter_repairs <= 3:
+        raise AbsaChecksError("--rewriter-repairs: use a whole number from 0 to 3")
+    if args.export_requests is not None and args.verifier is not None:
+        raise AbsaChecksError("--verifier: --export-requests asks nothing; leave it out")
     if (args.update is not None or args.candidates) and (args.format is not None or args.quarantine is not None):
         option = "--format" if args.format is not None else "--quarantine"
         raise AbsaChecksError(f"{option}: a candidates file (--candidates, --update) is JSONL and holds the quarantined "
@@ -487,9 +493,12 @@ def _generate(args: argparse.Namespace) -> int:
         loaded, origin, mode = load_file(Path(args.input), args.domain), args.input, args.variants or "generated"
     _nothing_read(loaded, f"--input {args.input}" if args.input is not None else f"--source {args.source}")
     settings = Settings(args.seed, params)
+    if args.export_requests is not None and rewriter is not None:  # what a run would send next, the cache read
+        text, asked = generate.export_pending(loaded, strategies, settings, mode, _asking(args, rewriter))
     if args.export_requests is not None:
         body = rewriter.settings if rewriter is not None else generate.rewrite_prompt.BodySettings()
-        text, asked = generate.export_requests(loaded, strategies, settings, mode, body, args.rewriter_all)
+        if rewriter is None:
+            text, asked = generate.export_requests(loaded, strategies, settings, mode, body, args.rewriter_all)
         if _write_each(zip(wanted, [text]), args.follow_symlinks):
             return 2
         print(f"{len(loaded.units)} units from {origin}; wrote {text.count(chr(10))} requests ({asked} units and "
@@ -540,7 +549,8 @@ def _asking(args: argparse.Namespace, rewriter):
     if cache_dir.exists() and not cache_dir.is_dir():
         raise AbsaChecksError(f"--cache {cache_dir}: is a file, not a folder; name a folder (it is created if needed)")
     verifier = rewrite.open_verifier(args.verifier, Path(args.models_file or "models.yaml")) if args.verifier else None
-    return rewrite.Asking(rewriter, PredictionCache(cache_dir), verifier, args.rewriter_all)
+    repairs = 1 if args.rewriter_repairs is None else args.rewriter_repairs
+    return rewrite.Asking(rewriter, PredictionCache(cache_dir), verifier, args.rewriter_all, repairs)
 
 
 def _existing_candidates(path: Path) -> tuple[str, tuple]:

@@ -74,6 +74,15 @@ REASONS = (NOT_JSON, DECLINED, NO_ANSWER, OUTSIDE, OVERLAP, MISAPPLIED, NOTHING,
            GENERAL_SPECIFIC, NEGATED_NEGATION, VERIFIER)
 
 MAX_CHANGED_WORDS = 8  # the prompt asks for at most 6 words; a word-level diff counts a little more
+# Refusals a second turn may mend (absa_checks.run.rewrite): every check's, not the model's own refusal, a
+# failed request, or the verifier's reading
+NOT_REPAIRED = frozenset({DECLINED, NO_ANSWER})
+
+
+def repairable(reason: str) -> bool:
+    return reason.startswith(P) and reason not in NOT_REPAIRED and reason != VERIFIER
+
+
 MIN_SHIFT = context.MIN_SHIFT  # the compound score must move at least this far (as for the rules)
 # Words that carry no sentiment of their own: an edit of these alone ("were" -> "are") reverses nothing
 FUNCTION_WORDS = frozenset("""a an the this that these those it its they them their he she his her we our you your i

@@ -40,6 +40,9 @@ Rules:
 person, feature or other thing being judged.
 - Fix every word whose sense depends on the old sentiment, so the sentence reads naturally: discourse words \
 ("even", "not only", "but", "although", "too", "still"), recommendations, comparisons, exclamations.
+- Then read your whole new sentence once more: every word you did not change must still make sense with the \
+new sentiments ("Even better", "of course", "finally", "so", "hoping", "the only", "ALL OF THIS", a \
+recommendation, a reason, an exclamation). Change such words too, within the limit, or decline.
 - An aspect that keeps its sentiment keeps its words (or has them strengthened, when asked); a neutral \
 aspect stays neutral. The new sentiment must come from the words, not from world knowledge.
 - The new sentence is fluent, grammatical English that a reviewer could have written.
@@ -179,8 +182,11 @@ def _shots() -> list[dict]:
 
 
 FEW_SHOT = tuple(_shots())
+# The repair turn: an answer the checks refused goes back once with the reason (absa_checks.run.rewrite)
+REPAIR = ("Your edit was not accepted: {reason}{detail}. Give a corrected edit of the same original sentence that "
+          "avoids this, following every rule, as one JSON object only; or decline as the rules say.")
 # The prompt's fingerprint: the instructions, the worked examples and the task texts (each variant's provenance)
-PROMPT_SHA256 = hashlib.sha256(json.dumps([SYSTEM, list(FEW_SHOT), TASKS], sort_keys=True,
+PROMPT_SHA256 = hashlib.sha256(json.dumps([SYSTEM, list(FEW_SHOT), TASKS, REPAIR], sort_keys=True,
                                           ensure_ascii=False).encode()).hexdigest()
 
 
@@ -209,3 +215,17 @@ def request(example: Example, strategy: str, settings: BodySettings) -> Request 
     messages = [{"role": "system", "content": SYSTEM}, *FEW_SHOT,
                 {"role": "user", "content": user_message(example, strategy, wanted)}]
     return Request(strategy, example, wanted, body(messages, settings))
+
+
+def settings_of(sent: dict) -> BodySettings:
+    """The settings a body was built with (a repair turn is sent with its first turn's)."""
+    return BodySettings(sent["model"], sent["temperature"], sent["seed"], sent["max_tokens"])
+
+
+def repair(first: Request, answer: str, reason: str, detail: str) -> Request:
+    """The follow-up to a refused answer: the first turn's conversation, the answer as the assistant's, and the
+    reason it was refused (the reason's category and its particulars, cut to 200 characters)."""
+    shown = f" ({detail[:200]})" if detail else ""
+    messages = [*first.body["messages"], {"role": "assistant", "content": answer},
+                {"role": "user", "content": REPAIR.format(reason=reason, detail=shown)}]
+    return Request(first.strategy, first.example, first.intended, body(messages, settings_of(first.body)))

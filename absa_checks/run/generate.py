@@ -15,6 +15,7 @@ from typing import TextIO
 
 from absa_checks.common.examples import Example, Unit, Variant
 from absa_checks.common.fingerprint import generator_sha256
+from absa_checks.common.llm_requests import requests_lines
 from absa_checks.perturb import rewrite_check, rewrite_prompt
 from absa_checks.perturb.engine import Quarantined, Settings
 from absa_checks.perturb.variants import VariantRequest, VariantSet
@@ -88,6 +89,17 @@ def export_requests(loaded: LoadedSource, strategies: list[str], settings: Setti
     return rewrite.export_text(asks), len(asks)
 
 
+def export_pending(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str,
+                   asking: rewrite.Asking) -> tuple[str, int]:
+    """`generate --rewriter NAME --export-requests FILE`: the requests a run would send next that the cache holds
+    no answer for (first turns; the repair turns of kept answers the checks refuse), asking nothing."""
+    cache = VariantCache(settings.seed)
+    found = rule_sets(loaded, strategies, settings, mode, cache)
+    asks = rewrite.plan(loaded, found, asking.rewriter.settings, asking.everything)
+    bodies = rewrite.pending(loaded, asks, asking, cache.resources(loaded.domain or "restaurant"))
+    return requests_lines(bodies), len(asks)
+
+
 def with_rewriter(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str,
                   rewriter: rewrite.Asking | None, skip: Callable[[str, str, str], bool] | None = None
                   ) -> tuple[dict[str, VariantSet], dict[str, VariantSet], rewrite.Rewritten | None]:
@@ -101,7 +113,8 @@ def with_rewriter(loaded: LoadedSource, strategies: list[str], settings: Setting
     if skip is not None:
         asks = [a for a in asks if not skip(a.unit.source, a.unit.unit_id, a.request.strategy)]
     resources = cache.resources(loaded.domain or "restaurant")
-    rewritten = rewrite.rewrite(loaded, asks, rewriter.rewriter, resources, rewriter.cache, rewriter.verifier)
+    rewritten = rewrite.rewrite(loaded, asks, rewriter.rewriter, resources, rewriter.cache, rewriter.verifier,
+                                rewriter.repairs)
     merged = {}
     for strategy, variants in found.items():
         by_unit = dict(variants.by_unit)

@@ -128,6 +128,7 @@ class Asking:
     cache: PredictionCache | None = None
     verifier: Verifier | None = None
     everything: bool = False
+    repairs: int = 1  # turns that send a refused answer back with the reason (--rewriter-repairs)
 
 
 @dataclass
@@ -198,24 +199,79 @@ def aspect_vocabulary(loaded: LoadedSource, resources: Resources, domain: str) -
     return frozenset(t for t in terms if len(t) >= 3)
 
 
+def _verified(asks: list[Ask], found: dict[str, str | QueryError], rewriter: Rewriter, resources: Resources,
+              vocabulary: frozenset[str], turn: int) -> list[Variant | Quarantined]:
+    """Each ask's answer verified (a failed request: quarantined "no answer")."""
+    outcomes: list[Variant | Quarantined] = []
+    for ask in asks:
+        answer, unit = found[ask.key], ask.unit
+        if isinstance(answer, QueryError):
+            outcomes.append(Quarantined(unit.source, unit.unit_id, ask.request.strategy, rewrite_check.NO_ANSWER,
+                                        answer.message, unit.original.sentence))
+        else:
+            made = provenance(rewriter, ask.key) | ({"repair_turn": turn} if turn else {})
+            outcomes.append(rewrite_check.verify(unit, ask.request, answer, resources, vocabulary, made))
+    return outcomes
+
+
+def repair_asks(asks: list[Ask], found: dict[str, str | QueryError], outcomes: list[Variant | Quarantined]
+                ) -> list[tuple[int, Ask]]:
+    """(index, follow-up) for each answer a check refused that a second turn may mend (rewrite_check.repairable):
+    the conversation, the answer, and the reason sent back (absa_checks.perturb.rewrite_prompt.repair)."""
+    follow = []
+    for index, (ask, outcome) in enumerate(zip(asks, outcomes)):
+        answer = found.get(ask.key)
+        if isinstance(outcome, Quarantined) and isinstance(answer, str) and rewrite_check.repairable(outcome.reason):
+            why = outcome.reason.removeprefix(rewrite_check.P)
+            follow.append((index, Ask(ask.unit, rewrite_prompt.repair(ask.request, answer, why, outcome.detail))))
+    return follow
+
+
+def pending(loaded: LoadedSource, asks: list[Ask], asking: Asking, resources: Resources) -> list[dict]:
+    """The bodies a run would send that the cache holds no answer for: the first turns, then, turn by turn, the
+    repair turns of the kept answers the checks refuse (nothing is asked)."""
+    rewriter, cache = asking.rewriter, asking.cache
+    fingerprint = cache_fingerprint(rewriter)
+    vocabulary = aspect_vocabulary(loaded, resources, loaded.domain or "restaurant")
+    kept = lambda keys: dict(cache.get_extractions(fingerprint, keys)) if cache is not None else {}  # noqa: E731
+    found: dict[str, str | QueryError] = dict(kept([a.key for a in asks]))
+    bodies = [a.request.body for a in asks if a.key not in found]
+    answered = [a for a in asks if a.key in found]
+    for turn in range(1, asking.repairs + 1):
+        follow = [ask for _, ask in repair_asks(answered, found, _verified(answered, found, rewriter, resources,
+                                                                             vocabulary, turn - 1))]
+        found.update(kept([a.key for a in follow]))
+        bodies += [a.request.body for a in follow if a.key not in found]
+        answered = [a for a in follow if a.key in found]
+    return bodies
+
+
 def rewrite(loaded: LoadedSource, asks: list[Ask], rewriter: Rewriter, resources: Resources,
-            cache: PredictionCache | None, verifier: Verifier | None = None) -> Rewritten:
-    """Ask (or read from the cache) every request, verify every answer; nothing unverified is returned."""
+            cache: PredictionCache | None, verifier: Verifier | None = None, repairs: int = 1) -> Rewritten:
+    """Ask (or read from the cache) every request, verify every answer, and send each answer a check refused back
+    once more with the reason, up to `repairs` turns; nothing unverified is returned."""
     found, sent, cached = answers(asks, rewriter, cache)
     domain = loaded.domain or "restaurant"
     vocabulary = aspect_vocabulary(loaded, resources, domain)
-    out = Rewritten(sent=sent, cached=cached, failed=sum(isinstance(a, QueryError) for a in found.values()))
+    failed = sum(isinstance(a, QueryError) for a in found.values())
+    outcomes = _verified(asks, found, rewriter, resources, vocabulary, 0)
+    current = list(asks)  # the ask whose answer each outcome is (a repair turn's, once repaired)
+    for turn in range(1, repairs + 1):
+        follow = repair_asks(current, found, outcomes)
+        if not follow:
+            break
+        more, more_sent, more_cached = answers([ask for _, ask in follow], rewriter, cache)
+        found.update(more)
+        sent, cached, failed = sent + more_sent, cached + more_cached, failed + sum(
+            isinstance(a, QueryError) for a in more.values())
+        for (index, ask), outcome in zip(follow, _verified([a for _, a in follow], found, rewriter, resources,
+                                                           vocabulary, turn)):
+            current[index], outcomes[index] = ask, outcome
+    out = Rewritten(sent=sent, cached=cached, failed=failed)
     checked: list[tuple[Ask, Variant]] = []
-    for ask in asks:
-        answer = found[ask.key]
+    for ask, first, outcome in zip(current, asks, outcomes):
         unit, strategy = ask.unit, ask.request.strategy
-        out.keys[(strategy, unit.unit_id)] = ask.key
-        if isinstance(answer, QueryError):
-            outcome: Variant | Quarantined = Quarantined(unit.source, unit.unit_id, strategy, rewrite_check.NO_ANSWER,
-                                                         answer.message, unit.original.sentence)
-        else:
-            outcome = rewrite_check.verify(unit, ask.request, answer, resources, vocabulary,
-                                           provenance(rewriter, ask.key))
+        out.keys[(strategy, unit.unit_id)] = first.key
         if isinstance(outcome, Variant):
             checked.append((ask, outcome))
         else:
