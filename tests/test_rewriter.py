@@ -587,3 +587,23 @@ def test_export_with_a_rewriter_writes_the_repair_turns_its_kept_answers_need_an
 def test_the_prompt_in_the_docs_is_the_prompt_sent():
     text = (REPO / "docs" / "served.md").read_text()
     assert rp.SYSTEM in text and rp.REPAIR.split("{")[0] in text
+
+
+@needs_extra("openai")
+def test_revnon_gets_no_repair_turn_unless_asked(tmp_path, capsys):
+    """The measured default (round 12): a repair turn for REVTGT, none for REVNON; --rewriter-repairs 1 asks both."""
+    soup = "The soup was cold but the bread was fresh."
+    broken = json.dumps({"edits": [{"start": 36, "end": 41, "old": "fresh", "new": "stale"}],
+                         "sentence": "The soup was cold and the bread was stale.",
+                         "sentiments": [{"aspect": "soup", "sentiment": "negative"},
+                                        {"aspect": "bread", "sentiment": "negative"}]})
+    with FakeOpenAI() as server:
+        args = [*_setup(tmp_path, server), "--strategies", "revnon", "--rewriter-all"]
+        server.rewrites[soup] = broken  # the edit gives "... but the bread was stale.", not the sentence returned
+        repairs = lambda: [b for b in server.bodies  # noqa: E731
+                           if b["messages"][-1]["content"].startswith("Your edit was not accepted")]
+        assert main([*args, "--out", str(tmp_path / "default.jsonl")]) == 0
+        assert repairs() == [] and f"x {rc.MISAPPLIED}" in capsys.readouterr().err
+        assert main([*args, "--rewriter-repairs", "1", "--out", str(tmp_path / "one.jsonl")]) == 0
+        assert len(repairs()) == 2  # the sentence's two units (soup, bread), each answer sent back once
+        assert all("Task: REVNON" in b["messages"][-3]["content"] for b in repairs())

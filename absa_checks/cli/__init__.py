@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
                           "not ship")
     gen.add_argument("--rewriter-repairs", type=int, default=None, metavar="N",
                      help="turns that send an answer the checks refused back once more with the reason (0-3; "
-                          "default 1)")
+                          "default: 1 for REVTGT, 0 for REVNON, as measured in docs/perturbations.md, round 12)")
     gen.add_argument("--export-requests", default=None, metavar="FILE",
                      help="write the rewriter's requests (JSON Lines, keyed by sha256) instead of variants; asks "
                           "nothing (without --rewriter: the default prompt and settings, model 'rewriter')")
@@ -549,8 +549,7 @@ def _asking(args: argparse.Namespace, rewriter):
     if cache_dir.exists() and not cache_dir.is_dir():
         raise AbsaChecksError(f"--cache {cache_dir}: is a file, not a folder; name a folder (it is created if needed)")
     verifier = rewrite.open_verifier(args.verifier, Path(args.models_file or "models.yaml")) if args.verifier else None
-    repairs = 1 if args.rewriter_repairs is None else args.rewriter_repairs
-    return rewrite.Asking(rewriter, PredictionCache(cache_dir), verifier, args.rewriter_all, repairs)
+    return rewrite.Asking(rewriter, PredictionCache(cache_dir), verifier, args.rewriter_all, args.rewriter_repairs)
 
 
 def _existing_candidates(path: Path) -> tuple[str, tuple]:
