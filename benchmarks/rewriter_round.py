@@ -2,7 +2,7 @@
 
     python benchmarks/rewriter_round.py draw --seed 29 --out DIR [--per-cell 60]
     python benchmarks/rewriter_round.py export --out DIR
-    python benchmarks/rewriter_round.py run --out DIR --answers ANSWERS [--repairs 1]
+    python benchmarks/rewriter_round.py run --out DIR --answers ANSWERS [--repairs N]
     python benchmarks/rewriter_round.py pending --out DIR     (the repair turns the kept answers need)
     python benchmarks/rewriter_round.py items --out DIR --seed 29 [--arts 20]
     python benchmarks/rewriter_round.py score --out DIR --verdicts V1.jsonl [V2.jsonl ...]
@@ -175,7 +175,7 @@ def _models(out: Path, base_url: str) -> Path:
     return models
 
 
-def pending(out: Path, repairs: int) -> None:
+def pending(out: Path, repairs: int | None) -> None:
     """The repair turns the kept first answers need (`generate --rewriter --export-requests`: nothing is asked),
     into requests-repair.jsonl, for the stand-in to answer."""
     models = _models(out, f"http://127.0.0.1:{PORT}/v1")
@@ -184,8 +184,9 @@ def pending(out: Path, repairs: int) -> None:
         target = out / f"requests-repair-{domain}-{strategy}.jsonl"
         target.unlink(missing_ok=True)
         done = _cli("generate", "--input", str(path), "--domain", domain, "--strategies", strategy, "--rewriter",
-                    "stand-in", "--models-file", str(models), "--cache", str(out / "cache"), "--rewriter-repairs",
-                    str(repairs), "--export-requests", str(target))
+                    "stand-in", "--models-file", str(models), "--cache", str(out / "cache"),
+                    *(["--rewriter-repairs", str(repairs)] if repairs is not None else []),
+                    "--export-requests", str(target))
         if done.returncode != 0:
             raise SystemExit(done.stderr)
         for line in target.read_text(encoding="utf-8").splitlines():
@@ -194,7 +195,7 @@ def pending(out: Path, repairs: int) -> None:
     print(f"{len(lines)} pending requests in {out / 'requests-repair.jsonl'}")
 
 
-def run(out: Path, answers: Path, repairs: int = 1) -> dict:
+def run(out: Path, answers: Path, repairs: int | None = None) -> dict:
     server, base_url = _serve(answers)
     models = _models(out, base_url)
     units = [json.loads(line) for line in (out / "units.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -207,8 +208,8 @@ def run(out: Path, answers: Path, repairs: int = 1) -> dict:
             target.unlink(missing_ok=True)
             done = _cli("generate", "--input", str(path), "--domain", domain, "--strategies", strategy,
                         "--rewriter", "stand-in", "--models-file", str(models), "--candidates",
-                        "--out", str(target), "--cache", str(out / "cache"), "--rewriter-repairs", str(repairs),
-                        timeout=1800)
+                        "--out", str(target), "--cache", str(out / "cache"),
+                        *(["--rewriter-repairs", str(repairs)] if repairs is not None else []), timeout=1800)
             if done.returncode != 0:
                 raise SystemExit(done.stderr)
             print(done.stderr.strip())
@@ -391,10 +392,12 @@ def main() -> int:
     r = commands.add_parser("run")
     r.add_argument("--out", required=True)
     r.add_argument("--answers", required=True)
-    r.add_argument("--repairs", type=int, default=1, help="repair turns (round 11 ran before they existed: 0)")
+    r.add_argument("--repairs", type=int, default=None,
+                   help="repair turns for every strategy (default: the product's, by strategy; round 11 ran "
+                        "before they existed: 0; round 12 with 1)")
     p = commands.add_parser("pending")
     p.add_argument("--out", required=True)
-    p.add_argument("--repairs", type=int, default=1)
+    p.add_argument("--repairs", type=int, default=None)
     i = commands.add_parser("items")
     i.add_argument("--out", required=True)
     i.add_argument("--seed", type=int, required=True)
