@@ -15,18 +15,16 @@ recorded whole responses carry. Nothing is written; the server holds no state bu
 from __future__ import annotations
 
 import json
-import signal
 import threading
 from dataclasses import dataclass, field, replace
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import IO, Any
 
-from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.llm_requests import Answer, request_key
 from absa_checks.common.redaction import redact_text
+from absa_checks.common.serving import HOST, serve_until_stopped
 
-HOST = "127.0.0.1"
 MAX_BODY = 4 * 1024 * 1024  # a chat request with a few-shot prompt is tens of KB
 DRAIN = 64 * 1024 * 1024  # an oversized body is read and dropped up to this much before the 413
 CHAT_PATH = "/chat/completions"
@@ -222,31 +220,15 @@ def serve(replay: Replay, port: int, out: IO[str]) -> int:
     """Serve until Ctrl-C or SIGTERM (exit 0): the one start line (the base_url) goes to `out` before
     serving, the counts when it ends."""
 
-    def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, stop), signal.getsignal(signal.SIGINT)
-    server: ReplayServer | None = None
-    try:
-        try:
-            server = ReplayServer(replay, port)
-        except OSError as err:
-            raise AbsaChecksError(f"serve-replay: --port {port}: cannot listen on {HOST}:{port} "
-                                  f"({err.strerror or err}); name another port, or 0 for a free one") from None
+    def started(server: ReplayServer) -> str:
         count = len(replay.answers)
-        print(f"{NAME}: base_url http://{HOST}:{server.server_address[1]}/v1 answers {count} recorded "
-              f"request{'s' if count != 1 else ''} from {replay.shown} (Ctrl-C stops)", file=out, flush=True)
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        if server is not None:
-            server.server_close()
-            with replay.lock:
-                print(f"{NAME}: stopped; {replay.answered} answered, {replay.refused} refused (no recorded answer)",
-                      file=out, flush=True)
-        signal.signal(signal.SIGTERM, previous[0])
-        signal.signal(signal.SIGINT, previous[1] if previous[1] is not None else signal.SIG_DFL)
-    return 0
+        return (f"{NAME}: base_url http://{HOST}:{server.server_address[1]}/v1 answers {count} recorded "
+                f"request{'s' if count != 1 else ''} from {replay.shown} (Ctrl-C stops)")
+
+    def stopped(server: ReplayServer) -> None:
+        server.server_close()
+        with replay.lock:
+            print(f"{NAME}: stopped; {replay.answered} answered, {replay.refused} refused (no recorded answer)",
+                  file=out, flush=True)
+
+    return serve_until_stopped("serve-replay", port, lambda: ReplayServer(replay, port), started, stopped, out)

@@ -15,7 +15,6 @@ import datetime
 import json
 import os
 import secrets
-import signal
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,11 +27,11 @@ from typing import IO, Any
 from absa_checks.common import outputs
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.outputs import Named
+from absa_checks.common.serving import HOST, serve_until_stopped
 from absa_checks.review import audit_mode, candidates_mode
 
 FOLLOW = "--follow-symlinks"
 MAX_BODY = 64 * 1024  # a decision with an edited sentence is well under 1 KB
-HOST = "127.0.0.1"
 
 
 @dataclass(frozen=True)
@@ -214,29 +213,13 @@ class Handler(BaseHTTPRequestHandler):
 def serve(review: Review, port: int, out: IO[str]) -> int:
     """Serve until Ctrl-C or SIGTERM (exit 0); the one start line goes to `out` before serving."""
 
-    def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, stop), signal.getsignal(signal.SIGINT)
-    server: ReviewServer | None = None
-    try:
-        try:
-            server = ReviewServer(review, port)
-        except OSError as err:
-            raise AbsaChecksError(f"review: --port {port}: cannot listen on {HOST}:{port} "
-                                  f"({err.strerror or err}); name another port, or 0 for a free one") from None
+    def started(server: ReviewServer) -> str:
         found = review.mode.items(review.read(), review.shown)
-        print(f"absa-checks review: {review.shown} at http://{HOST}:{server.server_address[1]}/ "
-              f"({review.mode.to_do(found)}; Ctrl-C stops)", file=out, flush=True)
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        if server is not None:
-            with review.lock:  # a decision being written is finished first
-                server.server_close()
-        signal.signal(signal.SIGTERM, previous[0])
-        signal.signal(signal.SIGINT, previous[1] if previous[1] is not None else signal.SIG_DFL)
-    return 0
+        return (f"absa-checks review: {review.shown} at http://{HOST}:{server.server_address[1]}/ "
+                f"({review.mode.to_do(found)}; Ctrl-C stops)")
+
+    def stopped(server: ReviewServer) -> None:
+        with review.lock:  # a decision being written is finished first
+            server.server_close()
+
+    return serve_until_stopped("review", port, lambda: ReviewServer(review, port), started, stopped, out)
