@@ -590,8 +590,7 @@ def test_the_prompt_in_the_docs_is_the_prompt_sent():
 
 
 @needs_extra("openai")
-def test_revnon_gets_no_repair_turn_unless_asked(tmp_path, capsys):
-    """The measured default (round 12): a repair turn for REVTGT, none for REVNON; --rewriter-repairs 1 asks both."""
+def test_revnon_answers_get_their_repair_turn_too_and_none_with_repairs_0(tmp_path, capsys):
     soup = "The soup was cold but the bread was fresh."
     broken = json.dumps({"edits": [{"start": 36, "end": 41, "old": "fresh", "new": "stale"}],
                          "sentence": "The soup was cold and the bread was stale.",
@@ -602,8 +601,8 @@ def test_revnon_gets_no_repair_turn_unless_asked(tmp_path, capsys):
         server.rewrites[soup] = broken  # the edit gives "... but the bread was stale.", not the sentence returned
         repairs = lambda: [b for b in server.bodies  # noqa: E731
                            if b["messages"][-1]["content"].startswith("Your edit was not accepted")]
-        assert main([*args, "--out", str(tmp_path / "default.jsonl")]) == 0
+        assert main([*args, "--rewriter-repairs", "0", "--out", str(tmp_path / "none.jsonl")]) == 0
         assert repairs() == [] and f"x {rc.MISAPPLIED}" in capsys.readouterr().err
-        assert main([*args, "--rewriter-repairs", "1", "--out", str(tmp_path / "one.jsonl")]) == 0
+        assert main([*args, "--out", str(tmp_path / "default.jsonl")]) == 0
         assert len(repairs()) == 2  # the sentence's two units (soup, bread), each answer sent back once
         assert all("Task: REVNON" in b["messages"][-3]["content"] for b in repairs())

@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
                           "not ship")
     gen.add_argument("--rewriter-repairs", type=int, default=None, metavar="N",
                      help="turns that send an answer the checks refused back once more with the reason (0-3; "
-                          "default: 1 for REVTGT, 0 for REVNON, as measured in docs/perturbations.md, round 12)")
+                          "default 1)")
     gen.add_argument("--export-requests", default=None, metavar="FILE",
                      help="write the rewriter's requests (JSON Lines, keyed by sha256) instead of variants; asks "
                           "nothing (without --rewriter: the default prompt and settings, model 'rewriter')")
