@@ -493,11 +493,12 @@ def _generate(args: argparse.Namespace) -> int:
         loaded, origin, mode = load_file(Path(args.input), args.domain), args.input, args.variants or "generated"
     _nothing_read(loaded, f"--input {args.input}" if args.input is not None else f"--source {args.source}")
     settings = Settings(args.seed, params)
-    if args.export_requests is not None and rewriter is not None:  # what a run would send next, the cache read
-        text, asked = generate.export_pending(loaded, strategies, settings, mode, _asking(args, rewriter))
     if args.export_requests is not None:
-        body = rewriter.settings if rewriter is not None else generate.rewrite_prompt.BodySettings()
-        if rewriter is None:
+        if rewriter is not None:  # what a run would send next, the cache read
+            body = rewriter.settings
+            text, asked = generate.export_pending(loaded, strategies, settings, mode, _asking(args, rewriter))
+        else:
+            body = generate.rewrite_prompt.BodySettings()
             text, asked = generate.export_requests(loaded, strategies, settings, mode, body, args.rewriter_all)
         if _write_each(zip(wanted, [text]), args.follow_symlinks):
             return 2
@@ -549,7 +550,8 @@ def _asking(args: argparse.Namespace, rewriter):
     if cache_dir.exists() and not cache_dir.is_dir():
         raise AbsaChecksError(f"--cache {cache_dir}: is a file, not a folder; name a folder (it is created if needed)")
     verifier = rewrite.open_verifier(args.verifier, Path(args.models_file or "models.yaml")) if args.verifier else None
-    return rewrite.Asking(rewriter, PredictionCache(cache_dir), verifier, args.rewriter_all, args.rewriter_repairs)
+    repairs = rewrite.DEFAULT_REPAIRS if args.rewriter_repairs is None else args.rewriter_repairs
+    return rewrite.Asking(rewriter, PredictionCache(cache_dir), verifier, args.rewriter_all, repairs)
 
 
 def _existing_candidates(path: Path) -> tuple[str, tuple]:

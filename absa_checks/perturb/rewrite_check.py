@@ -76,11 +76,11 @@ REASONS = (NOT_JSON, DECLINED, NO_ANSWER, OUTSIDE, OVERLAP, MISAPPLIED, NOTHING,
 MAX_CHANGED_WORDS = 8  # the prompt asks for at most 6 words; a word-level diff counts a little more
 # Refusals a second turn may mend (absa_checks.run.rewrite): every check's, not the model's own refusal, a
 # failed request, or the verifier's reading
-NOT_REPAIRED = frozenset({DECLINED, NO_ANSWER})
+NOT_REPAIRED = frozenset({DECLINED, NO_ANSWER, VERIFIER})
 
 
 def repairable(reason: str) -> bool:
-    return reason.startswith(P) and reason not in NOT_REPAIRED and reason != VERIFIER
+    return reason.startswith(P) and reason not in NOT_REPAIRED
 
 
 MIN_SHIFT = context.MIN_SHIFT  # the compound score must move at least this far (as for the rules)

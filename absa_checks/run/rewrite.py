@@ -30,6 +30,9 @@ from absa_checks.perturb.rewrite_prompt import BodySettings, Request
 from absa_checks.perturb.variants import VariantSet
 from absa_checks.sources.base import LoadedSource
 
+# Repair turns when --rewriter-repairs is not given, for every strategy (docs/perturbations.md, rounds 12 and 13:
+# a REVTGT-only default chosen on round 12 did not hold on round 13)
+DEFAULT_REPAIRS = 1
 # The rules' not-applicable reasons that only say the opinion words are missing: the rewriter may still help
 LACKS_OPINION_WORDS = frozenset({"the target has no opinion words", "no other aspect with sentiment and opinion words"})
 
@@ -128,7 +131,7 @@ class Asking:
     cache: PredictionCache | None = None
     verifier: Verifier | None = None
     everything: bool = False
-    repairs: int | None = None  # turns that send a refused answer back (--rewriter-repairs); None: DEFAULT_REPAIRS
+    repairs: int = DEFAULT_REPAIRS  # turns that send a refused answer back with the reason (--rewriter-repairs)
 
 
 @dataclass
@@ -214,24 +217,14 @@ def _verified(asks: list[Ask], found: dict[str, str | QueryError], rewriter: Rew
     return outcomes
 
 
-DEFAULT_REPAIRS = 1  # repair turns when --rewriter-repairs is not given (docs/perturbations.md, rounds 12 and 13)
-
-
-def repair_limit(repairs: int | None, strategy: str) -> int:
-    """The repair turns an answer of `strategy` gets (the same for every strategy: a per-strategy default chosen
-    on round 12 alone did not hold on round 13)."""
-    return DEFAULT_REPAIRS if repairs is None else repairs
-
-
-def repair_asks(asks: list[Ask], found: dict[str, str | QueryError], outcomes: list[Variant | Quarantined],
-                turn: int = 1, repairs: int | None = None) -> list[tuple[int, Ask]]:
+def repair_asks(asks: list[Ask], found: dict[str, str | QueryError], outcomes: list[Variant | Quarantined]
+                ) -> list[tuple[int, Ask]]:
     """(index, follow-up) for each answer a check refused that a second turn may mend (rewrite_check.repairable):
     the conversation, the answer, and the reason sent back (absa_checks.perturb.rewrite_prompt.repair)."""
     follow = []
     for index, (ask, outcome) in enumerate(zip(asks, outcomes)):
         answer = found.get(ask.key)
-        if isinstance(outcome, Quarantined) and isinstance(answer, str) and rewrite_check.repairable(outcome.reason) \
-                and turn <= repair_limit(repairs, ask.request.strategy):
+        if isinstance(outcome, Quarantined) and isinstance(answer, str) and rewrite_check.repairable(outcome.reason):
             why = outcome.reason.removeprefix(rewrite_check.P)
             follow.append((index, Ask(ask.unit, rewrite_prompt.repair(ask.request, answer, why, outcome.detail))))
     return follow
@@ -247,10 +240,9 @@ def pending(loaded: LoadedSource, asks: list[Ask], asking: Asking, resources: Re
     found: dict[str, str | QueryError] = dict(kept([a.key for a in asks]))
     bodies = [a.request.body for a in asks if a.key not in found]
     answered = [a for a in asks if a.key in found]
-    for turn in range(1, max([repair_limit(asking.repairs, a.request.strategy) for a in asks], default=0) + 1):
+    for turn in range(1, asking.repairs + 1):
         follow = [ask for _, ask in repair_asks(answered, found, _verified(answered, found, rewriter, resources,
-                                                                             vocabulary, turn - 1), turn,
-                                                asking.repairs)]
+                                                                             vocabulary, turn - 1))]
         found.update(kept([a.key for a in follow]))
         bodies += [a.request.body for a in follow if a.key not in found]
         answered = [a for a in follow if a.key in found]
@@ -258,19 +250,18 @@ def pending(loaded: LoadedSource, asks: list[Ask], asking: Asking, resources: Re
 
 
 def rewrite(loaded: LoadedSource, asks: list[Ask], rewriter: Rewriter, resources: Resources,
-            cache: PredictionCache | None, verifier: Verifier | None = None, repairs: int | None = None
+            cache: PredictionCache | None, verifier: Verifier | None = None, repairs: int = DEFAULT_REPAIRS
             ) -> Rewritten:
     """Ask (or read from the cache) every request, verify every answer, and send each answer a check refused back
-    once more with the reason, up to `repairs` turns (None: DEFAULT_REPAIRS by strategy); nothing unverified is
-    returned."""
+    once more with the reason, up to `repairs` turns; nothing unverified is returned."""
     found, sent, cached = answers(asks, rewriter, cache)
     domain = loaded.domain or "restaurant"
     vocabulary = aspect_vocabulary(loaded, resources, domain)
     failed = sum(isinstance(a, QueryError) for a in found.values())
     outcomes = _verified(asks, found, rewriter, resources, vocabulary, 0)
     current = list(asks)  # the ask whose answer each outcome is (a repair turn's, once repaired)
-    for turn in range(1, max([repair_limit(repairs, a.request.strategy) for a in asks], default=0) + 1):
-        follow = repair_asks(current, found, outcomes, turn, repairs)
+    for turn in range(1, repairs + 1):
+        follow = repair_asks(current, found, outcomes)
         if not follow:
             break
         more, more_sent, more_cached = answers([ask for _, ask in follow], rewriter, cache)
