@@ -110,9 +110,10 @@ def _made(units: list[Unit], key: Callable[[Unit], tuple], strategy: str, settin
         found = resources(domain)
         return {key(unit): generate(unit, strategy, settings, found, domain) for unit in units}
     keys = {unit.unit_id: stored_key(store.generator, unit, strategy, settings, domain) for unit in units}
-    stored = store.get(list(dict.fromkeys(keys.values())))
+    outcomes = store.get(list(dict.fromkeys(keys.values())))
     made = {keys[unit.unit_id]: generate(unit, strategy, settings, resources(domain), domain)
-            for unit in units if keys[unit.unit_id] not in stored}
+            for unit in units if keys[unit.unit_id] not in outcomes}
     if made:
         store.put(made)
-    return {key(unit): stored.get(keys[unit.unit_id]) or made[keys[unit.unit_id]] for unit in units}
+        outcomes.update(made)
+    return {key(unit): outcomes[keys[unit.unit_id]] for unit in units}

@@ -140,14 +140,15 @@ class Run:
             refuse_one_checkpoint_twice(o, specs, adapters)
             cache_dir, run_cache = self._cache_folder()
             progress = self._progress() if self._progress is not None else None
-            predictors = [Predictor(spec, adapter, o.batch_size, PredictionCache(cache_dir), progress)
+            cache_db = PredictionCache(cache_dir)  # one SQLite file: every checkpoint's answers and the variants
+            predictors = [Predictor(spec, adapter, o.batch_size, cache_db, progress)
                           for spec, adapter in zip(specs, adapters)]
             simple = predictors.pop() if o.simple_baseline is not None else None
             if simple is not None and simple.extracting:
                 raise AbsaChecksError(f"--absa-simple-baseline {o.simple_baseline}: an extraction model; the simple "
                                       "baseline answers polarity queries: give a classifier such as lexicon-sentence "
                                       "or a sentence-only checkpoint")
-            variants = VariantCache(o.seed, StoredOutcomes(PredictionCache(cache_dir)))
+            variants = VariantCache(o.seed, StoredOutcomes(cache_db))
             self._state = RunState(o, SourceCache(o.data_dir), variants, {p.spec.name: p for p in predictors},
                                    run_cache, layout=layout, simple=simple)
         return self._state
