@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -124,6 +125,23 @@ def run_pytest(args: list[str], cwd: Path = REPO, report: Path | None = None, en
     done = subprocess.run(command, cwd=cwd, env=full_env, capture_output=True, text=True, timeout=timeout)
     data = json.loads(report.read_text()) if report is not None and report.is_file() else None
     return Run(done.returncode, done.stdout + done.stderr, data)
+
+
+def start_server(args: list[str], start_line: re.Pattern, cwd: Path, env: dict | None = None
+                 ) -> tuple[subprocess.Popen, re.Match, str]:
+    """`absa-checks ARGS` (a command that serves until stopped: review, serve-replay) as a real process; it and
+    the match of the one line it prints before serving (an AssertionError with its stderr when there is none)."""
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+                   **(env or {})}
+    proc = subprocess.Popen([sys.executable, "-m", "absa_checks.cli", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=environment, cwd=cwd)
+    line = proc.stdout.readline() if proc.stdout else ""
+    found = start_line.match(line.rstrip("\n"))
+    if not found:
+        proc.kill()
+        _, err = proc.communicate(timeout=30)
+        raise AssertionError(f"no start line: {line!r}; stderr: {err!r}")
+    return proc, found, line
 
 
 @pytest.fixture

@@ -5,12 +5,10 @@ tests/test_allure_report.py finds it."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import signal
 import subprocess
-import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -18,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from absa_checks.cli import main
+from conftest import start_server
 
-REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 START = re.compile(r"^absa-checks review: (?P<file>.+) at (?P<url>http://127\.0\.0\.1:(?P<port>\d+)/) "
                    r"\((?P<left>\d+) (candidates to decide; every decision|items to answer; every answer) is saved "
@@ -44,16 +42,7 @@ def records(path: Path) -> list[dict]:
 
 def start(path: Path, *args: str, env: dict | None = None) -> tuple[subprocess.Popen, str]:
     """The real command on `path`; its URL, read from the one line it prints before serving."""
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
-                   **(env or {})}
-    proc = subprocess.Popen([sys.executable, "-m", "absa_checks.cli", "review", str(path), "--port", "0", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment, cwd=path.parent)
-    line = proc.stdout.readline() if proc.stdout else ""
-    found = START.match(line.rstrip("\n"))
-    if not found:
-        proc.kill()
-        _, err = proc.communicate(timeout=30)
-        raise AssertionError(f"no start line: {line!r}; stderr: {err!r}")
+    proc, found, line = start_server(["review", str(path), "--port", "0", *args], START, path.parent, env)
     proc.start_line = line  # type: ignore[attr-defined]  # read back by the start-line test
     return proc, found["url"]
 

@@ -22,7 +22,7 @@ import pytest
 from absa_checks.common.llm_requests import Answer, request_key
 from absa_checks.models.protocol import Query, QueryError
 from absa_checks.models.replay_server import MAX_BODY, answer_request, model_names
-from conftest import REPO, needs_extra
+from conftest import REPO, needs_extra, start_server
 
 START = re.compile(r"^absa-checks serve-replay: base_url (?P<url>http://127\.0\.0\.1:(?P<port>\d+)/v1) answers "
                    r"(?P<count>\d+) recorded requests? from (?P<file>.+) \(Ctrl-C stops\)$")
@@ -39,15 +39,7 @@ def environment() -> dict:
 
 def start(answers: Path) -> tuple[subprocess.Popen, str]:
     """The real command; its base_url, read from the one line it prints before serving."""
-    proc = subprocess.Popen([sys.executable, "-m", "absa_checks.cli", "serve-replay", str(answers)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment(),
-                            cwd=answers.parent)
-    line = proc.stdout.readline() if proc.stdout else ""
-    found = START.match(line.rstrip("\n"))
-    if not found:
-        proc.kill()
-        _, err = proc.communicate(timeout=30)
-        raise AssertionError(f"no start line: {line!r}; stderr: {err!r}")
+    proc, found, _ = start_server(["serve-replay", str(answers)], START, answers.parent)
     return proc, found["url"]
 
 

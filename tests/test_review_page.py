@@ -11,10 +11,10 @@ import json
 from collections import Counter
 
 import pytest
-from review_server import REPO, launch_browser, make_candidates, records, start, stop, sync_playwright
+from review_server import launch_browser, make_candidates, records, start, stop, sync_playwright
 
 from absa_checks.common.examples import term_starts
-from conftest import needs_extra
+from conftest import REPO, needs_extra
 
 MARKS = {"accepted": "a", "rejected": "r"}
 

@@ -14,9 +14,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from review_server import REPO, make_candidates, post, records, start, stop, token_of
+from review_server import make_candidates, post, records, start, stop, token_of
 
 from absa_checks.suites.candidates import CandidatesError
+from conftest import REPO
 
 
 @pytest.fixture(scope="module")
