@@ -66,6 +66,7 @@ def leaving(urls: list[str], origin: str | None = None) -> list[str]:
 def open_offline(url: str, profile: Path, budget_ms: int = 20_000) -> tuple[str, list[str]]:
     """Open `url` with the network blocked (a fresh profile, every flag that quiets the browser's own traffic):
     the page's DOM once it has run for `budget_ms` of virtual time, and every request it made."""
+    assert CHROMIUM is not None, "call require(CHROMIUM is not None, ...) first"
     netlog = profile.with_suffix(".netlog.json")
     command = [CHROMIUM, *OFFLINE_FLAGS, f"--user-data-dir={profile}", f"--log-net-log={netlog}",
                f"--virtual-time-budget={budget_ms}", "--allow-file-access-from-files", "--dump-dom", url]
