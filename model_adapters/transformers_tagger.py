@@ -14,6 +14,7 @@ the settings that change answers, as for the classifier adapter.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from absa_checks.common.errors import AdapterError
@@ -28,6 +29,7 @@ from model_adapters.transformers_adapter import (
     build_settings,
     check_settings,
     checkpoint_fingerprint,
+    load_failure,
     locate,
 )
 
@@ -37,11 +39,11 @@ class TransformersTagger:
     cacheable = True
 
     def __init__(self, name: str, path: str, device: str = "auto", dtype: str = "float32", max_length: int = 128,
-                 revision: str | None = None):
+                 revision: str | None = None, base_dir: Path | None = None):
         check_settings(name, dtype, max_length)
         self.name = name
-        self.path = path
-        self.local, self.is_local = locate(name, path)
+        self.local, self.is_local = locate(name, path, base_dir)
+        self.path = str(self.local) if self.is_local and base_dir is not None else path
         _check_device_name(name, device)
         self.device_option = device
         self.dtype = dtype
@@ -79,8 +81,7 @@ class TransformersTagger:
                 model = AutoModelForTokenClassification.from_pretrained(source, dtype=getattr(torch, self.dtype),
                                                                         **kwargs)
         except OSError as err:
-            raise AdapterError(f"model '{self.name}': cannot load '{source}' ({err}). A hub id needs a network "
-                               "or a copy in the local cache; a path must hold a saved checkpoint") from None
+            raise load_failure(self.name, source, self.is_local, err) from None
         if not getattr(self._tokenizer, "is_fast", False):
             raise AdapterError(f"model '{self.name}': its tokenizer gives no character offsets (not a fast "
                                "tokenizer); spans cannot be found without them")
