@@ -12,6 +12,7 @@ torch. The fingerprint hashes the config and weight files plus the settings that
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -41,6 +42,8 @@ class TransformersAdapter:
         self.name = name
         self.local, self.is_local = locate(name, path, base_dir)
         self.path = str(self.local) if self.is_local and base_dir is not None else path
+        if self.is_local:
+            check_architecture(name, config_architectures(self.local), KIND.name)
         self.input = input
         try:  # checked when the entry is read: one key kind, no key twice, no polarity left out while two share one
             self.label_overrides = label_map(labels, f"model '{name}'")
@@ -83,6 +86,7 @@ class TransformersAdapter:
                     source, dtype=getattr(torch, self.dtype), output_loading_info=True, **kwargs)
         except OSError as err:
             raise load_failure(self.name, source, self.is_local, err) from None
+        check_architecture(self.name, model.config.architectures, KIND.name)
         new_head = sorted(k for k in info.get("missing_keys", ()) if k.split(".")[0] in HEAD_PREFIXES)
         if new_head:
             raise AdapterError(f"model '{self.name}': '{source}' has no trained classification head "
@@ -280,6 +284,31 @@ def _hub_offline() -> bool:
     except ImportError:
         return False
     return bool(constants.HF_HUB_OFFLINE)
+
+
+# What each kind reads, and the kind a checkpoint of the other class needs (config.json's `architectures`)
+CLASSES = {"transformers": ("ForSequenceClassification", "a sequence classifier (one polarity per aspect)"),
+           "transformers-tagger": ("ForTokenClassification", "a token tagger (aspects found with their polarities)")}
+
+
+def config_architectures(local: Path) -> list[str]:
+    """config.json's `architectures` (e.g. ["BertForTokenClassification"]); [] when it names none or cannot be
+    read (transformers then says what is wrong with the file)."""
+    try:
+        found = json.loads((local / "config.json").read_text(encoding="utf-8")).get("architectures")
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [str(name) for name in found] if isinstance(found, list) else []
+
+
+def check_architecture(name: str, architectures: Sequence[str] | None, kind: str) -> None:
+    """Refuse a checkpoint of the other kind's class, naming the kind that reads it: a token tagger under
+    `kind: transformers` would be read as a classifier of its tags, a classifier under the tagger as tags."""
+    for other, (suffix, what) in CLASSES.items():
+        found = [arch for arch in architectures or () if str(arch).endswith(suffix)]
+        if other != kind and found:
+            raise AdapterError(f"model '{name}': the checkpoint is {found[0]}, {what}, which kind {kind} does not "
+                               f"read; write kind: {other} in its models.yaml entry (or --model {other}:PATH)")
 
 
 def checkpoint_fingerprint(settings: str, local: Path | None, path: str, revision: str | None) -> str:

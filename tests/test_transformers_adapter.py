@@ -222,3 +222,29 @@ def test_a_mapping_naming_one_output_by_index_and_by_name_two_ways_is_refused(tm
                                                          2: "positive"}).predict([q("the food was great", "food")])
     with pytest.raises(AdapterError, match="labels gives the label 0 twice"):
         TransformersAdapter("tiny", str(folder), labels={0: "negative", "0": "positive"})
+
+
+def test_a_checkpoint_of_the_other_kinds_class_is_pointed_at_that_kind(named, tmp_path):
+    """A token tagger (config.json: *ForTokenClassification) under `kind: transformers` would be read as a
+    classifier of its BIO tags; a sequence classifier under `kind: transformers-tagger` as tags. Each is refused
+    when the model is named, naming the kind that reads it."""
+    from transformers import BertConfig, BertForTokenClassification
+
+    tagger = tmp_path / "tagger"
+    tags = {0: "O", 1: "B-positive", 2: "I-positive", 3: "B-negative", 4: "I-negative", 5: "B-neutral", 6: "I-neutral"}
+    BertForTokenClassification(BertConfig(vocab_size=len(WORDS) + 5, hidden_size=16, num_hidden_layers=1,
+                                          num_attention_heads=2, intermediate_size=32, id2label=tags,
+                                          label2id={v: k for k, v in tags.items()})).save_pretrained(tagger)
+    models = tmp_path / "models.yaml"
+    models.write_text(f"models:\n  e2e: {{kind: transformers, path: {tagger}}}\n"
+                      f"  pair: {{kind: transformers-tagger, path: {named}}}\n")
+    with pytest.raises(AbsaChecksError) as refused:
+        registry.build(registry.resolve("e2e", models))
+    assert str(refused.value) == ("model 'e2e': the checkpoint is BertForTokenClassification, a token tagger (aspects "
+                                  "found with their polarities), which kind transformers does not read; write kind: "
+                                  "transformers-tagger in its models.yaml entry (or --model transformers-tagger:PATH)")
+    with pytest.raises(AbsaChecksError, match=r"^model 'pair': the checkpoint is BertForSequenceClassification, a "
+                                              r"sequence classifier \(one polarity per aspect\), which kind "
+                                              r"transformers-tagger does not read; write kind: transformers in its"):
+        registry.build(registry.resolve("pair", models))
+    assert registry.build(registry.resolve(f"transformers-tagger:{tagger}", None)).is_local
