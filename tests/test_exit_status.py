@@ -143,6 +143,18 @@ def test_unknown_model_is_one_short_message(tmp_path, run):
     assert "Traceback" not in result.out
 
 
+
+def test_an_unknown_simple_baseline_names_its_own_option(tmp_path, run):
+    """The name came from --absa-simple-baseline, so the message blames it (it used to blame --absa-model)."""
+    setup_project(tmp_path)
+    for name, expected in (("lexicn", "--absa-simple-baseline: unknown model 'lexicn' (no models file found). "
+                                      "did you mean 'lexicon'?"),
+                           ("openai:gpt-4o", "--absa-simple-baseline openai:gpt-4o: models of kind 'openai' have no "
+                                              "command-line form")):
+        result = run(["suite.yaml", "--absa-simple-baseline", name], cwd=tmp_path)
+        assert result.code == 4
+        assert expected in result.out and "--absa-model" not in result.out and "Traceback" not in result.out
+
 def test_malformed_yaml_is_one_short_message(tmp_path, run):
     (tmp_path / "suite.yaml").write_text("suite: s\ntests:\n  - name: x\n    strategy: [revtgt\n")
     result = run(["suite.yaml"], cwd=tmp_path)
