@@ -242,8 +242,8 @@ def locate(name: str, path: str, base_dir: Path | None = None) -> tuple[Path, bo
 def reads_as_local(path: str, base_dir: Path) -> bool:
     """Whether `path` names a local folder rather than a Hugging Face hub id. A hub id is written `org/name`
     (exactly one '/', letters, digits, '-', '_', '.'); anything else is a path: one that starts with '/', './',
-    '../' or '~', has no '/' or more than one, or whose first segment is a folder beside `base_dir`'s
-    contents (`runs/seed1` when `runs/` exists), or that exists itself."""
+    '../' or '~', has no '/' or more than one, exists itself, or whose first segment is an existing folder
+    in `base_dir` (`runs/seed1` when `runs/` exists)."""
     if path.startswith(("/", "./", "../", "~")) or not _HUB_ID.fullmatch(path):
         return True
     return (base_dir / path).exists() or (base_dir / path.split("/")[0]).is_dir()
