@@ -12,6 +12,8 @@ torch. The fingerprint hashes the config and weight files plus the settings that
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,13 +34,16 @@ class TransformersAdapter:
     cacheable = True
 
     def __init__(self, name: str, path: str, input: str = "aspect-first", labels: Mapping | None = None,
-                 device: str = "auto", dtype: str = "float32", max_length: int = 128, revision: str | None = None):
+                 device: str = "auto", dtype: str = "float32", max_length: int = 128, revision: str | None = None,
+                 base_dir: Path | None = None):
         if input not in INPUT_ORDERS:
             raise AdapterError(f"model '{name}': input '{input}' is not one of {', '.join(INPUT_ORDERS)}")
         check_settings(name, dtype, max_length)
         self.name = name
-        self.path = path
-        self.local, self.is_local = locate(name, path)
+        self.local, self.is_local = locate(name, path, base_dir)
+        self.path = str(self.local) if self.is_local and base_dir is not None else path
+        if self.is_local:
+            check_architecture(name, config_architectures(self.local), KIND.name)
         self.input = input
         try:  # checked when the entry is read: one key kind, no key twice, no polarity left out while two share one
             self.label_overrides = label_map(labels, f"model '{name}'")
@@ -80,8 +85,8 @@ class TransformersAdapter:
                 model, info = AutoModelForSequenceClassification.from_pretrained(
                     source, dtype=getattr(torch, self.dtype), output_loading_info=True, **kwargs)
         except OSError as err:
-            raise AdapterError(f"model '{self.name}': cannot load '{source}' ({err}). A hub id needs a network "
-                               "or a copy in the local cache; a path must hold a saved checkpoint") from None
+            raise load_failure(self.name, source, self.is_local, err) from None
+        check_architecture(self.name, model.config.architectures, KIND.name)
         new_head = sorted(k for k in info.get("missing_keys", ()) if k.split(".")[0] in HEAD_PREFIXES)
         if new_head:
             raise AdapterError(f"model '{self.name}': '{source}' has no trained classification head "
@@ -216,14 +221,94 @@ def check_settings(name: str, dtype: str, max_length: object) -> None:
                            "to 65536 (the default, 128, fits SemEval sentences)")
 
 
-def locate(name: str, path: str) -> tuple[Path, bool]:
-    """(the local folder, whether `path` is local rather than a hub id); a local one must hold a checkpoint."""
-    local = Path(path).expanduser()
-    is_local = local.exists() or not _looks_like_hub_id(path)
-    if is_local and not (local / "config.json").is_file():
+def locate(name: str, path: str, base_dir: Path | None = None) -> tuple[Path, bool]:
+    """(the local folder, whether `path` is local rather than a hub id); a local one must exist and hold a
+    checkpoint, checked at once (never sent to the hub: a folder that is not there is said to be not there).
+    A relative path is relative to `base_dir` (the models file's folder; the current folder by default)."""
+    base = base_dir if base_dir is not None else Path.cwd()
+    if not reads_as_local(path, base):
+        return Path(path), False
+    local = base / Path(path).expanduser()  # an absolute path stays itself
+    if not local.is_dir():
+        relative = "" if Path(path).expanduser().is_absolute() else f" (relative to {base.resolve()})"
+        raise AdapterError(f"model '{name}': no such folder: {path}{relative}; point the model's path at a folder "
+                           "saved with save_pretrained() (a hub id is written org/name)")
+    if not (local / "config.json").is_file():
         raise AdapterError(f"model '{name}': no checkpoint at {local} (config.json not found); "
                            "point the model's path at a folder saved with save_pretrained()")
-    return local, is_local
+    return local, True
+
+
+def reads_as_local(path: str, base_dir: Path) -> bool:
+    """Whether `path` names a local folder rather than a Hugging Face hub id. A hub id is written `org/name`
+    (exactly one '/', letters, digits, '-', '_', '.'); anything else is a path: one that starts with '/', './',
+    '../' or '~', has no '/' or more than one, exists itself, or whose first segment is an existing folder
+    in `base_dir` (`runs/seed1` when `runs/` exists)."""
+    if path.startswith(("/", "./", "../", "~")) or not _HUB_ID.fullmatch(path):
+        return True
+    return (base_dir / path).exists() or (base_dir / path.split("/")[0]).is_dir()
+
+
+_HUB_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
+
+
+def load_failure(name: str, source: str, is_local: bool, err: BaseException) -> AdapterError:
+    """The one-line error for a checkpoint transformers could not load: a hub id that the hub could not give
+    (offline, or no network) says it was read as a hub id, and how to write a folder instead."""
+    first = " ".join(str(err).split())
+    if is_local:
+        return AdapterError(f"model '{name}': cannot load the checkpoint in {source} ({first}); the folder must "
+                            "hold a checkpoint saved with save_pretrained()")
+    if _hub_unreachable(err):
+        why = "HF_HUB_OFFLINE is set" if _hub_offline() else "no network, or the hub did not answer"
+        return AdapterError(f"model '{name}': '{source}' was read as a hub id (org/name) and the Hugging Face hub "
+                            f"could not be reached ({why}), nor is it in the local cache: download it once with a "
+                            f"network, or if it is a folder, write its path as ./{source}")
+    return AdapterError(f"model '{name}': cannot load '{source}', read as a hub id (org/name), from the Hugging Face "
+                        f"hub ({first}); check the id, or if it is a folder, write its path as ./{source}")
+
+
+def _hub_unreachable(err: BaseException) -> bool:
+    """The hub was not asked or did not answer (huggingface_hub's LocalEntryNotFoundError somewhere in the chain)."""
+    seen: BaseException | None = err
+    while seen is not None:
+        if type(seen).__name__ == "LocalEntryNotFoundError" or "couldn't connect" in str(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _hub_offline() -> bool:
+    try:
+        from huggingface_hub import constants
+    except ImportError:
+        return False
+    return bool(constants.HF_HUB_OFFLINE)
+
+
+# What each kind reads, and the kind a checkpoint of the other class needs (config.json's `architectures`)
+CLASSES = {"transformers": ("ForSequenceClassification", "a sequence classifier (one polarity per aspect)"),
+           "transformers-tagger": ("ForTokenClassification", "a token tagger (aspects found with their polarities)")}
+
+
+def config_architectures(local: Path) -> list[str]:
+    """config.json's `architectures` (e.g. ["BertForTokenClassification"]); [] when it names none or cannot be
+    read (transformers then says what is wrong with the file)."""
+    try:
+        found = json.loads((local / "config.json").read_text(encoding="utf-8")).get("architectures")
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [str(name) for name in found] if isinstance(found, list) else []
+
+
+def check_architecture(name: str, architectures: Sequence[str] | None, kind: str) -> None:
+    """Refuse a checkpoint of the other kind's class, naming the kind that reads it: a token tagger under
+    `kind: transformers` would be read as a classifier of its tags, a classifier under the tagger as tags."""
+    for other, (suffix, what) in CLASSES.items():
+        found = [arch for arch in architectures or () if str(arch).endswith(suffix)]
+        if other != kind and found:
+            raise AdapterError(f"model '{name}': the checkpoint is {found[0]}, {what}, which kind {kind} does not "
+                               f"read; write kind: {other} in its models.yaml entry (or --model {other}:PATH)")
 
 
 def checkpoint_fingerprint(settings: str, local: Path | None, path: str, revision: str | None) -> str:
@@ -244,19 +329,11 @@ def checkpoint_fingerprint(settings: str, local: Path | None, path: str, revisio
 
 
 def build_settings(spec) -> tuple[str, dict]:
-    """A models.yaml entry's path (relative to the file when it exists there) and its other settings."""
+    """A models.yaml entry's path (as written) and its other settings, with the folder its relative paths start
+    from (`base_dir`: the models file's folder, or the current folder for `kind:path`)."""
     settings = {key: value for key, value in spec.settings.items() if key != "kind"}
     path = str(settings.pop("path"))
-    local = spec.base_dir / path
-    if not path.startswith(("/", "~")) and local.exists():
-        path = str(local)
-    return path, settings
-
-
-def _looks_like_hub_id(path: str) -> bool:
-    """"org/name" (one slash, no leading "." "/" "~") is a hub id; anything else is a local path."""
-    parts = path.split("/")
-    return len(parts) == 2 and all(parts) and not path.startswith((".", "~"))
+    return path, {**settings, "base_dir": spec.base_dir}
 
 
 def _hub_snapshot(repo_id: str, revision: str | None) -> Path | None:

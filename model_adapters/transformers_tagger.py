@@ -14,6 +14,7 @@ the settings that change answers, as for the classifier adapter.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from absa_checks.common.errors import AdapterError
@@ -26,10 +27,15 @@ from model_adapters.transformers_adapter import (
     _no_progress_bars,
     _resolve_device,
     build_settings,
+    check_architecture,
     check_settings,
     checkpoint_fingerprint,
+    config_architectures,
+    load_failure,
     locate,
 )
+
+KIND_NAME = "transformers-tagger"
 
 
 class TransformersTagger:
@@ -37,11 +43,13 @@ class TransformersTagger:
     cacheable = True
 
     def __init__(self, name: str, path: str, device: str = "auto", dtype: str = "float32", max_length: int = 128,
-                 revision: str | None = None):
+                 revision: str | None = None, base_dir: Path | None = None):
         check_settings(name, dtype, max_length)
         self.name = name
-        self.path = path
-        self.local, self.is_local = locate(name, path)
+        self.local, self.is_local = locate(name, path, base_dir)
+        self.path = str(self.local) if self.is_local and base_dir is not None else path
+        if self.is_local:
+            check_architecture(name, config_architectures(self.local), KIND_NAME)
         _check_device_name(name, device)
         self.device_option = device
         self.dtype = dtype
@@ -79,8 +87,8 @@ class TransformersTagger:
                 model = AutoModelForTokenClassification.from_pretrained(source, dtype=getattr(torch, self.dtype),
                                                                         **kwargs)
         except OSError as err:
-            raise AdapterError(f"model '{self.name}': cannot load '{source}' ({err}). A hub id needs a network "
-                               "or a copy in the local cache; a path must hold a saved checkpoint") from None
+            raise load_failure(self.name, source, self.is_local, err) from None
+        check_architecture(self.name, model.config.architectures, KIND_NAME)
         if not getattr(self._tokenizer, "is_fast", False):
             raise AdapterError(f"model '{self.name}': its tokenizer gives no character offsets (not a fast "
                                "tokenizer); spans cannot be found without them")
@@ -127,7 +135,7 @@ def _build(spec) -> TransformersTagger:
 
 
 # Registered in pyproject.toml under the entry-point group absa_checks.adapters
-KIND = AdapterKind("transformers-tagger", keys=("path", "device", "dtype", "max_length", "revision"),
+KIND = AdapterKind(KIND_NAME, keys=("path", "device", "dtype", "max_length", "revision"),
                    required=("path",), build=_build, inline=lambda rest: {"path": rest},
                    needs=("torch", "transformers", "safetensors"), extra="transformers",
                    inline_form="transformers-tagger:<checkpoint folder or hub id>")

@@ -95,6 +95,28 @@ def test_conflict_aspects_stay_as_others_but_are_never_targets(tmp_path):
     assert sentences[1].aspects[0].polarity is None
 
 
+
+def test_a_sentence_with_an_empty_text_is_counted_and_named_not_dropped_silently(tmp_path):
+    """An empty (or blank) <text> has nothing to test: it is dropped with its aspects, one `empty_text` data
+    issue naming the file and the sentence, never a span mismatch per aspect or nothing at all."""
+    text = "The food was great."
+    write_xml(tmp_path / "semeval2014/Laptops_Test_Gold.xml", [
+        ("2:1", text, [aspect(text, "food", "positive")]),
+        ("2:2", "", [("food", "positive", 4, 8)]),
+        ("2:3", "", []),
+        ("2:4", "   ", [("a", "negative", 0, 1), ("b", "neutral", 1, 2)]),
+    ])
+    source = load_semeval(tmp_path, "semeval14-laptop", "laptop")
+    assert [u.unit_id for u in source.units] == ["2:1_0"]
+    assert [(i.record_id, i.kind, i.message, i.action) for i in source.issues] == [
+        ("2:2", "empty_text", "Laptops_Test_Gold.xml: sentence '2:2' has an empty <text> (1 aspect term); fill in "
+                              "its text or delete it", "dropped"),
+        ("2:3", "empty_text", "Laptops_Test_Gold.xml: sentence '2:3' has an empty <text> (0 aspect terms); fill in "
+                              "its text or delete it", "dropped"),
+        ("2:4", "empty_text", "Laptops_Test_Gold.xml: sentence '2:4' has an empty <text> (2 aspect terms); fill in "
+                              "its text or delete it", "dropped")]
+    assert all(i.source == "semeval14-laptop" for i in source.issues)
+
 @pytest.mark.parametrize(("text", "tokens", "expected"), [
     ("I couldn't pay $150 for it.", "I could n't pay $ 150 for it .",
      ["I", "could", "n't", "pay", "$", "150", "for", "it", "."]),

@@ -5,7 +5,10 @@ Each test writes a tiny suite and a Python model into tmp_path and runs pytest t
 
 from __future__ import annotations
 
+import json
 import textwrap
+
+from absa_checks.pytest_plugin.stops import Stop, why_stopped
 
 SUITE = """
 suite: tiny
@@ -143,6 +146,18 @@ def test_unknown_model_is_one_short_message(tmp_path, run):
     assert "Traceback" not in result.out
 
 
+
+def test_an_unknown_simple_baseline_names_its_own_option(tmp_path, run):
+    """The name came from --absa-simple-baseline, so the message blames it (it used to blame --absa-model)."""
+    setup_project(tmp_path)
+    for name, expected in (("lexicn", "--absa-simple-baseline: unknown model 'lexicn' (no models file found). "
+                                      "did you mean 'lexicon'?"),
+                           ("openai:gpt-4o", "--absa-simple-baseline openai:gpt-4o: models of kind 'openai' have no "
+                                              "command-line form")):
+        result = run(["suite.yaml", "--absa-simple-baseline", name], cwd=tmp_path)
+        assert result.code == 4
+        assert expected in result.out and "--absa-model" not in result.out and "Traceback" not in result.out
+
 def test_malformed_yaml_is_one_short_message(tmp_path, run):
     (tmp_path / "suite.yaml").write_text("suite: s\ntests:\n  - name: x\n    strategy: [revtgt\n")
     result = run(["suite.yaml"], cwd=tmp_path)
@@ -198,6 +213,34 @@ def test_a_run_stopped_early_does_not_pass_its_gates(tmp_path, run):
     assert result.code == 1
     assert "the run stopped early" in result.out
 
+
+
+def test_a_run_stopped_at_a_failure_says_which_option_stopped_it_not_ctrl_c(tmp_path, run):
+    """pytest's stepwise (--sw) stops a run at its first failure with an Interrupted, as pytest-xdist does for -x:
+    the verdict names the option (it said "interrupted: Ctrl-C or SIGTERM"), and the run exits 1 as with -x."""
+    setup_project(tmp_path, "gates: {max_fail_rate: 1.0}")
+    model = ["suite.yaml", "--model", "python:mymodel:by_first_clause"]
+    for extra, why in ((["-p", "cacheprovider", "-p", "stepwise", "--sw"],
+                        "--sw: pytest's stepwise stopped at the first failure; the next --sw run starts there"),
+                       (["-x", "-n", "2"], "-x or --maxfail 1: stopped at the first failure"),
+                       (["--maxfail", "1"], "-x or --maxfail 1: stopped at the first failure")):
+        result = run([*model, *extra], cwd=tmp_path)
+        assert result.code == 1, result.out
+        assert f"absa-checks FAILED: the run stopped early ({why}); gates are not decided" in result.out, extra
+        assert "Ctrl-C" not in result.out
+    stopped = {json.loads(path.read_text())["stopped"] for path in tmp_path.glob("report-*.partial.json")}
+    assert stopped == {"--sw: pytest's stepwise stopped at the first failure; the next --sw run starts there",
+                       "-x or --maxfail 1: stopped at the first failure"}
+
+
+def test_why_a_run_stopped_is_told_from_what_pytest_left():
+    assert why_stopped(None, False, False, False, 0) is None
+    assert why_stopped("", False, False, True, 0) == Stop("interrupted: Ctrl-C or SIGTERM", False)  # Ctrl-C in --sw
+    assert why_stopped("SIGTERM", False, False, False, 0) == Stop("interrupted: Ctrl-C or SIGTERM", False)
+    assert why_stopped("[gw0] node down received keyboard-interrupt", False, False, False, 0).at_failure is False
+    assert why_stopped(None, False, "stopping after 3 failures", False, 3) == Stop(
+        "--maxfail 3: stopped after 3 failures", True)
+    assert why_stopped("the suite said so", False, False, False, 0) == Stop("stopped: the suite said so", False)
 
 def test_deselecting_a_strategy_makes_ars_partial_and_its_gate_says_so(run):
     """-m revtgt leaves ARS over one of ARTS's three strategies: never judged as if it were the ARS."""

@@ -401,10 +401,14 @@ def test_the_rewriter_must_be_an_openai_entry_one_line_each(tmp_path, capsys):
             "--models-file", str(tmp_path / "models.yaml")]
     for name, expected in (("lex", "--rewriter lex: a model of kind lexicon cannot be asked this; name a models.yaml "
                                     "entry of kind openai"),
-                           ("nope", "--rewriter nope: unknown model 'nope'")):
+                           ("nope", "--rewriter: unknown model 'nope'")):
         assert main([*base, "--rewriter", name]) == 2
         err = capsys.readouterr().err
         assert expected in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    (tmp_path / "models.yaml").write_text("models:\n  rw: {kind: openai, base_url: 'http://127.0.0.1:9/v1', model: x}\n")
+    assert main([*base, "--rewriter", "rw", "--verifier", "nope"]) == 2  # the verifier's name blames --verifier
+    err = capsys.readouterr().err
+    assert "--verifier: unknown model 'nope'" in err and len(err.strip().splitlines()) == 1
     assert main(["generate", "--input", str(tmp_path / "reviews.txt"), "--out", str(tmp_path / "out.jsonl"),
                  "--rewriter-all"]) == 2
     assert "--rewriter-all: only used with --rewriter NAME or --export-requests FILE" in capsys.readouterr().err

@@ -5,15 +5,18 @@ Uses a tiny randomly initialised BERT written into tmp_path, so no network and n
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from absa_checks.common.errors import AbsaChecksError, AdapterError
 from absa_checks.models import adapters as registry
-from conftest import needs_extra
+from conftest import REPO, needs_extra
 from model_adapters.protocol import Query, QueryError
-from model_adapters.transformers_adapter import TransformersAdapter
+from model_adapters.transformers_adapter import TransformersAdapter, reads_as_local
 
 pytestmark = needs_extra("transformers")
 
@@ -72,8 +75,56 @@ def test_an_encoder_without_a_trained_head_is_refused(tmp_path):
 
 
 def test_missing_checkpoint_path_is_refused_at_once(tmp_path):
-    with pytest.raises(AdapterError, match=r"no checkpoint at .*nowhere \(config.json not found\)"):
+    with pytest.raises(AdapterError, match=r"no such folder: .*nowhere; point the model's path at a folder"):
         TransformersAdapter("tiny", str(tmp_path / "nowhere"))
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(AdapterError, match=r"no checkpoint at .*empty \(config.json not found\)"):
+        TransformersAdapter("tiny", str(tmp_path / "empty"))
+
+
+def test_a_relative_path_that_is_not_there_is_no_such_folder_never_a_hub_id(tmp_path, monkeypatch):
+    """`./x`, `runs/seed1` beside an existing `runs/`, a path from the environment and `a/b/c` are folders:
+    one that is not there is refused at once (before transformers, never a minute of hub retries), relative to
+    the models file's folder; only `org/name` goes to the hub."""
+    conf = tmp_path / "conf"
+    (conf / "runs").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)  # relative to the models file, not to where pytest runs
+    monkeypatch.setenv("ABSA_BERT_PT_PATH", "runs/seed2")
+    models = conf / "models.yaml"
+    models.write_text("models:\n  dot: {kind: transformers, path: ./no-such-dir}\n"
+                      "  runs: {kind: transformers-tagger, path: runs/seed1}\n"
+                      "  env: {kind: transformers, path: '${ABSA_BERT_PT_PATH}'}\n")
+    for name, shown in (("dot", "./no-such-dir"), ("runs", "runs/seed1"), ("env", "${ABSA_BERT_PT_PATH}")):
+        with pytest.raises(AbsaChecksError) as refused:
+            registry.build(registry.resolve(name, models))
+        assert str(refused.value) == (f"model '{name}': no such folder: {shown} (relative to {conf}); point the "
+                                      "model's path at a folder saved with save_pretrained() (a hub id is written "
+                                      "org/name)")
+    with pytest.raises(AbsaChecksError, match=rf"no such folder: ckpts/a/b \(relative to {tmp_path}\)"):
+        registry.build(registry.resolve("transformers:ckpts/a/b", None))
+    hub = registry.build(registry.resolve("transformers:some-org/some-model", models))
+    assert not hub.is_local and hub.path == "some-org/some-model" and not hub.loaded
+    assert [reads_as_local(path, conf) for path in ("org/name", "runs/x", "./org/name", "../a/b", "/a/b", "~/a/b",
+                                                    "name", "a/b/c", "org/na me")] == [False, *[True] * 8]
+
+
+def test_a_hub_id_the_hub_cannot_give_says_it_was_read_as_a_hub_id(tmp_path):
+    """Offline (HF_HUB_OFFLINE=1; no network is needed), an `org/name` the cache lacks is one line saying the
+    name was read as a hub id, that the hub could not be reached, and how to write a folder instead."""
+    code = ("from absa_checks.models import adapters\n"
+            "from absa_checks.common.errors import AbsaChecksError\n"
+            "try:\n"
+            "    adapters.build(adapters.resolve('transformers:absa-checks-tests/no-such-model', None)).load()\n"
+            "except AbsaChecksError as err:\n"
+            "    print(err)\n")
+    env = {**os.environ, "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1", "HF_HOME": str(tmp_path / "hf")}
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ("model 'transformers:absa-checks-tests/no-such-model': 'absa-checks-tests/no-such-model' "
+                           "was read as a hub id (org/name) and the Hugging Face hub could not be reached "
+                           "(HF_HUB_OFFLINE is set), nor is it in the local cache: download it once with a network, "
+                           "or if it is a folder, write its path as ./absa-checks-tests/no-such-model\n")
 
 
 def test_unset_environment_variable_names_it(tmp_path, monkeypatch):
@@ -171,3 +222,29 @@ def test_a_mapping_naming_one_output_by_index_and_by_name_two_ways_is_refused(tm
                                                          2: "positive"}).predict([q("the food was great", "food")])
     with pytest.raises(AdapterError, match="labels gives the label 0 twice"):
         TransformersAdapter("tiny", str(folder), labels={0: "negative", "0": "positive"})
+
+
+def test_a_checkpoint_of_the_other_kinds_class_is_pointed_at_that_kind(named, tmp_path):
+    """A token tagger (config.json: *ForTokenClassification) under `kind: transformers` would be read as a
+    classifier of its BIO tags; a sequence classifier under `kind: transformers-tagger` as tags. Each is refused
+    when the model is named, naming the kind that reads it."""
+    from transformers import BertConfig, BertForTokenClassification
+
+    tagger = tmp_path / "tagger"
+    tags = {0: "O", 1: "B-positive", 2: "I-positive", 3: "B-negative", 4: "I-negative", 5: "B-neutral", 6: "I-neutral"}
+    BertForTokenClassification(BertConfig(vocab_size=len(WORDS) + 5, hidden_size=16, num_hidden_layers=1,
+                                          num_attention_heads=2, intermediate_size=32, id2label=tags,
+                                          label2id={v: k for k, v in tags.items()})).save_pretrained(tagger)
+    models = tmp_path / "models.yaml"
+    models.write_text(f"models:\n  e2e: {{kind: transformers, path: {tagger}}}\n"
+                      f"  pair: {{kind: transformers-tagger, path: {named}}}\n")
+    with pytest.raises(AbsaChecksError) as refused:
+        registry.build(registry.resolve("e2e", models))
+    assert str(refused.value) == ("model 'e2e': the checkpoint is BertForTokenClassification, a token tagger (aspects "
+                                  "found with their polarities), which kind transformers does not read; write kind: "
+                                  "transformers-tagger in its models.yaml entry (or --model transformers-tagger:PATH)")
+    with pytest.raises(AbsaChecksError, match=r"^model 'pair': the checkpoint is BertForSequenceClassification, a "
+                                              r"sequence classifier \(one polarity per aspect\), which kind "
+                                              r"transformers-tagger does not read; write kind: transformers in its"):
+        registry.build(registry.resolve("pair", models))
+    assert registry.build(registry.resolve(f"transformers-tagger:{tagger}", None)).is_local

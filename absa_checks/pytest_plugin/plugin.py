@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from absa_checks.common.errors import AbsaChecksError
-from absa_checks.pytest_plugin import allure_hooks, output_checks
+from absa_checks.pytest_plugin import allure_hooks, output_checks, stops
 from absa_checks.pytest_plugin.items import RUN_KEY, CaseItem, SuiteFile, SuiteItemTypes, suites_read
 from absa_checks.pytest_plugin.options import (
     MODEL_ALIAS_KEY,
@@ -93,6 +93,7 @@ class AbsaRun:
         self.terminal.run = self.run
         self._deselected = 0  # suite items deselected by -k / -m (not those another shard runs)
         self._shard_dropped = 0  # suite items another shard runs
+        self._interrupt: str | None = None  # the text of the interrupt that ended the run (stops.why_stopped)
 
     @property
     def options(self):  # the terminal glue may set compact_failures after collection
@@ -184,6 +185,10 @@ class AbsaRun:
         if self.run.take(report.nodeid, report.user_properties, report.failed, crashed) and not built:
             terminate_as_interrupt()  # an xdist controller: its first absa result
 
+    def pytest_keyboard_interrupt(self, excinfo) -> None:
+        """Ctrl-C, SIGTERM, or an Interrupted carrying why (stepwise; -x and --maxfail under xdist)."""
+        self._interrupt = str(excinfo.value)
+
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node) -> None:
         """xdist controller: workers share this run's temporary cache (--absa-no-cache) and tell their
@@ -216,17 +221,23 @@ class AbsaRun:
                     not run.refused and (collection is None or not collection.has_suites))):
             # --collect-only, a run without suites, or one stopped (Ctrl-C, collection errors) before any result
             return
-        stopped = session.shouldstop or session.shouldfail
-        if exitstatus == pytest.ExitCode.INTERRUPTED:
-            stopped = "interrupted: Ctrl-C or SIGTERM"
+        interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
+        stop = stops.why_stopped(self._interrupt if interrupted else None, session.shouldstop, session.shouldfail,
+                                 bool(self.config.getoption("stepwise", False)
+                                      or self.config.getoption("stepwise_skip", False)),
+                                 int(self.config.getoption("maxfail", 0) or 0))
+        stopped = stop.why if stop is not None else ""
+        if interrupted:
+            stopped = stopped or stops.SIGNAL
         elif exitstatus == pytest.ExitCode.INTERNAL_ERROR:  # never a complete, passing report of a crashed run
             stopped = "an internal error (INTERNALERROR above) ended the run early; the cases after it have no result"
         elif run.collector.crashed:
             crashed = run.collector.crashed
             stopped = (f"a pytest-xdist worker crashed while running {len(crashed)} item(s), first {crashed[0]}; "
                        "those cases have no result")
-        result = run.conclude(int(exitstatus), str(stopped) if stopped else "", selection(self.config))
-        if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) or (
+        result = run.conclude(int(exitstatus), stopped, selection(self.config))
+        at_failure = interrupted and stop is not None and stop.at_failure  # --sw, or -x under xdist: not a signal
+        if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) or at_failure or (
                 exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and self.options.shard is not None
                 and (self._shard_dropped or run.worker_collections) and collection is not None and collection.suites):
             session.exitstatus = result.verdict.exit_status  # a shard that got no unit is a shard: exit 0

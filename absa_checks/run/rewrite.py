@@ -96,10 +96,7 @@ class Rewriter:
 def _entry(name: str, models_file: Path | None, option: str) -> Any:
     """The models.yaml entry `name` of kind openai, built (nothing asked); one AbsaChecksError naming the
     option and the fix otherwise."""
-    try:
-        spec = registry.resolve(name, models_file)
-    except AbsaChecksError as err:  # the registry names --absa-model: here it is this option
-        raise AbsaChecksError(str(err).replace("--absa-model", f"{option} {name}", 1)) from None
+    spec = registry.resolve(name, models_file, option)
     if spec.kind != "openai":
         raise AbsaChecksError(f"{option} {name}: a model of kind {spec.kind} cannot be asked this; name a models.yaml "
                               "entry of kind openai (an OpenAI-compatible endpoint), e.g. "

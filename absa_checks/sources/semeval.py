@@ -77,8 +77,8 @@ GoldOpinions = Mapping[tuple[str, int], tuple[Span, ...]]  # (sentence id, aspec
 def read_semeval_xml(path: Path, source: str = "", issues: list[DataIssue] | None = None,
                      id_format: str = "{n}") -> list[SemevalSentence]:
     """Sentences of a SemEval-2014-style XML file. A sentence without an `id` attribute gets
-    id_format.format(n=<0-based sentence index>). Aspects whose span cannot be repaired are dropped
-    (and reported in `issues` when given)."""
+    id_format.format(n=<0-based sentence index>). Aspects whose span cannot be repaired, and sentences whose
+    text is empty (with their aspects), are dropped (and reported in `issues` when given)."""
     found = issues if issues is not None else []
     try:
         root = ET.parse(path).getroot()
@@ -88,6 +88,13 @@ def read_semeval_xml(path: Path, source: str = "", issues: list[DataIssue] | Non
     for n, node in enumerate(root.iter("sentence")):
         sentence_id = node.get("id") or id_format.format(n=n)
         text = node.findtext("text") or ""
+        if not text.strip():  # nothing to test, and no span can point into it: counted, never lost silently
+            terms = len(list(node.iter("aspectTerm")))
+            found.append(DataIssue(source, sentence_id, "empty_text",
+                                   f"{path.name}: sentence {sentence_id!r} has an empty <text> "
+                                   f"({terms} aspect term{'' if terms == 1 else 's'}); fill in its text or delete it",
+                                   "dropped"))
+            continue
         aspects = []
         for k, term_node in enumerate(node.iter("aspectTerm")):
             aspect = _read_aspect(text, term_node, f"{sentence_id}_{k}", source, found)
