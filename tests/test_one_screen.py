@@ -214,6 +214,6 @@ def test_a_failed_gates_reason_is_folded_on_to_a_second_line_not_cut(tmp_path, r
     (gate,) = [g for g in done.report["gates"] if g["verdict"] == "fail"]
     lines = done.out.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("gate failed: min_ars"))
-    folded = [lines[start]] + [line for line in lines[start + 1:start + 4] if line.startswith(terminal.FOLDED)]
+    folded = [lines[start]] + [line for line in lines[start + 1:start + 4] if line.startswith("      ")]
     assert len(folded) >= 2 and all(len(line) <= terminal.LINE_LIMIT for line in folded), folded
     assert gate["reason"] in " ".join(line.strip() for line in folded) and " ..." not in folded[-1], folded
