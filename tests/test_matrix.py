@@ -276,7 +276,7 @@ def test_the_matrix_in_the_terminal_json_and_markdown_of_a_run(tmp_path, run):
     assert worst and f"| {worst[0][0]} | {worst[0][1]} |" in markdown.split(summary_table.MATRIX_WORST_TITLE[1:])[1]
     assert "| original -> variant | target | why it failed |" in markdown
     first = worst[0][2].examples[0]
-    shown = [line for line in single.out.splitlines() if line.startswith(f"  {worst[0][0]} {worst[0][1]} ")]
+    shown = [line for line in single.out.splitlines() if line.startswith(f"worst cell: {worst[0][0]} {worst[0][1]} ")]
     assert len(shown) == 1 and f"[{first['term']}]: {first['reason']}" in shown[0], single.out[-3000:]
     # Allure: each case labelled with its cell, the matrix in the summary, a result per cell gate
     if allure:
@@ -333,10 +333,10 @@ def test_the_worst_cells_come_first_with_a_failing_case_each_and_every_example_n
     # the terminal: a line a worst cell, the sentence the model got wrong, its target and why, under the matrix
     lines = terminal.summary_lines({"model": {"name": "m", "fingerprint": "f"}, "models": ["m"], "seed": 0}, tables,
                                    [], {}, [], [], Verdict(0, True, "ok"), show_slices=False)
-    at = lines.index(next(line for line in lines if line.startswith("what to fix first, the worst cells")))
-    assert lines[at + 1:at + 4] == ['  negation mft 80.00 [49.0, 94.3]: "variant n0" [food]: why n0',
-                                    '  comparatives mft 100.00 [20.7, 100.0]: "original s0" [food]: why s0',
-                                    '  temporal mft 100.00 [20.7, 100.0]: "variant one" [food]: why one']
+    at = lines.index(next(line for line in lines if line.startswith("worst cell: ")))
+    assert lines[at:at + 3] == ['worst cell: negation mft 80.00 [49.0, 94.3]: "variant n0" [food]: why n0',
+                                'worst cell: comparatives mft 100.00 [20.7, 100.0]: "original s0" [food]: why s0',
+                                "absa-checks PASSED: ok"]  # the terminal's first two (one screen); the reports: three
     assert lines.index(next(line for line in lines if line.startswith("negation "))) < at
 
 

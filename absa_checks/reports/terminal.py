@@ -78,15 +78,18 @@ def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues
     return lines
 
 
-def worst_cell_lines(table: summary_table.Table, limit: int = LINE_LIMIT) -> list[str]:
-    """The matrix's worst cells, one line each within `limit`: the cell, its fail rate, and one failing case's
-    sentence (the variant, the one the model got wrong), target and why it failed; the sentence is shortened
-    around its target to fit, not the why (the original beside it: the reports)."""
-    lines = ["what to fix first, the worst cells with a failing case each (every case: --absa-report PATH / "
-             "--absa-markdown PATH):"]
-    for capability, kind, rate, _, sentence, variant, target, why in table.rows:
+WORST_SHOWN = 2  # the matrix's worst cells the terminal names (the reports: judge.matrix.WORST), within one screen
+
+
+def worst_cell_lines(table: summary_table.Table, shown: int = WORST_SHOWN, limit: int = LINE_LIMIT) -> list[str]:
+    """The matrix's first `shown` worst cells, one line each within `limit`, no heading (one screen): the cell,
+    its fail rate, and one failing case's sentence (the variant, the one the model got wrong), target and why
+    it failed; the sentence is shortened around its target to fit, not the why (the original beside it, and
+    the other worst cells: the reports)."""
+    lines = []
+    for capability, kind, rate, _, sentence, variant, target, why in table.rows[:shown]:
         failed = sentence if variant == "-" else variant
-        head, tail = f"  {capability} {kind} {rate}: ", f" [{target}]: {why}"
+        head, tail = f"worst cell: {capability} {kind} {rate}: ", f" [{target}]: {why}"
         start = failed.find(target) if target != "-" else -1
         example = {"sentence": failed, "from": start if start >= 0 else None, "to": start + len(target)}
         lines.append(cut(head + quoted(example, limit - len(head) - len(tail)) + tail, limit))
