@@ -17,6 +17,7 @@ from absa_checks.common.errors import SpecError
 from absa_checks.judge import matrix
 from absa_checks.judge.outcomes import CaseOutcome
 from absa_checks.judge.stats import wilson
+from absa_checks.judge.verdict import Verdict
 from absa_checks.reports import summary_table, terminal
 from absa_checks.suites.spec import GateSpec, parse_suite
 
@@ -270,6 +271,13 @@ def test_the_matrix_in_the_terminal_json_and_markdown_of_a_run(tmp_path, run):
     example = next(e for kinds in cells.values() for cell in kinds.values() for e in cell["examples"])
     assert f"| {example['case']} |" in markdown and "| negaton dir] |" not in markdown
     assert "[negaton dir]" in markdown
+    # what to fix first: the worst cells, each with a failing case's sentence and target (terminal, Markdown, Allure)
+    worst = matrix.worst(matrix.build(CaseOutcome.from_dict(c) for c in report["cases"]))
+    assert worst and f"| {worst[0][0]} | {worst[0][1]} |" in markdown.split(summary_table.MATRIX_WORST_TITLE[1:])[1]
+    assert "| original -> variant | target | why it failed |" in markdown
+    first = worst[0][2].examples[0]
+    shown = [line for line in single.out.splitlines() if line.startswith(f"worst cell: {worst[0][0]} {worst[0][1]} ")]
+    assert len(shown) == 1 and f"[{first['term']}]: {first['reason']}" in shown[0], single.out[-3000:]
     # Allure: each case labelled with its cell, the matrix in the summary, a result per cell gate
     if allure:
         results = [json.loads(p.read_text()) for p in (tmp_path / "allure").glob("*-result.json")]
@@ -282,6 +290,7 @@ def test_the_matrix_in_the_terminal_json_and_markdown_of_a_run(tmp_path, run):
             for cell, (n, _) in counted_from_cases(report).items()}
         summary = next(r for r in results if r["name"] == "absa-checks summary")
         assert "capability x test type" in summary["descriptionHtml"]
+        assert "what to fix first" in summary["descriptionHtml"] and first["sentence"] in summary["descriptionHtml"]
         gate = next(r for r in results if r["name"].startswith("gate max_fail_rate 50% on negaton dir"))
         assert gate["status"] == "failed" and "did you mean 'negation'?" in gate["statusDetails"]["message"]
     # -n 2 and merged shards write the same report, matrix included: tests/test_xdist.py, tests/test_shards.py
@@ -293,9 +302,42 @@ def test_the_tables_show_a_gated_capability_without_cases_and_markdown_keeps_a_p
     tables = summary_table.matrix_tables(cells, {"m": cells}, decided(found))
     assert [row[0] for row in tables[0].rows] == ["negation", "negaton"]
     assert tables[0].rows[1][1:] == ("-", "-", "-", "FAIL (1/1)")
-    markdown = "\n".join(summary_table.render_markdown(tables[1]))
+    (examples,) = [t for t in tables if t.header == summary_table.MATRIX_EXAMPLES_HEADER]
+    markdown = "\n".join(summary_table.render_markdown(examples))
     assert "| a\\|b | original a\\|b -> variant a\\|b |" in markdown  # one cell each: the table keeps its columns
     assert summary_table.matrix_tables({}, {}, []) == []
+
+
+def test_the_worst_cells_come_first_with_a_failing_case_each_and_every_example_names_its_target():
+    found = [outcome("one", "temporal", "mft", "failed")]  # 1 of 1: 100%, but its interval reaches down to 21%
+    found += [outcome(f"n{i}", "negation", "mft", "failed" if i < 8 else "passed") for i in range(10)]  # 80% [49, 94]
+    found += [outcome(f"b{i}", "binding", "inv", "failed" if i < 3 else "passed") for i in range(20)]  # 15% [5, 36]
+    found += [outcome(f"f{i}", "fairness", "inv", "passed") for i in range(5)]
+    found += [replace(outcome("s0", "comparatives", "mft", "failed"), variant={"sentence": "original s0",
+                                                                               "term": "food"})]
+    cells = matrix.build(found)
+    assert [(c, k) for c, k, _ in matrix.worst(cells)] == [("negation", "mft"), ("comparatives", "mft"),
+                                                            ("temporal", "mft")]  # a tie: by name
+    assert [(c, k) for c, k, _ in matrix.worst(cells, 5)] == [("negation", "mft"), ("comparatives", "mft"),
+                                                               ("temporal", "mft"), ("binding", "inv")]
+    tables = summary_table.matrix_tables(cells, {"m": cells})
+    assert [t.title for t in tables] == [summary_table.MATRIX_TITLE, summary_table.MATRIX_WORST_TITLE,
+                                         summary_table.MATRIX_EXAMPLES_TITLE]
+    worst = tables[1]
+    assert worst.rows[0] == ("negation", "mft", "80.00 [49.0, 94.3]", "n0", "original n0", "variant n0", "food",
+                             "why n0")
+    assert worst.rows[1][4:7] == ("original s0", "-", "food")  # one sentence: no variant beside it
+    assert all(row[4] == "food" for row in tables[2].rows)  # every example names its target
+    assert "| capability | type | case | original -> variant | target | why it failed |" in \
+        summary_table.render_markdown(tables[2])
+    # the terminal: a line a worst cell, the sentence the model got wrong, its target and why, under the matrix
+    lines = terminal.summary_lines({"model": {"name": "m", "fingerprint": "f"}, "models": ["m"], "seed": 0}, tables,
+                                   [], {}, [], [], Verdict(0, True, "ok"), show_slices=False)
+    at = lines.index(next(line for line in lines if line.startswith("worst cell: ")))
+    assert lines[at:at + 3] == ['worst cell: negation mft 80.00 [49.0, 94.3]: "variant n0" [food]: why n0',
+                                'worst cell: comparatives mft 100.00 [20.7, 100.0]: "original s0" [food]: why s0',
+                                "absa-checks PASSED: ok"]  # the terminal's first two (one screen); the reports: three
+    assert lines.index(next(line for line in lines if line.startswith("negation "))) < at
 
 
 def test_conclude_reports_the_matrix_and_gates_without_the_cases_a_checkpoint_runs_report_only():

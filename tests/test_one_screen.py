@@ -3,12 +3,14 @@ fold, skips point at the suite, and the full-data run with the default model fit
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 
 from test_exit_status import MODEL, SUITE
 
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.judge.gates import GateResult
+from absa_checks.judge.outcomes import CaseOutcome
 from absa_checks.judge.verdict import Verdict
 from absa_checks.models.adapters import ModelSpec, resolve
 from absa_checks.reports import terminal
@@ -111,3 +113,107 @@ def test_sources_the_baseline_does_not_share_are_one_line():
     lines = terminal.baseline_lines(gates, {})
     assert lines == ["vs baseline, 9 sources (source-0, source-1, source-2, ...): no-data: no units shared with the "
                      "baseline", "vs baseline, arts-laptop: pass: ARS 50.0 -> 51.0"]
+
+
+# --- the failed cases' lines and the failed gates (issue 35) -------------------------------------------------------
+
+def failed_case(nodeid: str, expect: str, original: tuple[str, str, str], variant: tuple[str, str, str],
+                predicted: tuple[str, str]) -> CaseOutcome:
+    """A failed case: (sentence, target, gold) of its original and variant, and the labels predicted for each."""
+    def record(sentence: str, term: str, gold: str) -> dict:
+        start = sentence.index(term)
+        return {"sentence": sentence, "term": term, "from": start, "to": start + len(term), "gold": gold}
+
+    return CaseOutcome("id", nodeid, "name", nodeid.split("[")[0], "name", "src", "unit", "s", expect, 0.0,
+                       record(*original), record(*variant), "failed", "why",
+                       original_prediction={"label": predicted[0]}, variant_prediction={"label": predicted[1]})
+
+
+TEMPLATE_NODE = "suites/capabilities/laptop.yaml::comparative-better[templates-laptop:44cac5047f:a2]"
+COMPARATIVE = ("The screen is better than the keyboard.", "keyboard", "negative")
+
+
+def test_a_failed_cases_line_names_its_target_and_a_template_case_its_sentence_expected_and_predicted():
+    short = failed_case("s.yaml::better[t:1:a2]", "gold", COMPARATIVE, COMPARATIVE, ("positive", "positive"))
+    assert terminal.failure_line(short) == ('  s.yaml::better[t:1:a2]: "The screen is better than the keyboard." '
+                                            '[keyboard] expected negative, predicted positive',)
+    # the README's case: its node id leaves too little room for the whole sentence: cut around the target
+    (line,) = terminal.failure_line(replace(short, nodeid=TEMPLATE_NODE))
+    assert len(line) <= terminal.LINE_LIMIT and "same words" not in line, line
+    assert line.startswith(f'  {TEMPLATE_NODE}: "...') and line.endswith(
+        'than the keyboard." [keyboard] expected negative, predicted positive'), line
+    # the other kinds: the target, what changed, gold and predicted, the labels never cut
+    long_clause = "The pasta was cold, but " + "the waiter, who had clearly had a long and tiring day, was " * 3 + "kind."
+    kinds = {
+        "revtgt": failed_case("suites/directional/revtgt.yaml::revtgt[builtin-laptop:battery-life-is-longer:battery]",
+                              "flip", ("The battery lasts long.", "battery", "positive"),
+                              ("The battery does not last long.", "battery", "negative"), ("positive", "positive")),
+        "typos": failed_case("suites/invariance/robustness.yaml::typos[builtin-restaurant:somehow-our-reservation-"
+                             "got-lost:reservation]", "unchanged", ("Our reservation got lost.", "reservation",
+                                                                    "negative"),
+                             ("Our reservation got losst.", "reservation", "negative"), ("negative", "neutral")),
+        "intensity": failed_case("suites/capabilities/laptop.yaml::intensity-intensifier[templates-laptop:1:a1]",
+                                 "unchanged", ("The fan is loud.", "fan", "negative"),
+                                 ("The fan is very loud.", "fan", "negative"), ("negative", "positive")),
+        "adddiff": failed_case("s.yaml::adddiff[src:u:pasta]", "unchanged", ("The pasta was cold.", "pasta", "negative"),
+                               (long_clause, "pasta", "negative"), ("negative", "positive")),
+    }
+    wanted = {"revtgt": ("[battery] 'lasts' -> 'does not last'", "gold positive->negative, predicted positive->positive"),
+              "typos": ("[reservation] 'lost.' -> 'losst.'", "gold negative->negative, predicted negative->neutral"),
+              "intensity": ("[fan] + 'very'", "gold negative->negative, predicted negative->positive"),
+              "adddiff": ("[pasta] 'cold.' -> 'cold, but the waiter,", "gold negative->negative, predicted "
+                                                                       "negative->positive")}
+    for kind, outcome in kinds.items():
+        lines = terminal.failure_line(outcome)
+        assert all(len(line) <= terminal.LINE_LIMIT for line in lines), lines
+        described = lines[-1]
+        assert lines[0].startswith(f"  {outcome.nodeid}:") and described.endswith(wanted[kind][1]), (kind, lines)
+        assert wanted[kind][0] in described, (kind, lines)
+        if len(lines) == 2:  # a node id too long for the case beside it: the case on an indented line
+            assert lines[0] == f"  {outcome.nodeid}:" and described.startswith(terminal.FOLDED + "["), lines
+    assert len(terminal.failure_line(kinds["typos"])) == 2 and len(terminal.failure_line(kinds["intensity"])) == 1
+    listed = terminal.failure_lines([short, *kinds.values()], shown=3)
+    assert listed[0] == "5 failed cases, the first 3, one line each (-v explains every case in full):"
+    assert listed[1:-2] == [*terminal.failure_line(short), *terminal.failure_line(kinds["revtgt"]),
+                            *terminal.failure_line(kinds["typos"])]
+
+
+TEMPLATE_SUITE = """\
+suite: comparatives
+tests:
+  - name: better
+    capability: comparatives
+    type: mft
+    domain: laptop
+    template: "The {a1} {a1.is} {c} than the {a2}."
+    slots: {a1: {aspect: screen}, a2: {aspect: keyboard}, c: {word: comparative_positive}}
+    gold: {a1: positive, a2: negative}
+    n: 3
+"""
+
+
+def test_verbose_explains_a_one_sentence_case_once_and_the_default_names_its_sentence(tmp_path):
+    (tmp_path / "suite.yaml").write_text(TEMPLATE_SUITE)
+    verbose = run_pytest(["suite.yaml", "--model", "lexicon", "-v"], cwd=tmp_path).out
+    failures = verbose.split("= FAILURES =")[1].split("= absa-checks =")[0]
+    blocks = [block for block in failures.split("\n_") if "template:mft (gold)" in block]
+    assert blocks and "original: " not in failures and "variant : " not in failures, verbose[-3000:]
+    for block in blocks:  # the case's sentence once, with its target, gold and prediction
+        (sentence,) = [line for line in block.splitlines() if line.startswith("  sentence: ")]
+        assert sentence.split(": ", 1)[1] + "\n    target " in block and block.count(sentence.split(": ", 1)[1]) == 1
+    default = run_pytest(["suite.yaml", "--model", "lexicon"], cwd=tmp_path).out
+    listed = [line for line in default.splitlines() if line.startswith("  suite.yaml::better[")]
+    assert listed and all(' than the ' in line and line.endswith(" expected negative, predicted positive")
+                          and "same words" not in line for line in listed), default[-3000:]
+
+
+def test_a_failed_gates_reason_is_folded_on_to_a_second_line_not_cut(tmp_path, run):
+    (tmp_path / "suite.yaml").write_text(SUITE.format(gates="    gates: {min_ars: 0.5}"))
+    (tmp_path / "mymodel.py").write_text(MODEL)
+    done = run(["suite.yaml", "--model", "python:mymodel:by_first_clause"], cwd=tmp_path)
+    (gate,) = [g for g in done.report["gates"] if g["verdict"] == "fail"]
+    lines = done.out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("gate failed: min_ars"))
+    folded = [lines[start]] + [line for line in lines[start + 1:start + 4] if line.startswith("      ")]
+    assert len(folded) >= 2 and all(len(line) <= terminal.LINE_LIMIT for line in folded), folded
+    assert gate["reason"] in " ".join(line.strip() for line in folded) and " ..." not in folded[-1], folded

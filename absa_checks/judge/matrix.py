@@ -27,6 +27,7 @@ from absa_checks.judge.stats import Rate, spread, wilson
 
 TYPES = ("mft", "inv", "dir")  # the columns, in CheckList's order
 EXAMPLES = 3                   # failing examples kept per cell (the lowest case ids; the JSON report's cases hold all)
+WORST = 3                      # the worst cells the summaries name, with a failing example each
 GATE_TEST = "gates.capabilities"  # a cell gate's "test": the suite file's `gates: {capabilities: ...}`
 
 
@@ -77,6 +78,15 @@ def build(outcomes: Iterable[CaseOutcome]) -> Matrix:
                                                       wilson(len(failing), len(scored)),
                                                       tuple(example(c) for c in failing[:EXAMPLES]))
     return found
+
+
+def worst(found: Matrix, count: int = WORST) -> list[tuple[str, str, Cell]]:
+    """What to fix first: the `count` cells with a failing example, the highest low end of the fail rate's 95%
+    interval first (a cell surely bad before one bad by chance: 1 of 1 failed is not the worst), then the
+    higher fail rate, then by capability and type."""
+    failing = [(capability, kind, cell) for capability, kinds in found.items() for kind, cell in kinds.items()
+               if cell.failed and cell.examples]
+    return sorted(failing, key=lambda c: (-c[2].fail_rate.low, -c[2].fail_rate.value, c[0], _order(c[1])))[:count]
 
 
 def _order(kind: str) -> tuple[int, str]:

@@ -249,9 +249,17 @@ class CaseItem(SuiteItem):
             return (f"  {title}: {example.sentence}\n"
                     f"    target {example.target.term!r} gold {example.polarity} -> predicted {prediction.label} ({probs})")
 
-        return (f"{case.strategy} ({case.expectation.describe()}): {reason}\n"
-                + line("original", case.original, original) + "\n"
-                + line("variant ", case.variant.example, variant))
+        head = f"{case.strategy} ({case.expectation.describe()}): {reason}\n"
+        if same_sentence(case.original, case.variant.example):  # a template's MFT case: its variant is itself
+            return head + line("sentence", case.variant.example, variant)
+        return head + line("original", case.original, original) + "\n" + line("variant ", case.variant.example, variant)
+
+
+def same_sentence(original, variant) -> bool:
+    """A case whose variant is its original (the same sentence and target, as a template's MFT case): -v
+    explains it once."""
+    return (original.sentence, original.target.start, original.target.end) == \
+        (variant.sentence, variant.target.start, variant.target.end)
 
 
 ITEMS: dict[type, type[SuiteItem]] = {CasePlan: CaseItem, MissingData: MissingDataItem, NoCases: NoCasesItem,

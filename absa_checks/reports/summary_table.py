@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from absa_checks.judge import audit
+from absa_checks.judge import matrix as matrix_module
 from absa_checks.judge.gates import CASE_SLICE_GATES, UNDECIDED, GateResult
 from absa_checks.judge.metrics import RunMetrics
 
@@ -208,8 +209,12 @@ MATRIX_HEADER = ("capability", "mft", "inv", "dir", "gate")
 MATRIX_TITLE = ("capability x test type: fail rate % [95% CI] and cases with a verdict "
                 "(mft: labels known; inv: invariance; dir: directional)")
 MATRIX_EACH_TITLE = "capability x test type on each checkpoint (capability@checkpoint; fail rate % [95% CI])"
-MATRIX_EXAMPLES_HEADER = ("capability", "type", "case", "original -> variant", "why it failed")
+MATRIX_EXAMPLES_HEADER = ("capability", "type", "case", "original -> variant", "target", "why it failed")
 MATRIX_EXAMPLES_TITLE = "capability x test type: a few failing cases per cell (the JSON report lists every case)"
+MATRIX_WORST_HEADER = ("capability", "type", "fail rate [95% CI]", "case", "sentence", "variant", "target",
+                       "why it failed")
+MATRIX_WORST_TITLE = ("capability x test type: what to fix first, the worst cells (highest low end of the 95% CI) "
+                      "with a failing case each")
 
 
 def matrix_cell(cell) -> str:
@@ -230,19 +235,28 @@ def matrix_rows(matrix: dict, gates: Sequence[GateResult] = (), suffix: str = ""
 
 def matrix_tables(matrix: dict, per_model: dict, gates: Sequence[GateResult] = ()) -> list[Table]:
     """The matrix (the run's; with several checkpoints, the mean, and a table of each checkpoint's rows as
-    capability@checkpoint) and its failing examples; none when no case ran and no cell is gated."""
+    capability@checkpoint), its worst cells with a failing case each (judge.matrix.worst) and its failing
+    examples, each naming its target; none when no case ran and no cell is gated."""
     if not matrix and not any(g.cell for g in gates):
         return []
     rows = matrix_rows(matrix, gates)
     each = [row for model, mine in per_model.items() for row in matrix_rows(mine, suffix=f"@{model}")] \
         if len(per_model) > 1 else []
-    examples = [(capability, kind, e["case"] + (f" @{e['model']}" if len(per_model) > 1 and "model" in e else ""),
+    def case(e: dict) -> str:
+        return e["case"] + (f" @{e['model']}" if len(per_model) > 1 and "model" in e else "")
+
+    examples = [(capability, kind, case(e),
                  f"{e['sentence']} -> {e['variant']}" if e["variant"] != e["sentence"] else e["sentence"],
-                 e["reason"])
+                 e.get("term") or "-", e["reason"])
                 for capability, kinds in matrix.items() for kind, cell in kinds.items() for e in cell.examples]
+    worst = [(capability, kind, with_ci(cell.fail_rate), case(e), e["sentence"],
+              e["variant"] if e["variant"] != e["sentence"] else "-", e.get("term") or "-", e["reason"])
+             for capability, kind, cell in matrix_module.worst(matrix) for e in cell.examples[:1]]
     tables = [Table(MATRIX_TITLE, MATRIX_HEADER, tuple(rows))]
     if each:
         tables.append(Table(MATRIX_EACH_TITLE, MATRIX_HEADER[:-1], tuple(row[:-1] for row in each)))
+    if worst:  # what to fix first, before the examples of every cell
+        tables.append(Table(MATRIX_WORST_TITLE, MATRIX_WORST_HEADER, tuple(worst)))
     if examples:
         tables.append(Table(MATRIX_EXAMPLES_TITLE, MATRIX_EXAMPLES_HEADER, tuple(examples)))
     return tables

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import textwrap
 from typing import Any
 
 from absa_checks.common.examples import DataIssue
@@ -14,6 +15,9 @@ from absa_checks.judge.verdict import Verdict
 from absa_checks.reports import summary_table
 from absa_checks.suites import strategies
 from absa_checks.suites.templates import SOURCE_PREFIX as TEMPLATE_SOURCE
+
+LINE_LIMIT = 160  # a summary line longer than this is cut or folded (without -v): the reports hold the whole of it
+SHOWN_FAILURES = 10  # failed cases listed one line each (without -v): -v and the reports list every one
 
 
 def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues: list[DataIssue],
@@ -38,6 +42,9 @@ def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues
             lines += coverage_lines(table)
             continue
         if table.header == summary_table.MATRIX_EXAMPLES_HEADER:  # the failing cases are listed above and in reports
+            continue
+        if table.header == summary_table.MATRIX_WORST_HEADER:  # a line a cell, under the matrix
+            lines += worst_cell_lines(table)
             continue
         if table.title == summary_table.MATRIX_EACH_TITLE and not show_slices:  # the mean's table is shown
             lines.append("capability x test type on each checkpoint: in the reports, or here with -v")
@@ -68,6 +75,24 @@ def summary_lines(run: dict[str, Any], tables: list[summary_table.Table], issues
         lines.append(f"the {failed_cases} failed cases are findings about the model, not errors of the run: "
                      "the gates decide the exit status (--absa-strict: every case)")
     lines.append(f"absa-checks {verdict.heading}: {verdict.reason}")
+    return lines
+
+
+WORST_SHOWN = 2  # the matrix's worst cells the terminal names (the reports: judge.matrix.WORST), within one screen
+
+
+def worst_cell_lines(table: summary_table.Table, shown: int = WORST_SHOWN, limit: int = LINE_LIMIT) -> list[str]:
+    """The matrix's first `shown` worst cells, one line each within `limit`, no heading (one screen): the cell,
+    its fail rate, and one failing case's sentence (the variant, the one the model got wrong), target and why
+    it failed; the sentence is shortened around its target to fit, not the why (the original beside it, and
+    the other worst cells: the reports)."""
+    lines = []
+    for capability, kind, rate, _, sentence, variant, target, why in table.rows[:shown]:
+        failed = sentence if variant == "-" else variant
+        head, tail = f"worst cell: {capability} {kind} {rate}: ", f" [{target}]: {why}"
+        start = failed.find(target) if target != "-" else -1
+        example = {"sentence": failed, "from": start if start >= 0 else None, "to": start + len(target)}
+        lines.append(cut(head + quoted(example, limit - len(head) - len(tail)) + tail, limit))
     return lines
 
 
@@ -175,10 +200,6 @@ def baseline_lines(regression_gates: list[GateResult], compared: dict[str, dict[
     return lines
 
 
-LINE_LIMIT = 160  # a summary line longer than this is cut (without -v): the reports hold the whole of it
-SHOWN_FAILURES = 10  # failed cases listed one line each (without -v): -v and the reports list every one
-
-
 def summary(result, options) -> list[str]:
     """The lines for a RunResult (absa_checks.run.conclusion), the run's notes first. Without -v it fits one screen:
     repeated lines folded, the first failed cases, the gates that failed and a short verdict, the lines cut
@@ -186,20 +207,31 @@ def summary(result, options) -> list[str]:
     they say what to do)."""
     context = result.context
     failures = failure_lines(result.outcomes) if options.compact_failures else []
-    lines = [*context.notes, *failures, *summary_lines(result.run, result.tables, context.issues, result.compared,
-                                            result.regression_gates, context.quarantined, result.verdict,
-                                            show_slices=options.verbose, report_asked=options.report is not None,
-                                            failed_cases=_failed_cases_not_deciding(result, options))]
+    lines = summary_lines(result.run, result.tables, context.issues, result.compared, result.regression_gates,
+                          context.quarantined, result.verdict, show_slices=options.verbose,
+                          report_asked=options.report is not None,
+                          failed_cases=_failed_cases_not_deciding(result, options))
     lines[-1:-1] = manifest_lines(result.manifest)  # the verdict stays the last line
-    lines = fold_repeated(lines)
+    # the failed cases are not folded: two cases' second lines may be alike (failure_line)
+    lines = [*fold_repeated(list(context.notes)), *failures, *fold_repeated(lines)]
     if options.verbose:
         return lines
     failed = failed_gate_lines(result.gates, options.inconclusive)
     whole = set(context.notes) | {line for line in lines if line.startswith(("also not measured: ", "domains: "))}
     whole |= {line for line in failed if line.startswith(WHOLE_GATES)}
     verdict = verdict_line(result.verdict, len(failed), result.metrics)
-    # the run's notes and what it failed to measure keep their fix; the rest is in the reports
-    return [line if line in whole else cut(line) for line in lines[:-1] + failed] + [verdict]
+    # the run's notes and what it failed to measure keep their fix; the rest is in the reports; a failed gate's
+    # reason is folded on to indented lines, never cut
+    return [line if line in whole else cut(line) for line in lines[:-1]] \
+        + [part for line in failed for part in ((line,) if line in whole else fold(line))] + [verdict]
+
+
+def fold(line: str, limit: int = LINE_LIMIT) -> tuple[str, ...]:
+    """A long line as lines within `limit` characters, the second and later indented (FOLDED), broken between
+    words (a word longer than a line is broken too): nothing of it is lost."""
+    if len(line) <= limit:
+        return (line,)
+    return tuple(textwrap.wrap(line, width=limit, subsequent_indent=FOLDED, break_on_hyphens=False))
 
 
 # failed gates whose reason is the fix (a frozen file out of date: its units and the update command), never cut
@@ -269,25 +301,94 @@ def _failed_cases_not_deciding(result, options) -> int:
     return found if decided and not options.strict else 0
 
 
-def failure_lines(outcomes, shown: int = SHOWN_FAILURES) -> list[str]:
-    """The first `shown` cases that failed their expectation, one line each: where, what changed, gold and
-    predicted (-v explains every one in full; the JSON and Markdown reports list them all)."""
+def failure_lines(outcomes, shown: int = SHOWN_FAILURES, limit: int = LINE_LIMIT) -> list[str]:
+    """The first `shown` cases that failed their expectation, one line each within `limit` characters: where,
+    the target, what changed (a case on one sentence, as a template's MFT: the sentence) and expected against
+    predicted; a long sentence or change is shortened, never the labels (-v explains every one in full; the
+    JSON and Markdown reports list them all)."""
     failed = [o for o in outcomes if o.status in FINDINGS]
     if not failed:
         return []
     first = f"the first {shown}, " if len(failed) > shown else ""
     lines = [f"{len(failed)} failed cases, {first}one line each (-v explains every case in full):"]
-    for o in failed[:shown]:
-        changed = _changed_words(o.original["sentence"], o.variant["sentence"])
-        if o.status != "failed":  # an extraction model: the target itself was not found (or twice)
-            lines.append(f"  {o.nodeid}: {changed}; target {o.status}: {o.reason}")
-            continue
-        lines.append(f"  {o.nodeid}: {changed}; gold {o.original['gold']}->{o.variant['gold']}, predicted "
-                     f"{o.original_prediction['label']}->{o.variant_prediction['label']}")
+    lines += [part for o in failed[:shown] for part in failure_line(o, limit)]
     if len(failed) > shown:
         lines.append(f"  ... and {len(failed) - shown} more (-v, or --absa-report PATH / --absa-markdown PATH "
                      "lists every one)")
     return lines + [""]
+
+
+def failure_line(o, limit: int = LINE_LIMIT) -> tuple[str, ...]:
+    """A failed case within `limit` characters: `nodeid: "sentence" [target] expected X, predicted Y` for a case
+    judged on its gold label (an MFT: the sentence the model got wrong), `nodeid: [target] 'old' -> 'new'; gold
+    a->b, predicted c->d` for one that compares the variant with its original (INV, DIR, ARTS's strategies). The
+    sentence or change is shortened to fit, never the labels; when the node id leaves it too little room, the
+    case goes on to a second, indented line."""
+    head = f"  {o.nodeid}: "
+    line = _described(o, head, limit)
+    if len(line) <= limit:
+        return (line,)
+    return head.rstrip(), _described(o, FOLDED, limit)
+
+
+FOLDED = "      "  # the indent of a failed case's or gate's second line
+
+
+def _described(o, head: str, limit: int) -> str:
+    target = _target(o.original.get("term"), o.variant.get("term"))
+    if o.status != "failed":  # an extraction model: the target itself was not found (or twice)
+        changed = _changed_words(o.original["sentence"], o.variant["sentence"])
+        return cut(f"{head}{target} {changed}; target {o.status}: {o.reason}", limit)
+    if o.expect == "gold":
+        tail = f" {target} expected {o.variant['gold']}, predicted {o.variant_prediction['label']}"
+        return head + quoted(o.variant, limit - len(head) - len(tail)) + tail
+    tail = (f"; gold {o.original['gold']}->{o.variant['gold']}, predicted "
+            f"{o.original_prediction['label']}->{o.variant_prediction['label']}")
+    if o.original["sentence"] == o.variant["sentence"]:
+        return head + quoted(o.variant, limit - len(head) - len(target) - len(tail) - 1) + f" {target}{tail}"
+    changed = _changed_words(o.original["sentence"], o.variant["sentence"])
+    return head + target + " " + shorten(changed, limit - len(head) - len(target) - len(tail) - 1) + tail
+
+
+def _target(original: str | None, variant: str | None) -> str:
+    """The target as the failure lines show it: `[screen]`, `[screen -> display]` when the variant renamed it."""
+    return f"[{original}]" if variant in (None, original) else f"[{original} -> {variant}]"
+
+
+MIN_SHOWN = 20  # a sentence or change shortened to fit a line keeps at least this many characters
+
+
+def shorten(text: str, width: int) -> str:
+    """`text` within `width` characters (at least MIN_SHOWN), cut at the end with "..."."""
+    width = max(width, MIN_SHOWN)
+    return text if len(text) <= width else text[:width - 3].rstrip() + "..."
+
+
+def quoted(example: dict, width: int) -> str:
+    """An example's sentence in double quotes within `width` characters, quotes included: a long one keeps the
+    words around its target (marked "..." where cut), for the target is what the line is about."""
+    return f'"{around(example["sentence"], example.get("from"), example.get("to"), width - 2)}"'
+
+
+def around(text: str, start: int | None, end: int | None, width: int) -> str:
+    """`text` within `width` characters (at least MIN_SHOWN): whole if it fits, else the stretch centred on
+    text[start:end] with "..." where it was cut (cut at its end when the span is unknown or too long)."""
+    width = max(width, MIN_SHOWN)
+    if len(text) <= width:
+        return text
+    if start is None or end is None or not 0 <= start < end <= len(text) or end - start > width - 6:
+        return shorten(text, width)
+    room = width - 6  # both ends cut: "..." each
+    low = max(0, (start + end) // 2 - room // 2)
+    high = min(len(text), low + room)
+    if low == 0:
+        high = width - 3
+    elif high == len(text):
+        low = len(text) - (width - 3)
+    else:
+        low = max(0, min(low, start))
+        high = low + room
+    return ("..." if low else "") + text[low:high].strip() + ("..." if high < len(text) else "")
 
 
 FINDINGS = ("failed", "not-found", "ambiguous")  # what a case finds out about the model (errors are not)
