@@ -334,7 +334,7 @@ def test_an_edit_after_the_audit_drops_the_verdict_out(reviewed, tmp_path):
     assert main(["audit", "score", str(reviewed), str(answered)]) == 0
     target = next(c for c in read_candidates(reviewed) if c.decision == "accepted" and c.strategy == "revtgt")
     assert target.audit() is not None
-    assert main(["decide", str(reviewed), "--reject", target.candidate_id, "--reviewer", "bo"]) == 0
+    assert main(["decide", str(reviewed), "--reject", target.candidate_id, "--reviewer", "bo", "--replace"]) == 0
     again = {c.candidate_id: c for c in read_candidates(reviewed)}[target.candidate_id]
     assert again.audit() is not None  # rejecting keeps the text: the verdict still stands (the test does not run it)
     lines = []
