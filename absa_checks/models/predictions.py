@@ -14,7 +14,6 @@ from absa_checks.common.labels import POLARITIES, label_key, looks_numeric, pola
 from absa_checks.models.protocol import Adapter, Query, QueryError
 from absa_checks.suites.expectations import label_of
 
-
 SUM_TOLERANCE = 0.02  # |sum - 1| a model's probabilities may be off by (two-decimal rounding of three stays within it)
 
 
