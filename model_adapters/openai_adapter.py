@@ -386,7 +386,10 @@ class OpenAIAdapter:
             label = polarity_word(entry["token"].strip())
             if label in POLARITIES:
                 found[label] = found.get(label, 0.0) + math.exp(min(0.0, float(value)))
-        return found or None
+        total = sum(found.values())
+        # the polarities' share of the top tokens' mass (the rest is other tokens): probabilities by design,
+        # so not the renormalisation of a model's own probabilities that the run counts and shows
+        return {label: value / total for label, value in found.items()} if total > 0 else None
 
     # ------------------------------------------------------------------ one request, politely
 

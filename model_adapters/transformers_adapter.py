@@ -49,6 +49,8 @@ class TransformersAdapter:
             self.label_overrides = label_map(labels, f"model '{name}'")
         except ValueError as err:
             raise AdapterError(str(err)) from None
+        if self.is_local:  # before the run: the checkpoint's config says which outputs it has
+            check_label_keys(name, self.label_overrides, config_labels(name, self.local), self.local / "config.json")
         self.device_option = device
         _check_device_name(name, device)
         self.dtype = dtype
@@ -97,6 +99,8 @@ class TransformersAdapter:
         self._model = model.to(self._device).eval()
 
     def _labels(self, id2label: Mapping) -> dict[int, str]:
+        check_label_keys(self.name, self.label_overrides, {int(i): str(n) for i, n in id2label.items()},
+                         self.path)  # a hub checkpoint's config is known only now
         mapping = {}
         for index, raw in sorted((int(i), str(name)) for i, name in id2label.items()):
             by_index, by_name = self.label_overrides.get(label_key(index)), self.label_overrides.get(label_key(raw))
@@ -219,6 +223,38 @@ def check_settings(name: str, dtype: str, max_length: object) -> None:
     if isinstance(max_length, bool) or not isinstance(max_length, int) or not 8 <= max_length <= 65536:
         raise AdapterError(f"model '{name}': max_length {max_length!r} is not a whole number of tokens from 8 "
                            "to 65536 (the default, 128, fits SemEval sentences)")
+
+
+def config_labels(name: str, folder: Path) -> dict[int, str]:
+    """The checkpoint's outputs as its config.json names them (index -> name): `id2label`, else `num_labels`
+    outputs named LABEL_i, else transformers' default of two."""
+    try:
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        id2label = config.get("id2label")
+        if isinstance(id2label, dict) and id2label:
+            return {int(i): str(n) for i, n in id2label.items()}
+        count = config.get("num_labels", 2)
+        return {i: f"LABEL_{i}" for i in range(int(count))}
+    except (OSError, ValueError, TypeError, AttributeError) as err:
+        raise AdapterError(f"model '{name}': {folder / 'config.json'} cannot be read as a checkpoint's config "
+                           f"({err}); point the model's path at a folder saved with save_pretrained()") from None
+
+
+def check_label_keys(name: str, overrides: Mapping[str, str], outputs: Mapping[int, str], where: object) -> None:
+    """Every key of the entry's `labels:` names an output of the checkpoint, by index or by name: a mapping for
+    another head (ids 0-4 for a 3-label checkpoint, `LABEL_3`) is refused naming the keys and the range, never
+    left unused while the checkpoint's own names decide."""
+    known = {label_key(i) for i in outputs} | {label_key(n) for n in outputs.values()}
+    stray = [key for key in overrides if key not in known]
+    if not stray:
+        return
+    ids = sorted(outputs)
+    span = f"ids {ids[0]}-{ids[-1]}" if ids == list(range(ids[0], ids[-1] + 1)) and len(ids) > 1 else \
+        f"ids {', '.join(map(str, ids))}"
+    names = ", ".join(outputs[i] for i in ids)
+    raise AdapterError(f"model '{name}': labels names {', '.join(stray)}, which the checkpoint does not have: "
+                       f"{where} gives {len(ids)} labels, {span} ({names}); map those ids or names, or point the "
+                       "model at the checkpoint the mapping is for")
 
 
 def locate(name: str, path: str, base_dir: Path | None = None) -> tuple[Path, bool]:

@@ -86,3 +86,21 @@ def test_kinds_are_listed_without_importing_them():
 def test_an_unknown_kind_names_the_known_ones():
     with pytest.raises(AbsaChecksError, match="unknown model kind 'replya'; did you mean 'replay'"):
         adapters.get_kind("replya")
+
+
+def test_an_unknown_top_level_key_in_models_yaml_is_refused_naming_file_line_and_the_known_keys(tmp_path: Path, run):
+    models = tmp_path / "models.yaml"
+    models.write_text("models:\n  mine: {kind: lexicon, scope: target}\n"
+                      "grops:\n  pair: [mine, lexicon-sentence]\n")  # the groups would be dropped without a word
+    with pytest.raises(AbsaChecksError) as err:
+        adapters.resolve_run("mine", models)
+    assert str(err.value) == (f"{models}:3: unknown top-level key 'grops'; did you mean 'groups'? a models file has "
+                              "models and groups (settings go inside a model's entry)")
+    models.write_text("models:\n  mine: {kind: lexicon, scope: target}\nbatch_size: 8\n")
+    with pytest.raises(AbsaChecksError, match=r"models.yaml:3: unknown top-level key 'batch_size'; a models file has"):
+        adapters.resolve("mine", models)
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "s.yaml").write_text(SUITE)
+    result = run(["s.yaml", "--absa-model", "mine"], cwd=tmp_path)
+    assert result.code == 4 and "models.yaml:3: unknown top-level key 'batch_size'" in result.out
+    assert "Traceback" not in result.out and "passed" not in result.out

@@ -334,7 +334,7 @@ def test_an_edit_after_the_audit_drops_the_verdict_out(reviewed, tmp_path):
     assert main(["audit", "score", str(reviewed), str(answered)]) == 0
     target = next(c for c in read_candidates(reviewed) if c.decision == "accepted" and c.strategy == "revtgt")
     assert target.audit() is not None
-    assert main(["decide", str(reviewed), "--reject", target.candidate_id, "--reviewer", "bo"]) == 0
+    assert main(["decide", str(reviewed), "--reject", target.candidate_id, "--reviewer", "bo", "--replace"]) == 0
     again = {c.candidate_id: c for c in read_candidates(reviewed)}[target.candidate_id]
     assert again.audit() is not None  # rejecting keeps the text: the verdict still stands (the test does not run it)
     lines = []
@@ -358,6 +358,28 @@ def test_a_shipped_pool_verdict_on_an_edited_candidate_is_stored_not_counted_and
     assert edited.audit() is None
     assert all(c.audit() is not None for c in read_candidates(reviewed) if c.status == "shipped" and c is not edited
                and c.decision != "edited")
+
+
+def test_the_score_table_counts_exactly_the_verdicts_the_message_says_it_counts(reviewed, tmp_path, capsys):
+    """A verdict on a text the candidate no longer runs is stored and said not to be counted: it used to be
+    counted in the table all the same (n said 1 more than the verdicts that count)."""
+    assert draw(reviewed, tmp_path / "s.jsonl", "--pool", "shipped", sample=100) == 0
+    answered = answer(tmp_path / "s.jsonl", tmp_path / "a.jsonl")
+    drawn = len(rows(answered))
+    capsys.readouterr()
+    assert main(["audit", "score", str(reviewed), str(answered)]) == 0
+    captured = capsys.readouterr()
+    table = {line.split()[0]: int(line.split()[1]) for line in captured.out.splitlines()[1:]}
+    assert f"{drawn} verdicts stored, {drawn - 1} counted in the table" in captured.err
+    assert "1 verdicts judged a text the candidate no longer runs" in captured.err
+    assert "not counted in the table nor as its validity" in captured.err
+    assert sum(table.values()) == drawn - 1
+    counted = [c for c in read_candidates(reviewed) if c.audit() is not None]  # what validity will count
+    assert len(counted) == drawn - 1
+    by_strategy: dict[str, int] = {}
+    for candidate in counted:
+        by_strategy[candidate.strategy] = by_strategy.get(candidate.strategy, 0) + 1
+    assert table == dict(sorted(by_strategy.items()))
 
 
 @pytest.mark.parametrize("change,words", [
@@ -394,7 +416,7 @@ def test_score_refuses_unanswered_items_unless_asked_and_then_says_how_many(revi
     err = capsys.readouterr().err
     assert "not answered (2 of" in err and "--skip-unanswered" in err and reviewed.read_bytes() == before
     assert main(["audit", "score", str(reviewed), str(answered), "--skip-unanswered"]) == 0
-    assert f"{n - 2} verdicts stored; 2 items not answered" in capsys.readouterr().err
+    assert f"{n - 2} verdicts stored, {n - 2} counted in the table; 2 items not answered" in capsys.readouterr().err
     assert sum(r.get("audit") is not None for r in rows(reviewed)) == n - 2
 
 

@@ -50,6 +50,33 @@ def test_a_wrong_claim_is_one_clear_message(raw, message):
     assert message in str(err.value) and "models.yaml: 'bert-pt': claims" in str(err.value)
 
 
+@pytest.mark.parametrize("metric,hint", [
+    ("acuracy", "did you mean 'accuracy'?"),
+    ("revtgtt_accuracy", "did you mean 'revtgt_accuracy'?"),  # it used to be accepted, and never measured
+    ("addiff_fail_rate", "did you mean 'adddiff_fail_rate'?"),
+    ("f1", "claims take accuracy, ars, revtgt_accuracy, revtgt_fail_rate"),
+])
+def test_a_claim_on_a_misspelt_metric_is_refused_with_did_you_mean_and_the_known_metrics(metric, hint):
+    with pytest.raises(AbsaChecksError) as err:
+        parse({"source": "arts-restaurant", metric: 0.6}, "bert-pt", "models.yaml")
+    message = str(err.value)
+    assert message.startswith(f"models.yaml: 'bert-pt': claims: unknown metric '{metric}'; ") and hint in message
+    assert "adddiff_fail_rate" in message and "\n" not in message
+    kept = parse({"source": "s", "revnon+adddiff_accuracy": 0.5, "adddiff(k=3)_fail_rate": 0.2,
+                  "template:negation_accuracy": 0.9}, "m", "f")
+    assert [c.metric for c in kept] == ["revnon+adddiff_accuracy", "adddiff(k=3)_fail_rate", "template:negation_accuracy"]
+
+
+def test_two_claims_that_contradict_each_other_are_refused_naming_both():
+    with pytest.raises(AbsaChecksError) as err:
+        parse([{"source": "arts-restaurant", "accuracy": 0.867}, {"source": "arts-laptop", "accuracy": 0.8},
+               {"source": "arts-restaurant", "accuracy": 0.88, "ars": 0.59}], "bert-pt", "models.yaml")
+    assert str(err.value) == ("models.yaml: 'bert-pt': claims: accuracy on arts-restaurant is claimed twice, 0.867 "
+                              "(claim 1) and 0.88 (claim 3); keep the one that was published")
+    again = parse([{"source": "a", "accuracy": 0.8}, {"source": "a", "accuracy": 0.8, "ars": 0.5}], "m", "f")
+    assert [(c.metric, c.value) for c in again] == [("accuracy", 0.8), ("ars", 0.5)]  # said twice alike: one claim
+
+
 def test_claims_per_strategy_and_lists_parse():
     found = parse([{"source": "a", "revtgt_accuracy": 0.6}, {"source": "b", "adddiff_fail_rate": 0.1}], "m", "f")
     assert [(c.source, c.metric, c.value) for c in found] == [("a", "revtgt_accuracy", 0.6),

@@ -368,6 +368,28 @@ def test_decide_writes_the_decision_reviewer_and_time_and_keeps_every_other_line
     assert read_candidates(file)  # still a valid file
 
 
+def test_decide_refuses_to_replace_another_reviewers_decision_unless_told_and_then_says_whose(project, capsys):
+    file = project / "reviewed.jsonl"
+    first, second = (r["id"] for r in shipped(file, "revtgt")[:2])
+    assert decide(file, "--accept", first, second) == 0
+    line = next(n for n, r in enumerate(records(file), 1) if r["id"] == first)  # no blank lines in the file
+    at = next(r for r in records(file) if r["id"] == first)["decided_at"]
+    before = file.read_bytes()
+    capsys.readouterr()
+    # it used to write bo's rejection over ann's acceptance and say only "0 accepted, 1 rejected by bo"
+    assert main(["decide", str(file), "--reject", first, second, "--reviewer", "bo"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"absa-checks: decide: {file}:{line}: candidate {first} was accepted by ann at {at} (and 1 more: "
+                   f"{second}); deciding as bo would replace ann's decision: add --replace to replace it, or leave it "
+                   "out; nothing written\n")
+    assert file.read_bytes() == before
+    assert decide(file, "--reject", first) == 0  # ann changing her own mind replaces nobody's
+    assert main(["decide", str(file), "--accept", first, "--reviewer", "bo", "--replace"]) == 0
+    assert f"1 accepted, 0 rejected by bo; replaced ann's rejected of {first}" in capsys.readouterr().err
+    record = next(r for r in records(file) if r["id"] == first)
+    assert (record["decision"], record["reviewer"]) == ("accepted", "bo")
+
+
 @pytest.mark.parametrize("args, words", [
     (["--accept", "nosuchid"], "no candidate nosuchid"),
     (["--accept", "X", "--reject", "X"], "both accepted and rejected"),

@@ -57,6 +57,24 @@ def test_a_wrong_slice_gate_names_file_line_and_fix(tmp_path, body, line, fragme
     assert str(err.value).startswith(f"{path}:{line}: ") and fragment in str(err.value), str(err.value)
 
 
+@pytest.mark.parametrize("selector,said", [
+    ("hard=true,hard=false", "hard=true and hard=false"),
+    ("aspects=single, gold=positive, aspects=multi", "aspects=single and aspects=multi"),
+    ("opposite_others>=2,opposite_others<2", "opposite_others>=2 and opposite_others<2"),
+    ("opposite_others=1,opposite_others>1", "opposite_others=1 and opposite_others>1"),
+])
+def test_a_slice_that_contradicts_itself_is_refused_naming_file_and_line(tmp_path, selector, said):
+    # it used to parse, select no unit, and report the gate as no-data and the run PASSED
+    path = suite(tmp_path, f"slices:\n  {selector}: {{min_accuracy: 0.7}}\n")
+    with pytest.raises(SpecError) as err:
+        parse_suite(path, KNOWN)
+    assert str(err.value) == (f"{path}:9: slice {selector!r} contradicts itself ({said}), so no unit can be in it; "
+                              "keep one of the conditions")
+    kept = slices.parse("hard=true,hard=true,opposite_others>=1,opposite_others<=1")  # repeated, or one count left
+    assert len(kept) == 4 and slices.matches("hard=true,opposite_others>=1,opposite_others<=1",
+                                             {"hard": True, "opposite_others": 1})
+
+
 def test_selectors_match_units_by_their_slices():
     unit = {"aspects": "multi", "hard": True, "opposite_others": 2, "gold": "positive"}
     assert slices.matches("hard=true", unit) and slices.matches("aspects=multi,gold=positive", unit)

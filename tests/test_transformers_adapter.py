@@ -5,6 +5,7 @@ Uses a tiny randomly initialised BERT written into tmp_path, so no network and n
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -248,3 +249,45 @@ def test_a_checkpoint_of_the_other_kinds_class_is_pointed_at_that_kind(named, tm
                                               r"transformers-tagger does not read; write kind: transformers in its"):
         registry.build(registry.resolve("pair", models))
     assert registry.build(registry.resolve(f"transformers-tagger:{tagger}", None)).is_local
+
+
+@pytest.mark.parametrize("labels, stray", [
+    ({0: "negative", 1: "neutral", 2: "positive", 3: "positive"}, "3"),  # a 4-label head's mapping
+    ({1: "negative", 2: "neutral", 3: "positive"}, "3"),                  # counted from 1
+    ({"LABEL_0": "negative", "LABEL_1": "neutral", "LABEL_5": "positive"}, "label_5"),
+])
+def test_labels_naming_ids_the_checkpoint_does_not_have_are_refused_before_loading(tmp_path, labels, stray):
+    folder = tmp_path / "three"
+    folder.mkdir()  # a config alone: refused before any weight is read
+    (folder / "config.json").write_text(json.dumps({"id2label": {"0": "LABEL_0", "1": "LABEL_1", "2": "LABEL_2"}}))
+    with pytest.raises(AdapterError) as err:
+        TransformersAdapter("tiny", str(folder), labels=labels)
+    assert str(err.value) == (f"model 'tiny': labels names {stray}, which the checkpoint does not have: "
+                              f"{folder / 'config.json'} gives 3 labels, ids 0-2 (LABEL_0, LABEL_1, LABEL_2); map "
+                              "those ids or names, or point the model at the checkpoint the mapping is for")
+
+
+def test_a_mapping_for_another_head_is_exit_4_before_the_run(tmp_path, run):
+    """A checkpoint whose own names are polarities used to ignore the stray key and run (it said nothing)."""
+    folder = tmp_path / "ckpt"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({"num_labels": 3, "id2label": {"0": "negative", "1": "neutral",
+                                                                                  "2": "positive"}}))
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "s.yaml").write_text("suite: s\ntests:\n  - {name: t, strategy: adddiff, sources: [builtin-laptop], "
+                                     "sample: 2}\n")
+    (tmp_path / "models.yaml").write_text("models:\n  five: {kind: transformers, path: ckpt, "
+                                          "labels: {0: negative, 1: negative, 2: neutral, 3: positive, 4: positive}}\n")
+    result = run(["s.yaml", "--absa-model", "five"], cwd=tmp_path)
+    assert result.code == 4, result.out[-2000:]
+    assert "model 'five': labels names 3, 4, which the checkpoint does not have: " in result.out
+    assert "gives 3 labels, ids 0-2 (negative, neutral, positive)" in result.out
+    assert "Traceback" not in result.out and "passed" not in result.out
+
+
+def test_a_full_mapping_of_the_checkpoints_ids_or_names_is_kept(tmp_path):
+    folder = tmp_path / "two"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({"num_labels": 3}))  # LABEL_0..LABEL_2
+    adapter = TransformersAdapter("tiny", str(folder), labels={"label_0": "negative", 1: "neutral", "2": "positive"})
+    assert adapter.label_overrides == {"label_0": "negative", "1": "neutral", "2": "positive"}

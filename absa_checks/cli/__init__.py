@@ -123,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     decide.add_argument("--accept", nargs="+", default=[], metavar="ID", help="candidate ids to accept")
     decide.add_argument("--reject", nargs="+", default=[], metavar="ID", help="candidate ids to reject")
     decide.add_argument("--reviewer", default=None, help="who decides (default: $USER)")
+    decide.add_argument("--replace", action="store_true",
+                        help="replace decisions another reviewer made (without it they are refused, naming whose)")
     decide.add_argument("--follow-symlinks", action="store_true",
                         help="the file is a symbolic link: write to the file it points to (the link stays)")
     from absa_checks.cli import labelstudio  # `absa-checks labelstudio export|import`
@@ -590,7 +592,7 @@ def _decide(args: argparse.Namespace) -> int:
     import datetime
     import os
 
-    from absa_checks.suites.candidates import Decision, decide, parse_candidates, read_text
+    from absa_checks.suites.candidates import Decision, decide, others_decisions, parse_candidates, read_text
 
     path = Path(args.file)
     both = sorted(set(args.accept) & set(args.reject))
@@ -599,10 +601,20 @@ def _decide(args: argparse.Namespace) -> int:
     if not args.accept and not args.reject:
         raise AbsaChecksError("decide: name candidates with --accept ID... and/or --reject ID...")
     text = read_text(path)  # read once: the lines checked are the lines rewritten
-    parse_candidates(text, str(path))  # every line checked first: a bad file is refused, never half rewritten
+    found = parse_candidates(text, str(path))  # every line checked first: a bad file is refused, never half rewritten
     reviewer = args.reviewer or os.environ.get("USER") or ""
     if not reviewer.strip():
         raise AbsaChecksError("decide: --reviewer NAME is needed ($USER is not set)")
+    others = others_decisions(found, {*args.accept, *args.reject}, reviewer)
+    if others and not args.replace:
+        first = others[0]
+        more = f" (and {len(others) - 1} more: {', '.join(c.candidate_id for c in others[1:4])}" \
+               f"{', ...' if len(others) > 4 else ''})" if len(others) > 1 else ""
+        raise AbsaChecksError(f"decide: {path}:{first.line}: candidate {first.candidate_id} was "
+                              f"{first.record.get('decision')} by {first.record.get('reviewer')} at "
+                              f"{first.record.get('decided_at')}{more}; deciding as {reviewer} would replace "
+                              f"{first.record.get('reviewer')}'s decision: add --replace to replace it, or leave it "
+                              "out; nothing written")
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
     decisions: dict[str, str | Decision] = {**{i: "accepted" for i in args.accept},
                                             **{i: "rejected" for i in args.reject}}
@@ -613,7 +625,9 @@ def _decide(args: argparse.Namespace) -> int:
     outputs.check([Named("FILE", path)], [], [], args.follow_symlinks, FOLLOW)
     if _write_each([(Named("FILE", path), text)], args.follow_symlinks):
         return 2
-    print(f"{path}: {len(args.accept)} accepted, {len(args.reject)} rejected by {reviewer}", file=sys.stderr)
+    replaced = "".join(f"; replaced {c.record.get('reviewer')}'s {c.record.get('decision')} of {c.candidate_id}"
+                       for c in others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+    print(f"{path}: {len(args.accept)} accepted, {len(args.reject)} rejected by {reviewer}{replaced}", file=sys.stderr)
     return 0
 
 

@@ -132,13 +132,16 @@ def score(args: argparse.Namespace) -> int:
         print(f"absa-checks: {err}", file=sys.stderr)
         return 2
     stale = [v for v, _ in verdicts.values() if candidates[v.item].text() != v.sentence]
-    table = audit.tally((candidates[v.item].strategy, v.fluent, v.sentiment_ok) for v, _ in verdicts.values())
+    counted = [v for v, _ in verdicts.values() if candidates[v.item].text() == v.sentence]
+    # the table is the validity the verdicts give: a stale verdict is stored but counts in neither
+    table = audit.tally((candidates[v.item].strategy, v.fluent, v.sentiment_ok) for v in counted)
     print("\n".join(audit.summary_lines(table)))
-    print(f"{path}: {len(verdicts)} verdicts stored" + (f"; {len(unanswered)} items not answered, not scored"
-                                                          if unanswered else ""), file=sys.stderr)
+    print(f"{path}: {len(verdicts)} verdicts stored, {len(counted)} counted in the table" +
+          (f"; {len(unanswered)} items not answered, not scored" if unanswered else ""), file=sys.stderr)
     if stale:
         print(f"{len(stale)} verdicts judged a text the candidate no longer runs (edited since the sheet was drawn, "
-              f"e.g. {stale[0].at}): stored, not counted as its validity until audited again", file=sys.stderr)
+              f"e.g. {stale[0].at}): stored, not counted in the table nor as its validity until audited again",
+              file=sys.stderr)
     return 0
 
 

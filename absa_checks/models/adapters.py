@@ -44,6 +44,7 @@ BUILTIN_MODELS = MappingProxyType({
     "lexicon-sentence": {"kind": "lexicon", "scope": "sentence"},
 })
 DEFAULT_MODEL = "lexicon"
+TOP_LEVEL_KEYS = ("models", "groups")  # what a models file may say at its top level
 
 
 @dataclass(frozen=True)
@@ -305,8 +306,19 @@ def _read_yaml(models_file: Path | None) -> dict[str, Any]:
         raw = models_file.read_bytes()
     except OSError as err:
         raise AbsaChecksError(f"{models_file}: cannot be read ({err.strerror})") from None
-    data = load_located(decode(raw, str(models_file)), str(models_file)).data or {}
-    return data if isinstance(data, dict) else {"models": None}
+    located = load_located(decode(raw, str(models_file)), str(models_file))
+    data = located.data or {}
+    if not isinstance(data, dict):
+        return {"models": None}
+    unknown = [key for key in data if key not in TOP_LEVEL_KEYS]
+    if unknown:  # a misspelt `groups:` would otherwise drop every group without a word
+        key = unknown[0]
+        hint = difflib.get_close_matches(str(key), TOP_LEVEL_KEYS, n=1)
+        fix = f"did you mean '{hint[0]}'? " if hint else ""
+        raise AbsaChecksError(f"{models_file}:{located.line((key,))}: unknown top-level key '{redact_text(str(key))}'; "
+                              f"{fix}a models file has {' and '.join(TOP_LEVEL_KEYS)} (settings go inside a model's "
+                              "entry)")
+    return data
 
 
 def read_models_file(models_file: Path | None) -> tuple[dict[str, Any], str]:

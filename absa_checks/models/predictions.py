@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from absa_checks.common.errors import AbsaChecksError, AdapterError
@@ -14,10 +14,19 @@ from absa_checks.common.labels import POLARITIES, label_key, looks_numeric, pola
 from absa_checks.models.protocol import Adapter, Query, QueryError
 from absa_checks.suites.expectations import label_of
 
+SUM_TOLERANCE = 0.02  # |sum - 1| a model's probabilities may be off by (two-decimal rounding of three stays within it)
+
 
 @dataclass(frozen=True)
 class Prediction:
     probs: tuple[float, float, float]  # in POLARITIES order: negative, neutral, positive
+    given_sum: float = field(default=1.0, compare=False)  # what the model's probabilities summed to, as answered
+
+    @property
+    def renormalised(self) -> bool:
+        """The model's probabilities were off 1 by more than SUM_TOLERANCE: divided by their sum here, and
+        counted and shown (scores or a wrong head are not probabilities)."""
+        return abs(self.given_sum - 1.0) > SUM_TOLERANCE
 
     @property
     def label(self) -> str:
@@ -96,7 +105,13 @@ def normalise(answer: object, adapter_name: str, labels: Mapping[str, str] | Non
     if not math.isfinite(total) or total <= 0 or any(v < 0 for v in probs.values()):
         raise AdapterError(f"model '{adapter_name}' gave probabilities {answer!r}; they must be non-negative "
                            "and not all zero")
-    return Prediction(tuple(probs[p] / total for p in POLARITIES))  # type: ignore[arg-type]
+    # within SUM_TOLERANCE of 1 the division is rounding; beyond it the answer is marked (Prediction.renormalised)
+    return Prediction(tuple(probs[p] / total for p in POLARITIES), total)  # type: ignore[arg-type]
+
+
+def renormalised(answers: Iterable[object]) -> int:
+    """How many of `answers` had probabilities that did not sum to 1 (beyond SUM_TOLERANCE)."""
+    return sum(isinstance(found, Prediction) and found.renormalised for found in answers)
 
 
 T = TypeVar("T")

@@ -12,6 +12,7 @@ from absa_checks.judge import audit
 from absa_checks.judge.comparison import SourceComparison
 from absa_checks.judge.gates import UNDECIDED, GateResult
 from absa_checks.judge.verdict import Verdict
+from absa_checks.models.predictions import SUM_TOLERANCE
 from absa_checks.reports import summary_table
 from absa_checks.suites import strategies
 from absa_checks.suites.templates import SOURCE_PREFIX as TEMPLATE_SOURCE
@@ -211,7 +212,8 @@ def summary(result, options) -> list[str]:
                           context.quarantined, result.verdict, show_slices=options.verbose,
                           report_asked=options.report is not None,
                           failed_cases=_failed_cases_not_deciding(result, options))
-    lines[-1:-1] = manifest_lines(result.manifest)  # the verdict stays the last line
+    lines[-1:-1] = [*renormalised_lines(context.timing.get("predictions") or {}),
+                    *manifest_lines(result.manifest)]  # the verdict stays the last line
     # the failed cases are not folded: two cases' second lines may be alike (failure_line)
     lines = [*fold_repeated(list(context.notes)), *failures, *fold_repeated(lines)]
     if options.verbose:
@@ -279,6 +281,20 @@ def verdict_line(verdict: Verdict, failed_gates: int, metrics) -> str:
     if not verdict.passed:  # not measured, refused, errors: the whole reason, for it says what to fix
         return line
     return cut(line.split(" (")[0] + (f" ({cases})" if cases and cases not in line.split(" (")[0] else ""))
+
+
+def renormalised_lines(predictions: dict[str, Any]) -> list[str]:
+    """One warning line when answers' probabilities did not sum to 1 (beyond SUM_TOLERANCE) and were divided by
+    their sum: counted per checkpoint in the report's timing.predictions.renormalised."""
+    per = predictions.get("per_checkpoint") or {}
+    counts = {name: found.get("renormalised", 0) for name, found in per.items()} if per else \
+        {"": predictions.get("renormalised", 0)}
+    total = sum(counts.values())
+    if not total:
+        return []
+    who = f" ({', '.join(f'{name} {n}' for name, n in counts.items() if n)})" if per else ""
+    return [f"warning: {total} answers{who} gave probabilities that do not sum to 1 (off by more than "
+            f"{SUM_TOLERANCE}); they were divided by their sum: scores or logits are not probabilities"]
 
 
 def manifest_lines(manifest) -> list[str]:

@@ -352,7 +352,8 @@ class Run:
         if len(per_model) == 1:
             return next(iter(per_model.values()))
         total = {key: sum(s[key] for s in per_model.values()) for key in ("unique_queries", "predicted",
-                                                                             "cache_hits", "model_calls", "truncated")}
+                                                                             "cache_hits", "model_calls", "truncated",
+                                                                             "renormalised")}
         total["seconds"] = round(sum(s["seconds"] for s in per_model.values()), 6)
         total["model_loaded"] = any(s["model_loaded"] for s in per_model.values())
         return {**total, "per_checkpoint": per_model}

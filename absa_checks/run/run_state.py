@@ -23,7 +23,7 @@ from absa_checks.judge.targets import Missing, find_target
 from absa_checks.models import adapters as registry
 from absa_checks.models.answers import extract_all, from_json, is_extractor, to_json
 from absa_checks.models.cache import PredictionCache, query_key, sentence_key
-from absa_checks.models.predictions import Prediction, plan, predict_all, query_for
+from absa_checks.models.predictions import Prediction, plan, predict_all, query_for, renormalised
 from absa_checks.models.progress import Progress, ProgressSink
 from absa_checks.models.protocol import Adapter, Extractor, Query, QueryError
 from absa_checks.perturb import outcome_json
@@ -216,6 +216,7 @@ class PredictionStats:
     cache_hits: int = 0
     model_calls: int = 0
     truncated: int = 0
+    renormalised: int = 0  # answers whose probabilities did not sum to 1 (models.predictions.SUM_TOLERANCE)
     seconds: float = 0.0
     model_loaded: bool = False
 
@@ -295,6 +296,7 @@ class Predictor:
             results = extract_all(self.adapter, queries, self.batch_size, batch_done)
         else:  # not an extractor (absa_checks.models.answers.is_extractor): a classifier's adapter
             results = predict_all(cast(Adapter, self.adapter), queries, self.batch_size, batch_done)
+            self.stats.renormalised += renormalised(results.values())
         self.stats.predicted += len(queries)
         self.stats.model_calls += -(-len(queries) // self.batch_size)
         self.stats.seconds += time.perf_counter() - started

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -323,6 +323,13 @@ def decide(text: str, shown: str, decisions: dict[str, str | Decision], reviewer
     wanted = {key: value if isinstance(value, Decision) else Decision(value) for key, value in decisions.items()}
     new, left = rewrite_lines(text, shown, wanted, write)
     return new, sorted(left)
+
+
+def others_decisions(candidates: Iterable[Candidate], ids: Collection[str], reviewer: str) -> list[Candidate]:
+    """The candidates among `ids` that a reviewer other than `reviewer` has decided, in file order: deciding
+    them again would replace that reviewer's decision (`absa-checks decide` refuses it without --replace)."""
+    return [c for c in candidates if c.candidate_id in ids and c.record.get("decision") is not None
+            and str(c.record.get("reviewer") or "").strip() != reviewer.strip()]
 
 
 def rewrite_lines(text: str, shown: str, wanted: dict[str, T], change: Callable[[dict, T, str], None]

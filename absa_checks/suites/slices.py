@@ -56,7 +56,30 @@ def parse(text: str) -> tuple[Condition, ...]:
             raise ValueError(f"slice {text!r}: unknown slice kind '{kind}'; slices are "
                              f"{', '.join((*VALUES, *COUNTS))}")
         conditions.append(Condition(kind, op, value))
+    contradiction = _contradiction(conditions)
+    if contradiction:  # no unit can be in it: its gate would be no-data, i.e. never decided
+        raise ValueError(f"slice {text!r} contradicts itself ({contradiction}), so no unit can be in it; "
+                         "keep one of the conditions")
     return tuple(conditions)
+
+
+def _contradiction(conditions: list[Condition]) -> str:
+    """Why no unit can meet all of `conditions` ("hard=true and hard=false"), or "" when one can."""
+    for kind in VALUES:
+        said = list(dict.fromkeys(f"{c.kind}={c.value}" for c in conditions if c.kind == kind))
+        if len(said) > 1:
+            return " and ".join(said)
+    for kind in COUNTS:
+        bounds = [c for c in conditions if c.kind == kind]
+        low, high = 0, None  # the counts every condition allows: low <= count <= high
+        for c in bounds:
+            n = int(c.value)
+            low = max(low, {"=": n, ">=": n, ">": n + 1}.get(c.op, low))
+            cap = {"=": n, "<=": n, "<": n - 1}.get(c.op)
+            high = cap if cap is not None and (high is None or cap < high) else high
+        if high is not None and low > high:
+            return " and ".join(f"{c.kind}{c.op}{c.value}" for c in bounds)
+    return ""
 
 
 def canonical(text: str) -> str:
