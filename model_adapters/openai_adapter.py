@@ -256,6 +256,7 @@ class OpenAIAdapter:
         self._next_slot = 0.0
         self._failures_in_a_row = 0
         self._stopped = ""
+        self._stopped_reason = ""  # what the requests not sent once stopped are counted by
         self._halt = threading.Event()  # set by an interrupt: every request under way is cancelled
         self._batches: set[_Batch] = set()  # the batches under way, for halt()
 
@@ -286,12 +287,15 @@ class OpenAIAdapter:
     def complete(self, bodies: Sequence[dict]) -> list[str | QueryError]:
         """Each whole chat-completions body sent as it is (the rewriter's requests, absa_checks.perturb.rewrite_prompt
         builds them) with this entry's client, concurrency, rate limit, retries, deadline and key: the reply's
-        text, or QueryError when that request failed for good."""
-        return self._all([dict(body) for body in bodies], lambda reply: reply["content"])
+        text, or QueryError when that request failed for good. Once the adapter has stopped asking
+        (`max_consecutive_failures`), the requests not sent are each a QueryError saying so (`sent` False): the
+        answers of the others are returned, never lost to one error for the whole batch."""
+        return self._all([dict(body) for body in bodies], lambda reply: reply["content"], stop=False)
 
-    def _all(self, bodies: list[dict], read) -> list:
+    def _all(self, bodies: list[dict], read, stop: bool = True) -> list:
         """Every request body's reply, asked on an event loop in a daemon thread while this thread waits: an
-        interrupt here (Ctrl-C, SIGTERM as KeyboardInterrupt) cancels the requests and lets go at once."""
+        interrupt here (Ctrl-C, SIGTERM as KeyboardInterrupt) cancels the requests and lets go at once. With
+        `stop`, an adapter that stopped asking raises its one message for the whole batch."""
         sdk = _import_sdk(self.name)
         batch = _Batch()
         outcome: Future = Future()
@@ -309,7 +313,7 @@ class OpenAIAdapter:
         finally:
             with self._lock:
                 self._batches.discard(batch)
-        if self._stopped:  # one clear message for the whole batch (and every later one)
+        if stop and self._stopped:  # one clear message for the whole batch (and every later one)
             raise AdapterError(self._stopped)
         return [reply if isinstance(reply, QueryError) else read(reply) for reply in replies]
 
@@ -431,23 +435,27 @@ class OpenAIAdapter:
         for reply in done:  # a task cancelled before it started; anything else is a bug, raised
             if isinstance(reply, BaseException) and not isinstance(reply, asyncio.CancelledError):
                 raise reply
-        return [QueryError(f"model '{self.name}': not asked, the run was interrupted")
-                if isinstance(reply, asyncio.CancelledError) else reply for reply in done]
+        return [self._not_asked() if isinstance(reply, asyncio.CancelledError) else reply for reply in done]
 
     async def _one(self, sdk: _Sdk, client: Any, gate: asyncio.Semaphore, body: dict) -> dict | QueryError:
         """A reply {content, logprobs}, or QueryError when this request failed for good."""
         try:
             async with gate:
                 if self._stopped:
-                    return QueryError(self._stopped)
+                    return QueryError(self._stopped, self._stopped_reason, sent=False)
                 if self._halt.is_set():
-                    return QueryError(f"model '{self.name}': not asked, the run was interrupted")
+                    return self._not_asked()
                 try:
                     return await self._ask(sdk, client, body)
                 except asyncio.CancelledError:
-                    return QueryError(f"model '{self.name}': not answered, the run was interrupted")
+                    return QueryError(f"model '{self.name}': not answered, the run was interrupted",
+                                      "the run was interrupted")
         except asyncio.CancelledError:  # halted while waiting for its turn
-            return QueryError(f"model '{self.name}': not asked, the run was interrupted")
+            return self._not_asked()
+
+    def _not_asked(self) -> QueryError:
+        return QueryError(f"model '{self.name}': not asked, the run was interrupted", "not sent: the run was interrupted",
+                          sent=False)
 
     async def _ask(self, sdk: _Sdk, client: Any, body: dict) -> dict | QueryError:
         """One chat completion through the SDK (its retries included); the reply was checked whole by the
@@ -462,6 +470,7 @@ class OpenAIAdapter:
             return {"content": choice["message"]["content"], "logprobs": choice.get("logprobs")}
         except openai.APIStatusError as err:
             problem = f"HTTP {err.status_code} from {self.shown_url}"
+            reason = f"HTTP {err.status_code}"
             wait = _retry_after(err.response.headers)
             if err.status_code not in RETRY_STATUSES:
                 message = f"{problem}{self._refusal(err.response)}; the request was refused, not retried"
@@ -472,18 +481,21 @@ class OpenAIAdapter:
                 message = f"{problem}, after {self.retries + 1} tries"
         except openai.APITimeoutError:  # before APIConnectionError, which it is a kind of
             problem = f"no complete reply within timeout {self.timeout:g} s from {self.shown_url}"
+            reason = f"no complete reply within timeout {self.timeout:g} s"
             message = f"{problem}, after {self.retries + 1} tries"
         except openai.APIConnectionError as err:
             cause = err.__cause__
-            problem = (f"a malformed reply from {self.shown_url} (not an OpenAI chat completion)"
-                       if isinstance(cause, sdk.http.DecodingError) else
+            malformed = isinstance(cause, sdk.http.DecodingError)
+            problem = (f"a malformed reply from {self.shown_url} (not an OpenAI chat completion)" if malformed else
                        f"{type(cause or err).__name__} talking to {self.shown_url}")
+            reason = "a malformed reply (not an OpenAI chat completion)" if malformed else type(cause or err).__name__
             message = f"{problem}, after {self.retries + 1} tries"
         except openai.OpenAIError as err:  # anything else the SDK raises: named, never its text
             problem = f"{type(err).__name__} talking to {self.shown_url}"
+            reason = type(err).__name__
             message = problem
         self._failed(problem)
-        return QueryError(f"model '{self.name}': {message}")
+        return QueryError(f"model '{self.name}': {message}", reason)
 
     # ------------------------------------------------------------------ the retry policy the SDK is given
 
@@ -523,6 +535,8 @@ class OpenAIAdapter:
         with self._lock:
             self._failures_in_a_row += 1
             if self._failures_in_a_row >= self.max_consecutive_failures and not self._stopped:
+                self._stopped_reason = (f"not sent: stopped after {self._failures_in_a_row} failed requests in a row "
+                                        "(max_consecutive_failures)")
                 self._stopped = (f"model '{self.name}': stopped after {self._failures_in_a_row} failed requests in a "
                                  f"row (the last: {problem}); check the server at {self.shown_base_url}")
 

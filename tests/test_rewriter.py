@@ -307,9 +307,11 @@ def test_a_429_is_retried_and_a_timeout_is_a_quarantined_no_answer(tmp_path, cap
         server.rewrites[EVEN] = GOOD_EVEN
         server.slow_seconds = 3
         server.faults = ["429:0", "", "slow", "slow"]  # the first request: 429, then answered; the second: too slow
-        assert main([*args, "--out", str(tmp_path / "out.jsonl")]) == 0
+        assert main([*args, "--out", str(tmp_path / "out.jsonl")]) == 1  # written, but incomplete
         err = capsys.readouterr().err
         assert "1 failed" in err and "quarantined: 1 x rewriter: no answer" in err
+        assert err.strip().splitlines()[-1].startswith("absa-checks: incomplete: the rewriter rw got no answer to 1 of "
+                                                       "2 requests (1 x no complete reply within timeout 0.5 s)")
         assert '"Sadly, the desserts were bland."' in (tmp_path / "out.jsonl").read_text()
         assert server.requests == 4  # 429 then answered; past the deadline twice (1 retry)
         # the failed request is not cached: the next run asks it again
@@ -484,15 +486,161 @@ def test_faulty_answers_through_the_server_are_each_quarantined_with_their_reaso
     assert "revtgt (rewriter): 0 variants" in err and '"origin": "rewriter"' not in (tmp_path / "out.jsonl").read_text()
 
 
+# 13 units the rules quarantine ("Even" before a reversed opinion: the rewriter is asked about each, REVTGT), with
+# the rules' own variants for the others: past max_consecutive_failures (8 by default) in a row
+LARGE = REVIEWS + "".join(f"Even the [dish{i}|pos] was {{tasty|dish{i}}}.\n" for i in range(12)) \
+    + "The [pasta|pos] was {good|pasta} and the [wine|neg] was {bad|wine}.\n"
+CLOSED = "closed port"
+
+
+def _closed_port_url() -> str:
+    """A 127.0.0.1 URL nothing listens on (the port was bound, then let go)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
+
+
+def _rules_alone(args: list[str]) -> list[str]:
+    """`generate`'s arguments without the rewriter's options."""
+    out, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in ("--rewriter", "--models-file", "--cache"):
+            skip = True
+        else:
+            out.append(arg)
+    return out
+
+
 @needs_extra("openai")
-def test_an_endpoint_that_keeps_failing_stops_the_command_with_one_line_and_writes_nothing(tmp_path, capsys):
+@pytest.mark.parametrize("size", ["tiny", "large"])
+@pytest.mark.parametrize("fault, kind", [("500", "HTTP 500"), ("malformed", "a malformed reply"),
+                                         (CLOSED, "ConnectError")])
+def test_an_endpoint_that_fails_still_writes_the_rules_variants_counts_its_failures_and_exits_1(tmp_path, capsys,
+                                                                                                 size, fault, kind):
+    """A closed port, 500s or garbage, on 2 requests or past max_consecutive_failures: the same exit status 1 and
+    one line counting the failed requests by kind; the rules' variants and candidates written as without the
+    rewriter, the answers had before the endpoint failed written too (they used to be lost with everything)."""
     with FakeOpenAI() as server:
-        args = _setup(tmp_path, server, retries=0, max_consecutive_failures=1)
+        args = _setup(tmp_path, server, retries=0, max_concurrency=1)
+        if size == "large":
+            (tmp_path / "reviews.txt").write_text(LARGE)
+        if fault == CLOSED:
+            models = json.loads((tmp_path / "models.yaml").read_text())
+            models["models"]["rw"]["base_url"] = _closed_port_url()
+            (tmp_path / "models.yaml").write_text(json.dumps(models))
+        else:
+            server.rewrites[EVEN] = GOOD_EVEN
+            server.always = fault  # every request fails but EVEN's first (then cached)
+        rules = _rules_alone(args)
+        assert main([*rules, "--out", str(tmp_path / "rules.jsonl")]) == 0
+        assert main([*rules, "--candidates", "--out", str(tmp_path / "rules.c.jsonl")]) == 0
+        capsys.readouterr()
+        server.faults = [""] if fault != CLOSED else []
+        for name, extra in (("out.jsonl", []), ("cand.jsonl", ["--candidates"])):
+            assert main([*args, "--rewriter-all", *extra, "--out", str(tmp_path / name)]) == 1, name
+            err = capsys.readouterr().err
+            assert "Traceback" not in err
+            last = err.strip().splitlines()[-1]
+            asked = 6 if size == "tiny" else 22  # (--rewriter-all) revtgt and revnon of every unit they apply to
+            failed = asked - (fault != CLOSED)
+            assert last.startswith(f"absa-checks: incomplete: the rewriter rw got no answer to {failed} of {asked} "
+                                   "requests ("), last
+            assert f"x {kind}" in last and "run the same command again once http://127.0.0.1:" in last, last
+            assert ("x not sent: stopped after 8 failed requests in a row" in last) == (size == "large"), last
+            assert sum(f"{kind}" in line for line in err.splitlines()) == 1  # counted in one line
+        lines = (tmp_path / "out.jsonl").read_text().splitlines()
+        assert [line for line in lines if '"origin": "rewriter"' not in line] == \
+            (tmp_path / "rules.jsonl").read_text().splitlines()
+        assert any("Sadly, the desserts were bland." in line for line in lines) == (fault != CLOSED)
+        cand = (tmp_path / "cand.jsonl").read_text()
+        assert [line for line in cand.splitlines() if '"origin": "rewriter"' not in line] == \
+            (tmp_path / "rules.c.jsonl").read_text().splitlines()
+        assert rc.NO_ANSWER not in cand  # a failed request is pending work, not a candidate to review
+
+
+@needs_extra("openai")
+def test_a_rerun_once_the_endpoint_answers_finishes_the_rewriter_work_and_keeps_the_rules_lines_once(tmp_path,
+                                                                                                     capsys):
+    with FakeOpenAI() as server:
+        args = _setup(tmp_path, server, retries=0, max_concurrency=1)
+        (tmp_path / "reviews.txt").write_text(LARGE)
+        server.rewrites[EVEN] = GOOD_EVEN
         server.always = "500"
-        assert main([*args, "--out", str(tmp_path / "out.jsonl")]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "model 'rw': stopped after 1 failed requests in a row" in err[0], err
-    assert "Traceback" not in err[0] and not (tmp_path / "out.jsonl").exists()
+        out, cand = tmp_path / "out.jsonl", tmp_path / "cand.jsonl"
+        assert main([*args, "--out", str(out)]) == 1
+        assert main([*args, "--candidates", "--out", str(cand)]) == 1
+        first_out, first_cand = out.read_text(), cand.read_text()
+        assert "Sadly," not in first_out + first_cand
+        server.always = ""
+        capsys.readouterr()
+        assert main([*args, "--out", str(out)]) == 0
+        err = capsys.readouterr().err
+        assert "incomplete" not in err and ", 0 failed" in err
+        again = out.read_text().splitlines()
+        assert [line for line in again if '"origin": "rewriter"' not in line] == first_out.splitlines()
+        assert sum("Sadly, the desserts were bland." in line for line in again) == 1
+        # --update on the candidates file of the failed run asks the pending requests, adds only the rewriter's
+        assert main([*args, "--update", str(cand)]) == 0
+        text = cand.read_text()
+        assert text.startswith(first_cand)
+        added = [json.loads(line) for line in text[len(first_cand):].splitlines()]
+        assert added and all(r["origin"] == "rewriter" for r in added)
+        ids = [c.candidate_id for c in parse_candidates(text, "cand.jsonl")]
+        assert len(ids) == len(set(ids))
+        assert sum(r["status"] == "shipped" for r in added) == 1
+        sent = server.requests
+        assert main([*args, "--update", str(cand)]) == 0 and cand.read_text() == text and server.requests == sent
+
+
+@needs_extra("openai")
+def test_a_no_answer_candidate_an_older_version_wrote_is_asked_again_by_update(tmp_path, capsys):
+    """Files written before failed requests were left out hold "rewriter: no answer" candidates: `--update` asks
+    those requests again instead of taking the unit as done."""
+    with FakeOpenAI() as server:
+        args = [*_setup(tmp_path, server), "--strategies", "revtgt"]
+        cand = tmp_path / "cand.jsonl"
+        assert main([*args, "--candidates", "--out", str(cand)]) == 0  # EVEN's rewrite declined
+        old = [json.loads(line) for line in cand.read_text().splitlines()]
+        declined = next(r for r in old if r.get("origin") == "rewriter" and r["sentence"] == EVEN)
+        declined["reason"] = f"{rc.NO_ANSWER}: model 'rw': HTTP 500 from {server.base_url}/chat/completions, after 1 tries"
+        cand.write_text("".join(json.dumps(r) + "\n" for r in old))
+        before = cand.read_text()
+        server.rewrites[EVEN] = GOOD_EVEN
+        fresh = [*args[:args.index("--cache")], "--cache", str(tmp_path / "fresh"), *args[args.index("--cache") + 2:]]
+        assert main([*fresh, "--update", str(cand)]) == 0  # a failed request was never cached
+        text = cand.read_text()
+        assert text.startswith(before)
+        added = [json.loads(line) for line in text[len(before):].splitlines()]
+        assert [(r["status"], r["sentence"]) for r in added] == [("shipped", "Sadly, the desserts were bland.")]
+
+
+@needs_extra("openai")
+def test_a_verifier_that_keeps_failing_leaves_the_variant_pending_not_a_disagreement(tmp_path, capsys):
+    with FakeOpenAI() as server, FakeOpenAI() as judge:
+        args = _setup(tmp_path, server)
+        server.rewrites[EVEN] = GOOD_EVEN
+        judge.always = "500"
+        models = json.loads((tmp_path / "models.yaml").read_text())
+        models["models"]["v"] = {"kind": "openai", "base_url": judge.base_url, "model": "judge", "retries": 0,
+                                 "max_consecutive_failures": 1}
+        (tmp_path / "models.yaml").write_text(json.dumps(models))
+        rules = _rules_alone(args)
+        assert main([*rules, "--out", str(tmp_path / "rules.jsonl")]) == 0
+        capsys.readouterr()
+        assert main([*args, "--verifier", "v", "--out", str(tmp_path / "out.jsonl")]) == 1
+        err = capsys.readouterr().err
+        last = err.strip().splitlines()[-1]
+        assert last.startswith("absa-checks: incomplete: the rewriter rw got no answer to 1 of 2 requests (1 x the "
+                               "verifier v: model 'v': stopped after 1 failed requests in a row"), last
+        assert rc.VERIFIER not in err and "Traceback" not in err
+        assert (tmp_path / "out.jsonl").read_text() == (tmp_path / "rules.jsonl").read_text()
+        judge.always = "answer:negative"
+        assert main([*args, "--verifier", "v", "--out", str(tmp_path / "again.jsonl")]) == 0
+        assert "Sadly, the desserts were bland." in (tmp_path / "again.jsonl").read_text()
 
 
 @needs_extra("openai")
@@ -572,8 +720,9 @@ def test_export_with_a_rewriter_writes_the_repair_turns_its_kept_answers_need_an
         server.rewrites[EVEN] = MISAPPLIED_EVEN
         assert main([*args, "--rewriter-repairs", "0", "--out", str(tmp_path / "first.jsonl")]) == 0
         server.faults = ["404"]  # the first turns come from the cache; the repair turn is refused
-        assert main([*args, "--out", str(tmp_path / "out.jsonl")]) == 0
-        assert f"x {rc.NO_ANSWER}" in capsys.readouterr().err
+        assert main([*args, "--out", str(tmp_path / "out.jsonl")]) == 1  # the repair turn is pending
+        err = capsys.readouterr().err
+        assert f"x {rc.NO_ANSWER}" in err and "got no answer to 1 of 3 requests (1 x HTTP 404)" in err
         assert main([*args, "--export-requests", str(tmp_path / "pending.jsonl")]) == 0
         pending = [json.loads(line) for line in (tmp_path / "pending.jsonl").read_text().splitlines()]
         assert len(pending) == 1

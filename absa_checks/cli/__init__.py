@@ -525,7 +525,16 @@ def _generate(args: argparse.Namespace) -> int:
     print(f"{len(loaded.units)} units from {origin}{domain}; wrote {len(made)} variants to {out}", file=sys.stderr)
     for line in tally.lines():
         print("  " + line, file=sys.stderr)
-    return 0
+    return _finished(tally.incomplete)
+
+
+def _finished(incomplete: str | None) -> int:
+    """generate's exit status once its files are written: 0, or 1 with the one line saying the rewriter's work
+    is incomplete (docs/reliability.md, exit statuses)."""
+    if incomplete is None:
+        return 0
+    print(f"absa-checks: {incomplete}", file=sys.stderr)
+    return 1
 
 
 def _rewriter(args: argparse.Namespace):
@@ -573,18 +582,18 @@ def _write_candidates(args: argparse.Namespace, existing: tuple[str, tuple] | No
     from absa_checks.run import generate
 
     if existing is None:
-        records = generate.candidates(loaded, strategies, settings, mode, rewriter=asking)
+        records, incomplete = generate.proposals(loaded, strategies, settings, mode, rewriter=asking)
         stream = io.StringIO()
         generate.write_candidates(records, stream)
         text, added = stream.getvalue(), len(records)
     else:
-        text, added = generate.update(existing[0], existing[1], loaded, strategies, settings, mode, asking)
+        text, added, incomplete = generate.update(existing[0], existing[1], loaded, strategies, settings, mode, asking)
     if _write_each(zip(wanted[:1], [text]), args.follow_symlinks):
         return 2
     what = "added" if existing is not None else "wrote"
     print(f"{len(loaded.units)} units; {what} {added} candidates {'to' if existing else 'in'} {wanted[0].path}"
           + (" (the lines already there are kept as they were)" if existing is not None else ""), file=sys.stderr)
-    return 0
+    return _finished(incomplete)
 
 
 def _decide(args: argparse.Namespace) -> int:

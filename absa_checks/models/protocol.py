@@ -29,9 +29,19 @@ class Query:
 
 @dataclass(frozen=True)
 class QueryError:
-    """The adapter could not answer this one query (e.g. no prediction in a replay file)."""
+    """The adapter could not answer this one query (e.g. no prediction in a replay file): `message` says it in
+    full; `reason` is the kind of failure, the same text for every query that failed the same way (counted by it,
+    e.g. "HTTP 500"; empty when the adapter gives none); `sent` is False for a query never sent (the adapter
+    had stopped asking, or the run was interrupted first)."""
 
     message: str
+    reason: str = ""
+    sent: bool = True
+
+    @property
+    def kind(self) -> str:
+        """What failures are counted by: the reason, else the message."""
+        return self.reason or self.message
 
 
 Answer = Mapping[str, float] | str | QueryError

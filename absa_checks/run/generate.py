@@ -38,6 +38,7 @@ class Tally:
     quarantined: Counter = field(default_factory=Counter)     # (strategy, reason)
     given: set[str] = field(default_factory=set)              # strategies whose variants the source gives
     rewriter: list[str] = field(default_factory=list)         # the rewriter's own lines (rewrite.Rewritten.lines)
+    incomplete: str | None = None                             # rewrite.Rewritten.incomplete: requests that failed
 
     def add(self, strategy: str, found: VariantSet) -> None:
         self.made[strategy] += sum(len(v) for v in found.by_unit.values())
@@ -136,6 +137,7 @@ def run(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: s
         tally.add(strategy, variants)
     if rewritten is not None and rewriter is not None:
         tally.rewriter = rewritten.lines(rewriter.rewriter.name)
+        tally.incomplete = incomplete(rewriter, rewritten)
     rejected_of: dict[tuple[str, str], list[Quarantined]] = {}
     for s, v in found.items():
         for q in v.quarantined:
@@ -146,6 +148,13 @@ def run(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: s
             made += [(unit, variant) for variant in found[strategy].by_unit.get(unit.unit_id, ())]
             rejected += rejected_of.get((strategy, unit.unit_id), [])
     return made, rejected, tally
+
+
+def incomplete(asking: rewrite.Asking | None, rewritten: rewrite.Rewritten | None) -> str | None:
+    """The one line saying the rewriter's work is incomplete (rewrite.Rewritten.incomplete), or None."""
+    if asking is None or rewritten is None:
+        return None
+    return rewritten.incomplete(asking.rewriter.name, asking.rewriter.endpoint)
 
 
 def _aspects(example: Example) -> list[dict]:
@@ -206,11 +215,21 @@ def candidates(loaded: LoadedSource, strategies: list[str], settings: Settings, 
                skip: Callable[[str, str, str], bool] = lambda source, unit, strategy: False,
                rewriter: rewrite.Asking | None = None,
                skip_rewritten: Callable[[str, str, str], bool] | None = None) -> list[dict]:
+    """The candidates of `proposals`, without the line saying the rewriter's work is incomplete."""
+    return proposals(loaded, strategies, settings, mode, skip, rewriter, skip_rewritten)[0]
+
+
+def proposals(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str = "generated",
+              skip: Callable[[str, str, str], bool] = lambda source, unit, strategy: False,
+              rewriter: rewrite.Asking | None = None,
+              skip_rewritten: Callable[[str, str, str], bool] | None = None) -> tuple[list[dict], str | None]:
     """One candidate per unit and strategy (several when the source gives several), in the order `run` writes;
     `skip(source, unit, strategy)` leaves out those already in a file (`generate --update`). The rewriter's
     candidates (verified, or quarantined with the check's reason) follow the rules', with `origin: rewriter`
     and their own `generator` (rewriter, model, prompt_sha256, request_key); `skip_rewritten` (default `skip`)
-    leaves out theirs, and the rewriter is not asked about those."""
+    leaves out theirs, and the rewriter is not asked about those. A request that failed is no candidate (there
+    is nothing to review, and a later `--update` asks it again): it is counted in the line saying the
+    rewriter's work is incomplete (rewrite.Rewritten.incomplete), returned beside the candidates (None: complete)."""
     generator = generator_info()
     skip_llm = skip_rewritten or skip
     rules, found, rewritten = with_rewriter(loaded, strategies, settings, mode, rewriter, skip_llm)
@@ -241,7 +260,8 @@ def candidates(loaded: LoadedSource, strategies: list[str], settings: Settings, 
                     own = {**base, "generator": {**(variant.provenance or {}), "version": generator["version"]}}
                 out.append(_candidate(record, "shipped", None, own))
             for q in rejected:
-                if (skip_theirs if q.reason.startswith(rewrite_check.P) else skip_rules):
+                if (skip_theirs if q.reason.startswith(rewrite_check.P) else skip_rules) or \
+                        q.reason == rewrite_check.NO_ANSWER:
                     continue
                 record, own = _attempt(unit, strategy, q), base
                 key = rewritten.keys.get((asked, unit.unit_id)) if rewritten is not None else None
@@ -256,7 +276,7 @@ def candidates(loaded: LoadedSource, strategies: list[str], settings: Settings, 
                 record = {"strategy": strategy, "unit": unit.unit_id, "source": unit.source, "sentence": None,
                           "original": jsonl_record_original(unit)}
                 out.append(_candidate(record, "not_applicable", why, base))
-    return out
+    return out, incomplete(rewriter, rewritten)
 
 
 def _candidate(record: dict, status: str, reason: str | None, base: dict) -> dict:
@@ -297,16 +317,18 @@ def write_candidates(records: Iterable[dict], out: TextIO) -> None:
 
 
 def update(existing_text: str, existing: tuple[Candidate, ...], loaded: LoadedSource, strategies: list[str],
-           settings: Settings, mode: str, rewriter: rewrite.Asking | None = None) -> tuple[str, int]:
+           settings: Settings, mode: str, rewriter: rewrite.Asking | None = None) -> tuple[str, int, str | None]:
     """`generate --update FILE`: FILE's lines kept byte for byte, then candidates for each (unit, strategy)
-    with no candidate at the unit's present content: new units, and units whose content changed. Returns the
-    new text and how many candidates it added."""
+    with no candidate at the unit's present content: new units, and units whose content changed (and, with the
+    rewriter, those whose only rewriter candidate is a failed request's "no answer", which files written before
+    failed requests were left out still hold). Returns the new text, how many candidates it added, and the line
+    saying the rewriter's work is incomplete (None: complete)."""
     hashes = {unit.unit_id: unit_hash(unit.original) for unit in loaded.units}
     current = {(c.source, c.unit, c.strategy) for c in existing if c.unit_hash == hashes.get(c.unit)
                and c.record.get("origin") != "rewriter"}
     # the rewriter's candidates apart: a file made without it gets them when it is named
     theirs = {(c.source, c.unit, c.strategy) for c in existing if c.unit_hash == hashes.get(c.unit)
-              and c.record.get("origin") == "rewriter"}
+              and c.record.get("origin") == "rewriter" and not _no_answer(c)}
     named = {c.source for c in existing}
     # a file of one source is that source whatever it was called (as a frozen test reads it)
     alias = next(iter(named)) if len(named) == 1 and loaded.name not in named else None
@@ -317,7 +339,7 @@ def update(existing_text: str, existing: tuple[Candidate, ...], loaded: LoadedSo
     def skip_rewritten(source: str, unit: str, strategy: str) -> bool:
         return (alias or source, unit, strategy) in theirs
 
-    added = candidates(loaded, strategies, settings, mode, skip, rewriter, skip_rewritten)
+    added, unfinished = proposals(loaded, strategies, settings, mode, skip, rewriter, skip_rewritten)
     if alias is not None:
         for record in added:
             record["source"] = alias
@@ -327,5 +349,11 @@ def update(existing_text: str, existing: tuple[Candidate, ...], loaded: LoadedSo
     stream = io.StringIO()
     write_candidates(added, stream)
     head = existing_text if not existing_text or existing_text.endswith("\n") else existing_text + "\n"
-    return head + stream.getvalue(), len(added)
+    return head + stream.getvalue(), len(added), unfinished
+
+
+def _no_answer(candidate: Candidate) -> bool:
+    """An undecided rewriter candidate that is only a failed request ("rewriter: no answer: ...")."""
+    reason = candidate.record.get("reason")
+    return candidate.decision is None and isinstance(reason, str) and reason.startswith(rewrite_check.NO_ANSWER + ":")
 

@@ -16,7 +16,7 @@ from dataclasses import replace as dc_replace
 from pathlib import Path
 from typing import Any
 
-from absa_checks.common.errors import AbsaChecksError
+from absa_checks.common.errors import AbsaChecksError, AdapterError
 from absa_checks.common.examples import Unit, Variant
 from absa_checks.common.labels import POLARITIES
 from absa_checks.common.llm_requests import request_key, requests_lines
@@ -92,6 +92,11 @@ class Rewriter:
     def model(self) -> str:
         return self.settings.model
 
+    @property
+    def endpoint(self) -> str:
+        """The entry's endpoint as messages show it (credentials and key-shaped text hidden)."""
+        return str(getattr(self.adapter, "shown_base_url", f"the endpoint of {self.name}"))
+
 
 def _entry(name: str, models_file: Path | None, option: str) -> Any:
     """The models.yaml entry `name` of kind openai, built (nothing asked); one AbsaChecksError naming the
@@ -134,15 +139,30 @@ class Asking:
 @dataclass
 class Rewritten:
     """What the rewriter gave for a source: the verified variants by (strategy, unit id), the quarantined
-    answers, and how many requests were sent, read from the cache, or failed."""
+    answers, how many requests were sent or read from the cache, and the failed ones by the kind of failure."""
 
     variants: dict[tuple[str, str], Variant] = field(default_factory=dict)
     quarantined: list[Quarantined] = field(default_factory=list)
     sent: int = 0
     cached: int = 0
-    failed: int = 0
+    failures: Counter = field(default_factory=Counter)  # QueryError.kind of each request that failed for good
     tally: Counter = field(default_factory=Counter)  # (strategy, reason or "shipped")
     keys: dict[tuple[str, str], str] = field(default_factory=dict)  # (strategy, unit id) -> its request's key
+
+    @property
+    def failed(self) -> int:
+        return sum(self.failures.values())
+
+    def incomplete(self, name: str, endpoint: str) -> str | None:
+        """The one line saying the rewriter's work is incomplete (requests failed, counted by kind, the most
+        frequent first) and how to finish it; None when every request was answered."""
+        if not self.failures:
+            return None
+        kinds = sorted(self.failures.items(), key=lambda x: (-x[1], x[0]))
+        asked = self.sent + self.cached + sum(n for kind, n in kinds if kind.startswith(NOT_SENT))
+        return (f"incomplete: the rewriter {name} got no answer to {self.failed} of {asked} requests ("
+                + ", ".join(f"{n} x {kind}" for kind, n in kinds) + "); everything else is written; run the same "
+                f"command again once {endpoint} answers: only those requests are asked again (exit status 1)")
 
     def lines(self, name: str) -> list[str]:
         out = [f"rewriter {name}: {self.sent} requests sent, {self.cached} answers from the cache, "
@@ -157,6 +177,7 @@ class Rewritten:
 
 
 SHIPPED = "shipped"
+NOT_SENT = "not sent"  # how the kind of a request the adapter never sent begins (protocol.QueryError.sent)
 BATCH = 64  # requests asked (concurrently, as the entry allows) and cached together
 
 
@@ -168,7 +189,9 @@ def cache_fingerprint(rewriter: Rewriter) -> str:
 def answers(asks: list[Ask], rewriter: Rewriter, cache: PredictionCache | None) -> tuple[dict[str, str | QueryError],
                                                                                           int, int]:
     """Each distinct request's answer text (or QueryError), read from the cache where it is there, asked
-    otherwise (only answers are kept, never failures); with how many were sent and read from the cache."""
+    otherwise (only answers are kept, never failures); with how many were sent and read from the cache. An
+    adapter that stops asking (`max_consecutive_failures`) gives the rest a QueryError each: nothing is raised,
+    so the answers had and the rules' variants are written whatever the endpoint does."""
     bodies = {ask.key: ask.request.body for ask in asks}
     fingerprint = cache_fingerprint(rewriter)
     found: dict[str, str | QueryError] = dict(cache.get_extractions(fingerprint, bodies)) if cache else {}
@@ -183,7 +206,21 @@ def answers(asks: list[Ask], rewriter: Rewriter, cache: PredictionCache | None) 
         if cache is not None and fresh:
             cache.put_extractions(fingerprint, fresh)
         found.update(zip(keys, replies))
-    return found, len(missing), cached
+    return found, sum(_sent(found[key]) for key in missing), cached
+
+
+def _sent(answer: str | QueryError) -> bool:
+    return not isinstance(answer, QueryError) or answer.sent
+
+
+def failures(found: dict[str, str | QueryError]) -> Counter:
+    """The failed requests by kind (protocol.QueryError.kind): the one kind of a request never sent named so."""
+    kinds: Counter = Counter()
+    for answer in found.values():
+        if isinstance(answer, QueryError):
+            kind = answer.kind
+            kinds[kind if answer.sent or kind.startswith(NOT_SENT) else f"{NOT_SENT}: {kind}"] += 1
+    return kinds
 
 
 def provenance(rewriter: Rewriter, key: str) -> dict:
@@ -254,7 +291,7 @@ def rewrite(loaded: LoadedSource, asks: list[Ask], rewriter: Rewriter, resources
     found, sent, cached = answers(asks, rewriter, cache)
     domain = loaded.domain or "restaurant"
     vocabulary = aspect_vocabulary(loaded, resources, domain)
-    failed = sum(isinstance(a, QueryError) for a in found.values())
+    failed = failures(found)
     outcomes = _verified(asks, found, rewriter, resources, vocabulary, 0)
     current = list(asks)  # the ask whose answer each outcome is (a repair turn's, once repaired)
     for turn in range(1, repairs + 1):
@@ -263,12 +300,11 @@ def rewrite(loaded: LoadedSource, asks: list[Ask], rewriter: Rewriter, resources
             break
         more, more_sent, more_cached = answers([ask for _, ask in follow], rewriter, cache)
         found.update(more)
-        sent, cached, failed = sent + more_sent, cached + more_cached, failed + sum(
-            isinstance(a, QueryError) for a in more.values())
+        sent, cached, failed = sent + more_sent, cached + more_cached, failed + failures(more)
         for (index, ask), outcome in zip(follow, _verified([a for _, a in follow], found, rewriter, resources,
                                                            vocabulary, turn)):
             current[index], outcomes[index] = ask, outcome
-    out = Rewritten(sent=sent, cached=cached, failed=failed)
+    out = Rewritten(sent=sent, cached=cached, failures=failed)
     checked: list[tuple[Ask, Variant]] = []
     for ask, first, outcome in zip(current, asks, outcomes):
         unit, strategy = ask.unit, ask.request.strategy
@@ -281,6 +317,13 @@ def rewrite(loaded: LoadedSource, asks: list[Ask], rewriter: Rewriter, resources
     readings = verifier.read([variant for _, variant in checked], cache) if verifier and checked else {}
     for ask, variant in checked:
         unit, strategy = ask.unit, ask.request.strategy
+        failure = verifier.unanswered(variant, readings) if verifier else None
+        if verifier and failure:  # not measured: pending work, as a failed request of the rewriter's
+            out.quarantined.append(Quarantined(unit.source, unit.unit_id, strategy, rewrite_check.NO_ANSWER,
+                                               failure.message, variant.example.sentence))
+            out.tally[(strategy, rewrite_check.NO_ANSWER)] += 1
+            out.failures[f"the verifier {verifier.name}: {failure.kind}"] += 1
+            continue
         disagreement = verifier.disagreement(variant, readings) if verifier else None
         if disagreement:
             out.quarantined.append(Quarantined(unit.source, unit.unit_id, strategy, rewrite_check.VERIFIER,
@@ -311,12 +354,23 @@ class Verifier:
         found: dict[Query, Any] = {q: dict(zip(POLARITIES, kept[k])) for q, k in keys.items() if k in kept}
         missing = [q for q in queries if q not in found]
         if missing:
-            answers = self.adapter.predict(missing)
+            try:
+                answers = self.adapter.predict(missing)
+            except AdapterError as err:  # it stopped asking (max_consecutive_failures): each query unanswered
+                answers = [QueryError(str(err)) for _ in missing]
             found.update(zip(missing, answers))
             fresh = {keys[q]: _probabilities(a) for q, a in zip(missing, answers) if not isinstance(a, QueryError)}
             if cache is not None and fresh:
                 cache.put_many(fingerprint, fresh)
         return found
+
+    def unanswered(self, variant: Variant, readings: dict[Query, Any]) -> QueryError | None:
+        """The first failure among the readings of the variant's aspects with a sentiment (None: all read)."""
+        for query, aspect in zip(_queries(variant), (variant.example.target, *variant.example.others)):
+            answer = readings.get(query)
+            if aspect.polarity in ("positive", "negative", "neutral") and isinstance(answer, QueryError):
+                return answer
+        return None
 
     def disagreement(self, variant: Variant, readings: dict[Query, Any]) -> str | None:
         """The first aspect whose gold sentiment the verifier does not read (or could not answer for)."""
