@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     decide.add_argument("file", help="the candidates file (written by generate --candidates)")
     decide.add_argument("--accept", nargs="+", default=[], metavar="ID", help="candidate ids to accept")
     decide.add_argument("--reject", nargs="+", default=[], metavar="ID", help="candidate ids to reject")
-    decide.add_argument("--reviewer", default=None, help="who decides (default: $USER)")
+    decide.add_argument("--reviewer", default=None, help="who decides (default: the login name)")
     decide.add_argument("--follow-symlinks", action="store_true",
                         help="the file is a symbolic link: write to the file it points to (the link stays)")
     from absa_checks.cli import labelstudio  # `absa-checks labelstudio export|import`
@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     review = commands.add_parser("review", help="review a candidates file (or answer an audit sheet) on a local page")
     review.add_argument("file", help="the candidates file (written by generate --candidates) or an audit sheet")
     review.add_argument("--port", type=int, default=0, help="the port on 127.0.0.1 (default 0: a free one)")
-    review.add_argument("--reviewer", default=None, help="who decides (default: $USER)")
+    review.add_argument("--reviewer", default=None, help="who decides (default: the login name)")
     review.add_argument("--follow-symlinks", action="store_true",
                         help="the file is a symbolic link: write to the file it points to (the link stays)")
     _audit_parser(commands)
@@ -588,8 +588,8 @@ def _write_candidates(args: argparse.Namespace, existing: tuple[str, tuple] | No
 def _decide(args: argparse.Namespace) -> int:
     """`absa-checks decide FILE --accept ID... --reject ID...`: the decisions written on their lines."""
     import datetime
-    import os
 
+    from absa_checks.cli.reviewer import reviewer as reviewer_of
     from absa_checks.suites.candidates import Decision, decide, parse_candidates, read_text
 
     path = Path(args.file)
@@ -600,9 +600,8 @@ def _decide(args: argparse.Namespace) -> int:
         raise AbsaChecksError("decide: name candidates with --accept ID... and/or --reject ID...")
     text = read_text(path)  # read once: the lines checked are the lines rewritten
     parse_candidates(text, str(path))  # every line checked first: a bad file is refused, never half rewritten
-    reviewer = args.reviewer or os.environ.get("USER") or ""
-    if not reviewer.strip():
-        raise AbsaChecksError("decide: --reviewer NAME is needed ($USER is not set)")
+    who = reviewer_of(args.reviewer, "decide")
+    reviewer = who.name
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
     decisions: dict[str, str | Decision] = {**{i: "accepted" for i in args.accept},
                                             **{i: "rejected" for i in args.reject}}
@@ -613,22 +612,23 @@ def _decide(args: argparse.Namespace) -> int:
     outputs.check([Named("FILE", path)], [], [], args.follow_symlinks, FOLLOW)
     if _write_each([(Named("FILE", path), text)], args.follow_symlinks):
         return 2
-    print(f"{path}: {len(args.accept)} accepted, {len(args.reject)} rejected by {reviewer}", file=sys.stderr)
+    print(f"{path}: {len(args.accept)} accepted, {len(args.reject)} rejected by {reviewer}"
+          + (" (the login name; --reviewer NAME signs another)" if who.defaulted else ""), file=sys.stderr)
     return 0
 
 
 def _review(args: argparse.Namespace) -> int:
     """`absa-checks review FILE`: the review page on 127.0.0.1 until Ctrl-C (absa_checks/review)."""
-    import os
-
+    from absa_checks.cli.reviewer import reviewer as reviewer_of
+    from absa_checks.cli.reviewer import said
     from absa_checks.review import server
 
     if not 0 <= args.port <= 65535:
         raise AbsaChecksError(f"review: --port {args.port}: not a port; give 1-65535, or 0 for a free one")
-    reviewer = args.reviewer or os.environ.get("USER") or ""
-    if not reviewer.strip():
-        raise AbsaChecksError("review: --reviewer NAME is needed ($USER is not set)")
-    review = server.open_review(Path(args.file), reviewer.strip(), args.follow_symlinks)
+    who = reviewer_of(args.reviewer, "review")
+    review = server.open_review(Path(args.file), who.name, args.follow_symlinks)
+    if who.defaulted:
+        print(said(who, "review"), file=sys.stderr)
     return server.serve(review, args.port, sys.stdout)
 
 
