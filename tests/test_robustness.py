@@ -14,7 +14,7 @@ from absa_checks.common.examples import Aspect, Edit, Example, Opinion, Unit, Va
 from absa_checks.perturb import validity
 from absa_checks.perturb.engine import Quarantined, Settings, generate
 from absa_checks.perturb.strategies import NotApplicable, tagged
-from absa_checks.perturb.typos import is_word, misspell, slips
+from absa_checks.perturb.typos import NOTHING_TO_MISSPELL, is_word, misspell, slips
 from absa_checks.sources.builtin import load_builtin
 from absa_checks.suites.spec import parse_suite
 
@@ -212,8 +212,9 @@ def test_typos_k_misspells_k_distinct_words(resources):
 
 
 @pytest.mark.parametrize("strategy, sentence, terms, params, why", [
-    ("typos", "No pizza.", ("pizza",), {}, "no word outside the aspect terms and negations to misspell"),
-    ("typos", "Great pizza.", ("pizza",), {"k": 2}, "fewer words to misspell than k"),
+    ("typos", "No pizza.", ("pizza",), {}, NOTHING_TO_MISSPELL),
+    ("typos", "Delicious pizza.", ("pizza",), {}, NOTHING_TO_MISSPELL),  # the only word left carries the sentiment
+    ("typos", "Great pizza today.", ("pizza",), {"k": 2}, "fewer words to misspell than k"),
     ("contractions", "The pizza was great.", ("pizza",), {}, "no contraction to expand and no phrase to contract"),
     ("punctuation", "Great pizza :)", ("pizza",), {}, "no final punctuation or comma to change"),
     ("case", "寿司 42", ("寿司",), {}, "no letter changes case"),
@@ -298,3 +299,30 @@ def test_the_robustness_suite_runs_with_the_lexicon_model(run):
     coverage = result.report["coverage"]
     assert "no variant: no contraction to expand and no phrase to contract" in str(coverage)
     assert "absa-checks PASSED" in result.summary
+
+
+def test_typos_never_hit_the_targets_opinion_words(resources):
+    """Issue 35: a typo in the word that carries the target's sentiment ("nightmare" -> "nightmmare", "wrong"
+    -> "wrnog", seed 0) tests a misspelt opinion, not a misspelt sentence: the target's opinion spans are never
+    touched, nor any aspect term; 59 of the 382 restaurant variants of seed 0 hit one before."""
+    for source in ("builtin-restaurant", "builtin-laptop"):
+        for u in load_builtin(source).units:
+            mine = [(o.start, o.end) for o in u.original.opinions if o.aspect == 0]
+            for seed in (0, 1):
+                made = variant_of(resources, u, "typos", seed)
+                assert not isinstance(made, Quarantined), made
+                if isinstance(made, Variant):
+                    hit = [e.old for e in made.edits for a, b in mine if e.start < b and a < e.end]
+                    assert not hit, (u.original.sentence, hit)
+                    assert_terms_kept(u.original, made.example)
+    parking = next(u for u in load_builtin("builtin-restaurant").units
+                   if u.original.sentence == "The parking is a nightmare on weekends.")
+    assert variant_of(resources, parking, "typos", 0).edits[0].old == "weekends"
+
+
+def test_typos_without_opinion_spans_spare_the_evaluative_words(resources):
+    """A unit with no opinion span for the target: the words the lexicon finds evaluative are spared."""
+    u = unit("The pizza was delicious, but the waiter was slow.", "pizza")
+    assert not u.original.opinions
+    misspelt = {e.old for seed in range(20) for e in variant_of(resources, u, "typos", seed).edits}
+    assert misspelt and not misspelt & {"delicious", "slow"}
