@@ -587,3 +587,52 @@ def test_a_quarantined_attempt_gets_the_target_and_aspects_where_the_attempt_has
     assert lost["other_aspects"][0]["from"] is None
     with pytest.raises(CandidatesError, match="the other aspect 'staff' is not at its span"):
         parse_line(json.dumps({**base, **lost, "decision": "accepted"}), "r.jsonl:1", 1)
+
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def readme_freeze_step() -> tuple[str, str]:
+    """The README's review loop: its `absa-checks generate` line, and the freeze block between its
+    `<!-- freeze-step -->` markers (the fenced shell text, as a user copies it)."""
+    import re
+
+    text = README.read_text(encoding="utf-8")
+    block = re.search(r"<!-- freeze-step -->\n```bash\n(.*?)```\n<!-- /freeze-step -->", text, re.S)
+    assert block, "README.md: no ```bash block between <!-- freeze-step --> and <!-- /freeze-step -->"
+    generate = re.search(r"^absa-checks generate --source builtin-restaurant .*--candidates --out reviewed\.jsonl$",
+                         text[:block.start()], re.M)
+    assert generate, "README.md: no `absa-checks generate ... --out reviewed.jsonl` line before the freeze step"
+    return generate[0], block[1]
+
+
+def test_the_readme_freeze_step_runs_as_written_and_runs_exactly_what_was_accepted(tmp_path):
+    """The README's generate line and freeze block, run by bash in an empty folder (the review page's decisions
+    made with `decide`): the suite it writes runs every accepted candidate, nothing rejected or undecided."""
+    import os
+    import subprocess
+    import sys
+
+    generate, freeze = readme_freeze_step()
+    env = {**os.environ, "PYTHONPATH": str(README.parent),
+           "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
+           "PYTEST_ADDOPTS": f"-p no:cacheprovider --absa-report {tmp_path / 'r.json'}"}
+    for name in ("PYTEST_XDIST_WORKER", "CI", "ABSA_DATA_DIR"):
+        env.pop(name, None)
+    done = subprocess.run(["bash", "-e", "-c", generate], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    file = tmp_path / "reviewed.jsonl"
+    revtgt, revnon = shipped(file, "revtgt"), shipped(file, "revnon")
+    accepted = revtgt[:6:2] + revnon[:4:2]
+    rejected = revtgt[1:6:2] + revnon[1:4:2]
+    assert len(accepted) == 5 and decide(file, "--accept", *[r["id"] for r in accepted],
+                                         "--reject", *[r["id"] for r in rejected]) == 0
+    done = subprocess.run(["bash", "-e", "-c", freeze], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr
+    assert "absa-checks PASSED" in done.stdout
+    cases = json.loads((tmp_path / "r.json").read_text())["cases"]
+    assert sorted((c["strategy"], c["unit"], c["variant"]["sentence"]) for c in cases) == sorted(
+        (r["strategy"], r["unit"], r["sentence"]) for r in accepted)
+    assert {c["variant"]["provenance"]["candidate"] for c in cases} == {r["id"] for r in accepted}

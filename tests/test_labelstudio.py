@@ -265,7 +265,12 @@ def test_export_refuses_writing_over_the_candidates_file(file, capsys):
 
 
 def test_an_annotation_without_an_annotator_needs_the_reviewer_option(file, capsys, monkeypatch):
-    monkeypatch.delenv("USER", raising=False)
+    import getpass
+
+    def no_login_name() -> str:  # no login variable and a user id without a passwd entry
+        raise KeyError("getpwuid(): uid not found")
+
+    monkeypatch.setattr(getpass, "getuser", no_login_name)
     tasks = export_tasks(file)
     cid = tasks[0]["data"]["candidate_id"]
     before = file.read_bytes()

@@ -284,6 +284,37 @@ def test_the_moving_keys_and_the_help(page):
     expect(page.locator("#help")).to_be_hidden()
 
 
+def test_the_page_opens_on_the_first_candidate_that_needs_a_decision_and_says_how_many(browser, tmp_path):
+    """A file whose first candidates are decided (a review resumed): the page opens on the first undecided one,
+    in view, and says how many need a decision (the start line's count); deciding it moves on and counts down."""
+    from playwright.sync_api import expect
+    from review_server import START
+
+    from absa_checks.cli import main
+
+    path = make_candidates(tmp_path)
+    ids = [r["id"] for r in decidable(path)]
+    assert main(["decide", str(path), "--accept", *ids[:7], "--reviewer", "ann"]) == 0
+    proc, url = start(path, "--reviewer", "ann")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(url)
+        expect(page.locator("article.candidate.current")).to_have_count(1)
+        assert current(page) == ids[7]
+        expect(page.locator("article.candidate.current")).to_be_in_viewport()
+        left = len(ids) - 7
+        assert int(START.match(proc.start_line.rstrip("\n"))["left"]) == left
+        expect(page.locator("#left")).to_have_text(f"{left} need a decision")
+        page.keyboard.press("a")
+        settled(page)
+        assert current(page) == ids[8]
+        expect(page.locator("#left")).to_have_text(f"{left - 1} need a decision")
+    finally:
+        context.close()
+        assert stop(proc) == (0, "")
+
+
 def test_closing_the_tab_while_a_decision_is_on_its_way_asks_first_and_the_decision_lands(browser, tmp_path):
     """The page shows a decision at once and saves it in the background: with the server held (SIGSTOP),
     closing the tab raises the browser's "leave page?" question; staying, the decision is on disk once the

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -190,11 +191,62 @@ def test_a_missing_file_a_link_a_folder_and_no_reviewer_are_one_line_and_exit_2(
     (tmp_path / "link.jsonl").symlink_to(real)
     done = run_cli(str(tmp_path / "link.jsonl"), "--reviewer", "ann")
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--follow-symlinks" in done.stderr
-    env = {k: v for k, v in os.environ.items() if k != "USER"}
-    done = subprocess.run([sys.executable, "-m", "absa_checks.cli", "review", str(real)], capture_output=True,
-                          text=True, env={**env, "PYTHONPATH": str(REPO)}, timeout=60)
-    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--reviewer NAME is needed" in done.stderr
+    done = run_cli(str(real), "--reviewer", " ")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--reviewer was given an empty value" in done.stderr
     assert real.read_bytes() == made.read_bytes()
+
+
+LOGIN_VARIABLES = ("LOGNAME", "USER", "LNAME", "USERNAME")
+
+
+def test_review_works_where_user_and_every_login_variable_is_unset(made, tmp_path):
+    """A container or CI job without $USER: the login name comes from the password database (getpass), the
+    page signs decisions with it, and stderr says so and names --reviewer."""
+    import pwd
+
+    path = tmp_path / "reviewed.jsonl"
+    path.write_bytes(made.read_bytes())
+    env = {k: v for k, v in os.environ.items() if k not in LOGIN_VARIABLES}
+    env["PYTHONPATH"] = str(REPO)
+    proc = subprocess.Popen([sys.executable, "-m", "absa_checks.cli", "review", str(path), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    try:
+        line = proc.stdout.readline()
+        url = re.search(r"at (http://127\.0\.0\.1:\d+/) ", line)
+        assert url, (line, proc.stderr.readline() if proc.poll() is not None else "")
+        first = undecided(path)[0]
+        assert post(url[1], {"token": token_of(url[1]), "id": first["id"], "decision": "accepted"})[0] == 200
+    finally:
+        code, err = stop(proc)
+    name = pwd.getpwuid(os.getuid()).pw_name
+    assert code == 0 and f"decisions signed '{name}' (the login name; --reviewer NAME signs another)" in err
+    assert next(r for r in records(path) if r["id"] == first["id"])["reviewer"] == name
+    second = undecided(path)[0]
+    done = subprocess.run([sys.executable, "-m", "absa_checks.cli", "decide", str(path), "--reject", second["id"]],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0 and f"rejected by {name} (the login name" in done.stderr
+    assert next(r for r in records(path) if r["id"] == second["id"])["reviewer"] == name
+
+
+def test_no_login_name_at_all_asks_for_the_reviewer_option_in_one_line(made, tmp_path, monkeypatch, capsys):
+    """A user id without a passwd entry and no login variable: getpass raises; one line names --reviewer NAME."""
+    import getpass
+
+    from absa_checks.cli import main
+
+    def no_entry() -> str:
+        raise KeyError("getpwuid(): uid not found: 4242")
+
+    monkeypatch.setattr(getpass, "getuser", no_entry)
+    path = tmp_path / "reviewed.jsonl"
+    path.write_bytes(made.read_bytes())
+    assert main(["review", str(path), "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "review: --reviewer NAME is needed: no login name" in err
+    assert main(["decide", str(path), "--accept", undecided(path)[0]["id"]]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "decide: --reviewer NAME is needed" in err
+    assert path.read_bytes() == made.read_bytes()
 
 
 def test_a_link_followed_when_asked_is_written_through_and_stays_a_link(made, tmp_path):

@@ -14,7 +14,7 @@ from absa_checks.common.examples import Aspect, Edit, Example, Opinion, Unit, Va
 from absa_checks.perturb import validity
 from absa_checks.perturb.engine import Quarantined, Settings, generate
 from absa_checks.perturb.strategies import NotApplicable, tagged
-from absa_checks.perturb.typos import is_word, misspell, slips
+from absa_checks.perturb.typos import NOTHING_TO_MISSPELL, is_word, misspell, slips
 from absa_checks.sources.builtin import load_builtin
 from absa_checks.suites.spec import parse_suite
 
@@ -47,10 +47,12 @@ def text(resources, sentence: str, strategy: str, *terms: str, seed: int = 0) ->
     return made.example.sentence
 
 
-def assert_terms_kept(original: Example, variant: Example) -> None:
+def assert_terms_kept(original: Example, variant: Example, recased: bool = False) -> None:
+    """Every aspect keeps its term (for `case`, `recased`: up to case), its polarity, and is at its span."""
     pairs = zip((original.target, *original.others), (variant.target, *variant.others), strict=True)
     for before, after in pairs:
-        assert after.term == before.term and after.polarity == before.polarity
+        same = after.term.casefold() == before.term.casefold() if recased else after.term == before.term
+        assert same and after.polarity == before.polarity, (before, after)
         assert variant.sentence[after.start:after.end] == after.term, (variant.sentence, after)
 
 
@@ -64,7 +66,7 @@ def test_every_builtin_variant_keeps_every_aspect_term_its_span_and_the_gold(res
             if isinstance(outcome, Variant):
                 made += 1
                 assert outcome.example.sentence != u.original.sentence
-                assert_terms_kept(u.original, outcome.example)
+                assert_terms_kept(u.original, outcome.example, recased=strategy == "case")
                 for opinion in outcome.example.opinions:  # opinion spans follow too
                     assert outcome.example.sentence[opinion.start:opinion.end] == opinion.text
     assert made > 60
@@ -72,7 +74,6 @@ def test_every_builtin_variant_keeps_every_aspect_term_its_span_and_the_gold(res
 
 @pytest.mark.parametrize("strategy, sentence, terms", [
     # every word of the sentence a strategy would change is inside an aspect term, the target's or another's
-    ("case", "The Pad Thai and the BLT.", ("Pad Thai", "BLT")),
     ("contractions", "I'm told the I'm Hungry platter isn't bad.", ("I'm Hungry platter",)),
     ("typos", "Fried calamari: outstanding.", ("Fried calamari",)),
     ("punctuation", "The pizza, pasta and salad were good.", ("pizza", "pasta", "salad")),
@@ -211,11 +212,12 @@ def test_typos_k_misspells_k_distinct_words(resources):
 
 
 @pytest.mark.parametrize("strategy, sentence, terms, params, why", [
-    ("typos", "No pizza.", ("pizza",), {}, "no word outside the aspect terms and negations to misspell"),
-    ("typos", "Great pizza.", ("pizza",), {"k": 2}, "fewer words to misspell than k"),
+    ("typos", "No pizza.", ("pizza",), {}, NOTHING_TO_MISSPELL),
+    ("typos", "Delicious pizza.", ("pizza",), {}, NOTHING_TO_MISSPELL),  # the only word left carries the sentiment
+    ("typos", "Great pizza today.", ("pizza",), {"k": 2}, "fewer words to misspell than k"),
     ("contractions", "The pizza was great.", ("pizza",), {}, "no contraction to expand and no phrase to contract"),
     ("punctuation", "Great pizza :)", ("pizza",), {}, "no final punctuation or comma to change"),
-    ("case", "PIZZA 42", ("PIZZA",), {}, "no letter outside the aspect terms changes case"),
+    ("case", "寿司 42", ("寿司",), {}, "no letter changes case"),
 ])
 def test_nothing_to_change_is_no_variant_with_its_reason(resources, strategy, sentence, terms, params, why):
     made = variant_of(resources, unit(sentence, *terms), strategy, **params)
@@ -234,10 +236,26 @@ def test_punctuation_removes_or_adds_and_keeps_a_list_of_aspects(resources):
         "We will be back for the pizza"
 
 
-def test_case_changes_every_word_but_the_aspect_terms(resources):
-    seen = {text(resources, "The Pad Thai was great, I'd say.", "case", "Pad Thai", seed=s) for s in range(20)}
-    assert seen == {"the Pad Thai was great, i'd say.", "THE Pad Thai WAS GREAT, I'D SAY.",
-                    "The Pad Thai Was Great, I'd Say."}
+def test_case_changes_every_word_the_aspect_terms_too_each_at_its_span(resources):
+    """Issue 35: "IT'S GREAT FOR streaming video" was judged unrealistic: the terms are cased like the rest."""
+    u = unit("The Pad Thai was great, I'd say, and the BLT too.", "Pad Thai", "BLT")
+    made = {variant_of(resources, u, "case", seed=s) for s in range(20)}
+    assert not any(isinstance(m, Quarantined) for m in made)
+    assert {m.example.sentence for m in made} == {"the pad thai was great, i'd say, and the blt too.",
+                                                  "THE PAD THAI WAS GREAT, I'D SAY, AND THE BLT TOO.",
+                                                  "The Pad Thai Was Great, I'd Say, And The Blt Too."}
+    for m in made:
+        assert_terms_kept(u.original, m.example, recased=True)
+        recased = {e.old: e.new for e in m.edits if e.old in ("Pad Thai", "BLT")}  # each term one edit, whole
+        assert [m.example.target.term, m.example.others[0].term] == [recased.get(t, t) for t in ("Pad Thai", "BLT")]
+    assert "GREAT FOR STREAMING VIDEO." in {text(resources, "Great for streaming video.", "case", "streaming video",
+                                                 seed=s) for s in range(20)}
+
+
+def test_a_word_across_a_terms_edge_is_recased_on_both_sides(resources):
+    u = unit("The pizzas were great.", "pizza")
+    sentences = {variant_of(resources, u, "case", seed=s).example.sentence for s in range(20)}
+    assert sentences == {"the pizzas were great.", "THE PIZZAS WERE GREAT.", "The Pizzas Were Great."}
 
 
 def test_a_length_changing_case_moves_the_span(resources):
@@ -245,9 +263,12 @@ def test_a_length_changing_case_moves_the_span(resources):
     for seed in range(10):
         made = variant_of(resources, u, "case", seed)
         assert isinstance(made, Variant)
-        assert_terms_kept(u.original, made.example)
+        assert_terms_kept(u.original, made.example, recased=True)
     upper = [variant_of(resources, u, "case", s) for s in range(10)]
-    assert any(m.example.sentence == "STRASSE AND pizza." and m.example.target.start == 12 for m in upper)
+    assert any(m.example.sentence == "STRASSE AND PIZZA." and m.example.target.start == 12 for m in upper)
+    upper = [variant_of(resources, unit("Die Straße is loud.", "Straße"), "case", s) for s in range(10)]  # the term grows
+    assert any(m.example.sentence == "DIE STRASSE IS LOUD." and m.example.target == Aspect("STRASSE", 4, 11, "positive")
+               for m in upper)
 
 
 def test_typos_k_is_checked_where_it_is_written(tmp_path: Path):
@@ -267,9 +288,41 @@ def test_the_robustness_suite_runs_with_the_lexicon_model(run):
     cases = result.report["cases"]
     assert {c["strategy"] for c in cases} == {"typos", "typos(k=3)", "contractions", "punctuation", "case"}
     assert all(c["expect"] == "unchanged" and c["variant"]["gold"] == c["original"]["gold"] for c in cases)
-    assert all(c["variant"]["sentence"][c["variant"]["from"]:c["variant"]["to"]] == c["original"]["term"]
+    def at_span(c: dict) -> str:
+        found = c["variant"]["sentence"][c["variant"]["from"]:c["variant"]["to"]]
+        return found.casefold() if c["strategy"] == "case" else found  # case recases the term too
+
+    assert all(at_span(c) == (c["original"]["term"].casefold() if c["strategy"] == "case" else c["original"]["term"])
                for c in cases)
+    assert any(c["strategy"] == "case" and c["variant"]["sentence"].isupper() for c in cases)
     assert 150 <= len(cases) <= 400
     coverage = result.report["coverage"]
     assert "no variant: no contraction to expand and no phrase to contract" in str(coverage)
     assert "absa-checks PASSED" in result.summary
+
+
+def test_typos_never_hit_the_targets_opinion_words(resources):
+    """Issue 35: a typo in the word that carries the target's sentiment ("nightmare" -> "nightmmare", "wrong"
+    -> "wrnog", seed 0) tests a misspelt opinion, not a misspelt sentence: the target's opinion spans are never
+    touched, nor any aspect term; 59 of the 382 restaurant variants of seed 0 hit one before."""
+    for source in ("builtin-restaurant", "builtin-laptop"):
+        for u in load_builtin(source).units:
+            mine = [(o.start, o.end) for o in u.original.opinions if o.aspect == 0]
+            for seed in (0, 1):
+                made = variant_of(resources, u, "typos", seed)
+                assert not isinstance(made, Quarantined), made
+                if isinstance(made, Variant):
+                    hit = [e.old for e in made.edits for a, b in mine if e.start < b and a < e.end]
+                    assert not hit, (u.original.sentence, hit)
+                    assert_terms_kept(u.original, made.example)
+    parking = next(u for u in load_builtin("builtin-restaurant").units
+                   if u.original.sentence == "The parking is a nightmare on weekends.")
+    assert variant_of(resources, parking, "typos", 0).edits[0].old == "weekends"
+
+
+def test_typos_without_opinion_spans_spare_the_evaluative_words(resources):
+    """A unit with no opinion span for the target: the words the lexicon finds evaluative are spared."""
+    u = unit("The pizza was delicious, but the waiter was slow.", "pizza")
+    assert not u.original.opinions
+    misspelt = {e.old for seed in range(20) for e in variant_of(resources, u, "typos", seed).edits}
+    assert misspelt and not misspelt & {"delicious", "slow"}

@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     decide.add_argument("file", help="the candidates file (written by generate --candidates)")
     decide.add_argument("--accept", nargs="+", default=[], metavar="ID", help="candidate ids to accept")
     decide.add_argument("--reject", nargs="+", default=[], metavar="ID", help="candidate ids to reject")
-    decide.add_argument("--reviewer", default=None, help="who decides (default: $USER)")
+    decide.add_argument("--reviewer", default=None, help="who decides (default: the login name)")
     decide.add_argument("--replace", action="store_true",
                         help="replace decisions another reviewer made (without it they are refused, naming whose)")
     decide.add_argument("--follow-symlinks", action="store_true",
@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     review = commands.add_parser("review", help="review a candidates file (or answer an audit sheet) on a local page")
     review.add_argument("file", help="the candidates file (written by generate --candidates) or an audit sheet")
     review.add_argument("--port", type=int, default=0, help="the port on 127.0.0.1 (default 0: a free one)")
-    review.add_argument("--reviewer", default=None, help="who decides (default: $USER)")
+    review.add_argument("--reviewer", default=None, help="who decides (default: the login name)")
     review.add_argument("--follow-symlinks", action="store_true",
                         help="the file is a symbolic link: write to the file it points to (the link stays)")
     _audit_parser(commands)
@@ -599,8 +599,8 @@ def _write_candidates(args: argparse.Namespace, existing: tuple[str, tuple] | No
 def _decide(args: argparse.Namespace) -> int:
     """`absa-checks decide FILE --accept ID... --reject ID...`: the decisions written on their lines."""
     import datetime
-    import os
 
+    from absa_checks.cli.reviewer import reviewer as reviewer_of
     from absa_checks.suites.candidates import Decision, decide, others_decisions, parse_candidates, read_text
 
     path = Path(args.file)
@@ -611,9 +611,8 @@ def _decide(args: argparse.Namespace) -> int:
         raise AbsaChecksError("decide: name candidates with --accept ID... and/or --reject ID...")
     text = read_text(path)  # read once: the lines checked are the lines rewritten
     found = parse_candidates(text, str(path))  # every line checked first: a bad file is refused, never half rewritten
-    reviewer = args.reviewer or os.environ.get("USER") or ""
-    if not reviewer.strip():
-        raise AbsaChecksError("decide: --reviewer NAME is needed ($USER is not set)")
+    who = reviewer_of(args.reviewer, "decide")
+    reviewer = who.name
     others = others_decisions(found, {*args.accept, *args.reject}, reviewer)
     if others and not args.replace:
         first = others[0]
@@ -636,22 +635,23 @@ def _decide(args: argparse.Namespace) -> int:
         return 2
     replaced = "".join(f"; replaced {c.record.get('reviewer')}'s {c.record.get('decision')} of {c.candidate_id}"
                        for c in others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
-    print(f"{path}: {len(args.accept)} accepted, {len(args.reject)} rejected by {reviewer}{replaced}", file=sys.stderr)
+    print(f"{path}: {len(args.accept)} accepted, {len(args.reject)} rejected by {reviewer}"
+          + (" (the login name; --reviewer NAME signs another)" if who.defaulted else "") + replaced, file=sys.stderr)
     return 0
 
 
 def _review(args: argparse.Namespace) -> int:
     """`absa-checks review FILE`: the review page on 127.0.0.1 until Ctrl-C (absa_checks/review)."""
-    import os
-
+    from absa_checks.cli.reviewer import reviewer as reviewer_of
+    from absa_checks.cli.reviewer import said
     from absa_checks.review import server
 
     if not 0 <= args.port <= 65535:
         raise AbsaChecksError(f"review: --port {args.port}: not a port; give 1-65535, or 0 for a free one")
-    reviewer = args.reviewer or os.environ.get("USER") or ""
-    if not reviewer.strip():
-        raise AbsaChecksError("review: --reviewer NAME is needed ($USER is not set)")
-    review = server.open_review(Path(args.file), reviewer.strip(), args.follow_symlinks)
+    who = reviewer_of(args.reviewer, "review")
+    review = server.open_review(Path(args.file), who.name, args.follow_symlinks)
+    if who.defaulted:
+        print(said(who, "review"), file=sys.stderr)
     return server.serve(review, args.port, sys.stdout)
 
 

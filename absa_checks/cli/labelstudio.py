@@ -6,10 +6,10 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
 import sys
 from pathlib import Path
 
+from absa_checks.cli.reviewer import NO_NAME, login_name
 from absa_checks.common import outputs
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.outputs import Named
@@ -31,7 +31,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     back.add_argument("file", help="the candidates file the tasks were exported from")
     back.add_argument("export", help="Label Studio's export of the project, in its 'JSON' format")
     back.add_argument("--reviewer", default=None,
-                      help="who decided, where the export names no annotator (default: $USER)")
+                      help="who decided, where the export names no annotator (default: the login name)")
     back.add_argument("--follow-symlinks", action="store_true", help=FOLLOW_HELP)
 
 
@@ -80,12 +80,11 @@ def _import(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as err:
         raise AbsaChecksError(f"{export}: cannot be read as UTF-8 text ({err})") from None
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
-    fallback = args.reviewer or os.environ.get("USER") or ""
+    fallback = args.reviewer or login_name()  # '' where there is none: asked for only where an annotator is missing
     reading = labelstudio.read_export(given, str(export), {c.candidate_id for c in candidates}, fallback, now)
     for found in reading.decisions:
         if not found.reviewer.strip():
-            raise AbsaChecksError(f"{found.where}: the export names no annotator; pass --reviewer NAME ($USER is "
-                                  "not set)")
+            raise AbsaChecksError(f"{found.where}: the export names no annotator; pass --reviewer NAME ({NO_NAME})")
     new, written, kept = labelstudio.apply(text, str(path), candidates, reading)
     outputs.check([Named("FILE", path)], [Named("EXPORT", export)], [], args.follow_symlinks, "--follow-symlinks")
     if new != text and _write_each([(Named("FILE", path), new)], args.follow_symlinks):

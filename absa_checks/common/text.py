@@ -127,7 +127,9 @@ def apply_edits(example: Example, edits: Sequence[Edit], polarity_changes: dict[
                 grow_opinions: bool = True) -> Example:
     """The example with `edits` applied (in its own coordinates) and every span remapped.
 
-    Aspect spans are exact (an edit touching an aspect is a bug the validity check reports);
+    Aspect spans are exact (an edit touching an aspect is a bug the validity check reports), but for one
+    edit: a recasing, which spans an aspect term exactly and changes its case only ("pizza" -> "PIZZA",
+    `recases`), gives the aspect the recased term at its span (CASE: the term cased like the sentence);
     opinion spans grow to cover edits inside them and insertions at their edges.
     `polarity_changes` maps aspect index (0 = target, i = others[i-1]) to a new polarity.
     `grow_opinions=False` keeps insertions at an opinion's edges outside it (ADDDIFF appends a clause
@@ -148,8 +150,9 @@ def apply_edits(example: Example, edits: Sequence[Edit], polarity_changes: dict[
 
     def move_aspect(aspect: Aspect, index: int) -> Aspect:
         start = map_position(aspect.start, ordered, include_insertions=False)
-        end = start + (aspect.end - aspect.start)
-        return replace(aspect, start=start, end=end, polarity=changes.get(index, aspect.polarity))
+        term = next((e.new for e in ordered if recases(e, aspect.start, aspect.end)), aspect.term)
+        return replace(aspect, term=term, start=start, end=start + len(term),
+                       polarity=changes.get(index, aspect.polarity))
 
     def move_opinion(opinion: Opinion) -> Opinion:
         start = map_position(opinion.start, ordered, include_insertions=grow_opinions, is_end=False)
@@ -160,6 +163,13 @@ def apply_edits(example: Example, edits: Sequence[Edit], polarity_changes: dict[
     others = tuple(move_aspect(a, i + 1) for i, a in enumerate(example.others)) + tuple(extra_aspects)
     opinions = tuple(move_opinion(o) for o in example.opinions) + tuple(extra_opinions)
     return replace(example, sentence=sentence, target=target, others=others, opinions=opinions)
+
+
+def recases(edit: Edit, start: int, end: int) -> bool:
+    """`edit` spans exactly sentence[start:end] and changes its case only (casefolded alike: "Straße" ->
+    "STRASSE" too)."""
+    return (edit.start, edit.end) == (start, end) and edit.new != edit.old and \
+        edit.new.casefold() == edit.old.casefold()
 
 
 def map_position(position: int, edits: Sequence[Edit], include_insertions: bool, is_end: bool = False) -> int:

@@ -1,6 +1,7 @@
 """What the robustness strategies (typos, contractions, punctuation, case) share: the aspect spans they
 never touch and the words outside them. They change how a sentence is written, never what it says, and
-never an aspect term, so the gold stays and every span moves with the edits (common.text.apply_edits)."""
+never an aspect term (case alone recases a whole term: perturb.casing), so the gold stays and every span
+moves with the edits (common.text.apply_edits)."""
 
 from __future__ import annotations
 

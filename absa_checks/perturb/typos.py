@@ -2,8 +2,11 @@
 letter dropped or a letter doubled), chosen by the unit's seeded random generator. The prediction must
 not change.
 
-Never touched: an aspect term (the target's or another's), a negation ("not", "never", "no", "without",
-"cannot", any word with "n't": the negators list), a word with an apostrophe, digits. A slip that makes
+Never touched: an aspect term (the target's or another's); the target's opinion words (its annotated or
+inferred opinion spans; where it has none, every clearly evaluative word, by the VADER valence floor of the
+context checks): a typo there would test a misspelt sentiment word, not a misspelt sentence; a negation
+("not", "never", "no", "without", "cannot", any word with "n't": the negators list), a word with an
+apostrophe, digits. A slip that makes
 another word ("slow" -> "low", "now" -> "no", "good" -> "god") is never used: the sentence would say
 something else.
 """
@@ -14,12 +17,14 @@ import random
 from functools import cache
 
 from absa_checks.common.examples import Edit, Example
+from absa_checks.perturb.context import MIN_VALENCE, NOT_SENTIMENT
+from absa_checks.perturb.polarity import Polarity
 from absa_checks.perturb.strategies import NotApplicable, Rejected, Step, StepContext
-from absa_checks.perturb.surface import words_outside_aspects
+from absa_checks.perturb.surface import WORD, words_outside_aspects
 from absa_checks.perturb.wordlists import load_negators
 
 MIN_LENGTH = 3  # a slip in "a" or "is" leaves too little to read
-NOTHING_TO_MISSPELL = "no word outside the aspect terms and negations to misspell"
+NOTHING_TO_MISSPELL = "no word outside the aspect terms, the target's opinion words and negations to misspell"
 TOO_FEW = "fewer words to misspell than k"
 
 
@@ -61,10 +66,22 @@ def misspell(word: str, rng: random.Random, wordnet) -> tuple[str, str] | None:
     return next(((how, new) for how, new in options if not is_word(new, wordnet)), None)
 
 
+def opinion_spans(example: Example, polarity: Polarity) -> tuple[tuple[int, int], ...]:
+    """Where the words that carry the target's sentiment are: its opinion spans (annotated, or inferred by
+    the source); where it has none, every word whose VADER valence reaches MIN_VALENCE."""
+    mine = tuple((o.start, o.end) for o in example.opinions if o.aspect == 0)
+    if mine:
+        return mine
+    return tuple((m.start(), m.end()) for m in WORD.finditer(example.sentence)
+                 if m.group().lower() not in NOT_SENTIMENT and abs(polarity.valence(m.group().lower())) >= MIN_VALENCE)
+
+
 def typos_step(example: Example, context: StepContext) -> Step | NotApplicable | Rejected:
     k = context.params.get("k") or 1
+    opinions = opinion_spans(example, context.resources.polarity)
     words = [m for m in words_outside_aspects(example) if len(m.group()) >= MIN_LENGTH
-             and "'" not in m.group() and "’" not in m.group() and m.group().lower() not in _negations()]
+             and "'" not in m.group() and "’" not in m.group() and m.group().lower() not in _negations()
+             and not any(m.start() < end and start < m.end() for start, end in opinions)]
     if not words:
         return NotApplicable(NOTHING_TO_MISSPELL)
     if len(words) < k:

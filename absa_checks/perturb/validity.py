@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from absa_checks.common.examples import Edit, Example
+from absa_checks.common.text import recases
 from absa_checks.perturb.sentence import TaggedSentence
 
 _DOUBLE_NEGATION = re.compile(
@@ -18,7 +19,7 @@ def problems(original: Example, variant: Example, edits: tuple[Edit, ...], edits
     """(reason, detail) for each way the variant is broken; empty when it is fine. `edits_target`: the
     strategy must change the target's opinion words (REVTGT), else it must not touch them; `surface`: the
     strategy changes only how words are written (typos, case, ...), so it may touch opinion words but no
-    aspect term."""
+    aspect term, save to recase a whole term (CASE: `common.text.recases`)."""
     found = []
     t = variant.target
     if variant.sentence[t.start:t.end] != t.term:
@@ -30,7 +31,8 @@ def problems(original: Example, variant: Example, edits: tuple[Edit, ...], edits
     if variant.sentence == original.sentence:
         found.append(("nothing changed", ""))
     if surface:
-        touched = [a.term for a in (original.target, *original.others) if any(_touches(e, a.start, a.end) for e in edits)]
+        touched = [a.term for a in (original.target, *original.others)
+                   if any(_touches(e, a.start, a.end) and not recases(e, a.start, a.end) for e in edits)]
         if touched:
             found.append(("an aspect term was edited", touched[0]))
     elif edits_target:
