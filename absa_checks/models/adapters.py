@@ -124,11 +124,12 @@ def get_kind(name: str, origin: str = "--absa-model") -> AdapterKind:
     return declared
 
 
-def resolve(name: str, models_file: Path | None) -> ModelSpec:
-    """The spec for `name`; raises AbsaChecksError with the fix when it is unknown."""
+def resolve(name: str, models_file: Path | None, option: str = "--absa-model") -> ModelSpec:
+    """The spec for `name`; raises AbsaChecksError with the fix when it is unknown, naming `option` (the one
+    that named the model)."""
     kind, _, rest = name.partition(":")
     if rest and kind in kind_names():
-        return _inline_spec(name, get_kind(kind, f"--absa-model {name}"), rest)
+        return _inline_spec(name, get_kind(kind, f"{option} {name}"), rest, option)
     entries, origin = read_models_file(models_file)
     if name in entries:
         return _entry_spec(name, entries[name], models_file.parent if models_file else Path("."), origin)
@@ -140,7 +141,7 @@ def resolve(name: str, models_file: Path | None) -> ModelSpec:
     where = f"in {models_file}" if models_file and models_file.is_file() else "(no models file found)"
     inline, entry_only = inline_forms()
     only = f"; kind {', '.join(entry_only)} only as a models.yaml entry" if entry_only else ""
-    raise AbsaChecksError(f"--absa-model: unknown model '{name}' {where}. {suggestion}Known models: "
+    raise AbsaChecksError(f"{option}: unknown model '{name}' {where}. {suggestion}Known models: "
                           f"{', '.join(known)}; or give one as kind:spec ({', '.join(inline)}), "
                           f"or add it to models.yaml{only}")
 
@@ -284,14 +285,14 @@ def _domains(raw: Any, where: str) -> tuple[str, ...]:
         raise AbsaChecksError(str(err)) from None
 
 
-def _inline_spec(name: str, kind: AdapterKind, rest: str) -> ModelSpec:
+def _inline_spec(name: str, kind: AdapterKind, rest: str, option: str = "--absa-model") -> ModelSpec:
     if kind.inline is None:
-        raise AbsaChecksError(f"--absa-model {name}: models of kind '{kind.name}' have no command-line form; "
+        raise AbsaChecksError(f"{option} {name}: models of kind '{kind.name}' have no command-line form; "
                               "name one from models.yaml")
     try:
         settings = kind.inline(rest)
     except ValueError as err:
-        raise AbsaChecksError(f"--absa-model {name}: {err}; write {kind.inline_form}") from None
+        raise AbsaChecksError(f"{option} {name}: {err}; write {kind.inline_form}") from None
     return ModelSpec(name, kind.name, {"kind": kind.name, **settings}, Path.cwd(), "command line")
 
 

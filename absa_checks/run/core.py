@@ -133,7 +133,7 @@ class Run:
             layout = registry.resolve_run(o.model, o.models_file)
             specs = layout.specs
             if o.simple_baseline is not None:
-                specs = [*specs, registry.resolve(o.simple_baseline, o.models_file)]
+                specs = [*specs, registry.resolve(o.simple_baseline, o.models_file, "--absa-simple-baseline")]
             if o.device:
                 specs = [replace(spec, settings={**spec.settings, "device": o.device}) for spec in specs]
             adapters = [registry.build(spec) for spec in specs]
