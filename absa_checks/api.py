@@ -8,8 +8,9 @@ conclusion and reports, so its JSON report equals pytest's apart from `timing`.
     result.verdict.passed, result.metrics, result.report["sources"]
 
 The options are pytest's without `--absa-` (dashes as underscores): `sample=200`, `gate_basis="point"`,
-`report="out.json"`; `sources` may be a list. A mistake (an unknown option, a bad value, an unknown model, a
-broken suite) raises one AbsaChecksError whose message is the one pytest shows.
+`report="out.json"`; `sources` and `model` may be a list. A mistake (an unknown option, a value of the wrong
+type, a bad value, an unknown model, a broken suite) raises one AbsaChecksError (`absa_checks.AbsaChecksError`)
+whose message is the one pytest shows, with each option named as its keyword (`sample=0`, not `--absa-sample`).
 """
 
 from __future__ import annotations
@@ -45,17 +46,40 @@ def evaluate(model: str | None = None, suites: str | os.PathLike | Iterable[str 
     absa-checks lines, the verdict last) and `.unwritten` (requested outputs that could not be written).
     `rootdir` (default: the working folder) is what node ids, models.yaml and .absa-cache are relative to, as
     pytest's rootdir is."""
-    root = Path(os.path.abspath(rootdir if rootdir is not None else Path.cwd()))  # as pytest's rootdir: links kept
+    try:
+        return _checked_evaluate(model, suites, data, rootdir, options)
+    except AbsaChecksError as err:  # raised below the front door with pytest's option names: spelled as keywords
+        err.args = (run_options.KEYWORDS.message(str(err)),)  # the same error (its type kept), respelled
+        raise
+
+
+def _checked_evaluate(model: Any, suites: Any, data: Any, rootdir: Any, options: dict[str, Any]) -> RunResult:
+    named = _paths("suites", suites, several=True)
+    root = Path(os.path.abspath(_paths("rootdir", rootdir)[0] if rootdir is not None else Path.cwd()))  # as pytest's
     given = {key: value for key, value in (("model", model), ("data", data)) if value is not None}
     values = run_options.from_keywords({**given, **options})
     values = {key: _as_option_text(value) for key, value in values.items()}
-    run_options.refuse_empty(values)
+    run_options.refuse_empty(values, run_options.KEYWORDS)
     # the summary lists the first failed cases, as pytest's absa-checks section does without -v
-    run = Run(replace(run_options.read(values, root), compact_failures=True), data_given=values["data"])
+    run = Run(replace(run_options.read(values, root, spelling=run_options.KEYWORDS), compact_failures=True),
+              data_given=values["data"])
     try:
-        return _evaluate(run, _suite_files(suites, root), root)
+        return _evaluate(run, _suite_files(named, root), root)
     finally:
         run.close()
+
+
+def _paths(keyword: str, value: Any, several: bool = False) -> list[str | os.PathLike]:
+    """evaluate()'s path keywords (suites, rootdir) checked: a text or a path (suites: or a list of them); a value
+    of another type is one error naming the keyword and what it takes."""
+    if isinstance(value, (str, os.PathLike)):
+        return [value]
+    if several and isinstance(value, Iterable) and not isinstance(value, (bytes, dict)):
+        found = list(value)
+        if all(isinstance(v, (str, os.PathLike)) for v in found):
+            return found
+    want = "a path (a text or a pathlib.Path) or a list of them" if several else "a path (a text or a pathlib.Path)"
+    raise AbsaChecksError(f"evaluate(): {keyword}={value!r}: give {want}")
 
 
 def _as_option_text(value: Any) -> Any:
@@ -65,10 +89,9 @@ def _as_option_text(value: Any) -> Any:
     return os.fspath(value) if isinstance(value, os.PathLike) else value
 
 
-def _suite_files(suites, root: Path) -> list[Path]:
+def _suite_files(named: list[str | os.PathLike], root: Path) -> list[Path]:
     """The suite files of the paths, in pytest's collection order; a named file or a folder's suite-like file
     that is no suite is the error pytest shows for it."""
-    named = [suites] if isinstance(suites, (str, os.PathLike)) else list(suites)
     found: list[Path] = []
     for name in named:
         path = Path(name) if Path(name).is_absolute() else Path.cwd() / name

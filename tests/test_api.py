@@ -14,6 +14,7 @@ import pytest
 
 from absa_checks import evaluate
 from absa_checks.common.errors import AbsaChecksError
+from absa_checks.run import options as run_options
 from conftest import ARTS_OUTPUT, REPO, SHARED_DATA, needs_shared_data, run_pytest
 
 NO_DATA = {"ABSA_DATA_DIR": ""}
@@ -87,17 +88,18 @@ def pytest_error(project: Path, *args: str) -> str:
     return ran.out
 
 
-@pytest.mark.parametrize("files, args, options", [
-    ({"suite.yaml": SUITE}, ["--absa-model", "bert-nope"], {"model": "bert-nope"}),
-    ({"suite.yaml": SUITE.replace("strategy: adddiff", "strategy: adddif")}, [], {}),
-    ({"suite.yaml": SUITE.replace("    sources: [tiny]", "    sources: [tiny]\n    smaple: 3")}, [], {}),
-    ({"suite.yaml": SUITE}, ["--absa-sample", "0"], {"sample": 0}),
-    ({"suite.yaml": SUITE}, ["--absa-sources", "tinny"], {"sources": "tinny"}),
-    ({"suite.yaml": SUITE}, ["--absa-gate-basis", "mean"], {"gate_basis": "mean"}),
-    ({"suite.yaml": SUITE}, ["--absa-model="], {"model": ""}),
-    ({"suite.yaml": SUITE, "notes.yaml": "tests:\n  - name: x\n"}, ["suite.yaml", "notes.yaml"], {}),
+@pytest.mark.parametrize("files, args, options, spelled", [
+    ({"suite.yaml": SUITE}, ["--absa-model", "bert-nope"], {"model": "bert-nope"}, "model=...: unknown model"),
+    ({"suite.yaml": SUITE.replace("strategy: adddiff", "strategy: adddif")}, [], {}, ""),
+    ({"suite.yaml": SUITE.replace("    sources: [tiny]", "    sources: [tiny]\n    smaple: 3")}, [], {}, ""),
+    ({"suite.yaml": SUITE}, ["--absa-sample", "0"], {"sample": 0}, "sample=0 must be at least 1"),
+    ({"suite.yaml": SUITE}, ["--absa-sources", "tinny"], {"sources": "tinny"}, "sources=...: no collected test uses"),
+    ({"suite.yaml": SUITE}, ["--absa-gate-basis", "mean"], {"gate_basis": "mean"}, "gate_basis='mean': choose one"),
+    ({"suite.yaml": SUITE}, ["--absa-model="], {"model": ""}, "model= was given an empty value"),
+    ({"suite.yaml": SUITE, "notes.yaml": "tests:\n  - name: x\n"}, ["suite.yaml", "notes.yaml"], {}, ""),
 ])
-def test_a_mistake_is_the_one_line_pytest_shows(tmp_path, monkeypatch, files, args, options):
+def test_a_mistake_is_the_one_line_pytest_shows(tmp_path, monkeypatch, files, args, options, spelled):
+    """The same line, with an option named as evaluate()'s keyword (`sample=0`) where pytest names its flag."""
     for name, text in files.items():
         (tmp_path / name).write_text(text)
     shown = pytest_error(tmp_path, *(args if any(a.endswith(".yaml") for a in args) else ["suite.yaml", *args]))
@@ -107,8 +109,11 @@ def test_a_mistake_is_the_one_line_pytest_shows(tmp_path, monkeypatch, files, ar
         evaluate(suites=[name for name in files], rootdir=tmp_path, no_cache=True, **options)
     message = str(caught.value)
     assert "\n" not in message
-    if options.get("gate_basis"):  # argparse words a bad choice its own way: the option and the value are named
-        assert "--absa-gate-basis" in shown and "'mean'" in message and "interval" in message
+    if spelled:  # the option named as the keyword, the rest as pytest says it (argparse words a bad choice its way)
+        assert message.startswith(spelled) and "--absa-" not in message, message
+        assert args[0].split("=")[0] in shown
+        rest = message[len(spelled.split(" ", 1)[0]):]  # after the option: pytest's words
+        assert options.get("gate_basis") or rest in shown, (rest, shown[-2000:])
     else:
         assert message in shown, (message, shown[-2000:])
 
@@ -137,11 +142,78 @@ def test_importing_the_package_stays_cheap():
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"sample": "many"}, r"sample='many': give a whole number \(as --absa-sample takes\)"),
+    ({"sample": "many"}, r"sample='many': give a whole number$"),
     ({"sample": 2.5}, r"sample=2\.5: give a whole number"),
     ({"strict": "yes"}, r"strict='yes': give True or False"),
     ({"sources": 3}, r"sources=3: give a text"),
+    ({"suites": 123}, r"^evaluate\(\): suites=123: give a path \(a text or a pathlib.Path\) or a list of them$"),
+    ({"suites": [Path("suites"), 7]}, r"suites=\[PosixPath\('suites'\), 7\]: give a path"),
+    ({"suites": None}, r"suites=None: give a path"),
+    ({"rootdir": 5}, r"rootdir=5: give a path \(a text or a pathlib.Path\)$"),
+    ({"model": 3}, r"model=3: give a text"),
+    ({"data": 3.5}, r"data=3\.5: give a text or a path"),
+    ({"report": ["a.json", "b.json"]}, r"report=\['a.json', 'b.json'\]: give a text or a path"),
+    ({"sources": ["tiny", 1]}, r"sources=\['tiny', 1\]: give a text \(a name; several as a list of texts\)"),
+    ({"gate_basis": 1}, r"gate_basis=1: give one of interval, point"),
 ])
 def test_a_value_of_the_wrong_type_is_one_error_naming_the_keyword(options, message):
     with pytest.raises(AbsaChecksError, match=message):
         evaluate(**options)
+
+
+def test_every_keyword_of_evaluate_refuses_a_value_of_the_wrong_type_by_name(tmp_path):
+    """evaluate(suites=123) used to raise a TypeError: every keyword, its own and the options', is checked."""
+    for keyword in ["suites", "rootdir", *run_options.BY_KEYWORD]:
+        with pytest.raises(AbsaChecksError) as caught:
+            evaluate(**{keyword: object()})
+        message = str(caught.value)
+        assert message.startswith(f"evaluate(): {keyword}=<object object at ") and ": give " in message, message
+        assert "--absa-" not in message and "\n" not in message
+
+
+@pytest.mark.parametrize("options, spelled", [
+    ({"data": "nowhere"}, "data='nowhere': no such folder"),
+    ({"models": "nowhere.yaml"}, "models='nowhere.yaml': nowhere.yaml not found"),
+    ({"models": "."}, "models='.': is a folder, not a file"),
+    ({"report": "."}, "report='.': is a folder; name a file in it"),
+    ({"markdown": "."}, "markdown='.': is a folder; name a file in it"),
+    ({"cache": "suite.yaml"}, "cache='suite.yaml': is a file, not a folder"),
+    ({"batch_size": 0}, "batch_size=0 must be at least 1"),
+    ({"regression_alpha": 5}, "regression_alpha=5.0: a significance level is between 0 and 1"),
+    ({"simple_alpha": 0}, "simple_alpha=0.0: a significance level is between 0 and 1"),
+    ({"regression_min_effect": 1.5}, "regression_min_effect=1.5: an ARS drop as a fraction"),
+    ({"gate_on": "best"}, "gate_on='best': choose one of mean, worst"),
+    ({"inconclusive": "maybe"}, "inconclusive='maybe': choose one of pass, fail"),
+    ({"shard": "2of3"}, "shard='2of3': write K/N"),
+    ({"shard": "5/3"}, "shard='5/3': K must be from 1 to N"),
+    ({"simple_baseline": "lexicon", "shard": "1/2"}, "simple_baseline='lexicon' with shard='1/2': the simple"),
+    ({"simple_baseline": "lexicon"}, "simple_baseline='lexicon': is the model under test"),
+    ({"simple_baseline": "lexicn"}, "simple_baseline=...: unknown model 'lexicn'"),
+    ({"model": "replay:x"}, "model='replay:x': no '#<column>' after the path"),
+    ({"sources": " , "}, "sources= was given an empty value"),
+    ({"report": "suite.yaml"}, "report='suite.yaml': is an existing YAML file"),
+    ({"baseline": "suite.yaml", "report": "suite.yaml"},
+     "report='suite.yaml': is the same file as baseline='suite.yaml', an input of this run"),
+])
+def test_every_error_through_the_api_names_the_keyword_not_the_pytest_option(tmp_path, monkeypatch, options,
+                                                                            spelled):
+    (tmp_path / "suite.yaml").write_text(SUITE)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ABSA_DATA_DIR", "")
+    with pytest.raises(AbsaChecksError) as caught:
+        evaluate(suites="suite.yaml", rootdir=tmp_path, no_cache=True, **options)
+    message = str(caught.value)
+    assert message.startswith(spelled) and "--absa-" not in message and "\n" not in message, message
+
+
+def test_the_error_evaluate_raises_is_importable_from_the_package():
+    import absa_checks
+    from absa_checks import AbsaChecksError as exported
+
+    assert exported is AbsaChecksError and "AbsaChecksError" in absa_checks.__all__
+    with pytest.raises(exported):
+        evaluate(sample=0)
+    code = "import sys, absa_checks; print(sorted(m for m in sys.modules if m.startswith('absa_checks.')))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120,
+                          env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+    assert done.stdout.splitlines() == ["[]"], done.stdout + done.stderr  # still imported on first use

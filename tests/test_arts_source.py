@@ -88,3 +88,40 @@ def test_published_arts_sets_load_with_their_known_defects():
         for example in [unit.original] + [v.example for found in unit.given.values() for v in found]:
             t = example.target
             assert example.sentence[t.start:t.end] == t.term
+
+
+EMPTY = {"1_0": {"sentence": "The pizza was great.", "term": "pizza", "polarity": "positive", "id": "1_0",
+                 "from": 4, "to": 9},
+         "1_0_adv3": {"sentence": "The pizza was great, but the service was slow.", "term": "pizza",
+                      "polarity": "positive", "id": "1_0", "from": 4, "to": 9},
+         "2_0": {"sentence": "", "term": "", "polarity": "negative", "id": "2_0", "from": 0, "to": 0},
+         "2_0_adv3": {"sentence": "", "term": "", "polarity": "negative", "id": "2_0", "from": 0, "to": 0},
+         "3_0": {"sentence": "Nice keys.", "term": " ", "polarity": "positive", "id": "3_0", "from": 0, "to": 0}}
+
+
+def test_a_record_with_an_empty_sentence_or_term_is_a_data_issue_never_a_unit(tmp_path):
+    path = tmp_path / "arts.json"
+    path.write_text(json.dumps(EMPTY))
+    loaded = load_arts(path, "arts-tiny")
+    assert [unit.unit_id for unit in loaded.units] == ["1_0"]
+    empty = {issue.record_id: issue for issue in loaded.issues if issue.kind == "empty_field"}
+    assert sorted(empty) == ["2_0", "2_0_adv3", "3_0"] and all(i.action == "dropped" for i in empty.values())
+    assert f"{path}: record '2_0' has an empty sentence and an empty term" in empty["2_0"].message
+    assert "record '3_0' has an empty term;" in empty["3_0"].message
+    assert [issue.kind for issue in loaded.issues] == ["empty_field"] * 3  # not "repaired" as a span_mismatch
+    assert repair_span("", "", 0, 0) is None and repair_span("Nice keys.", "", 0, 0) is None
+
+
+def test_an_empty_arts_record_is_counted_in_the_report_and_never_scored(run, tmp_path):
+    data = tmp_path / "data" / "arts" / "arts_testset"
+    data.mkdir(parents=True)
+    (data / "laptop_test_enriched.json").write_text(json.dumps(EMPTY))
+    (tmp_path / "suite.yaml").write_text("suite: tiny\ntests:\n  - name: adddiff\n    strategy: adddiff\n"
+                                         "    sources: [arts-laptop]\n")
+    result = run(["suite.yaml", "--model", "lexicon", "--absa-data", str(tmp_path / "data")], cwd=tmp_path)
+    assert result.report is not None, result.out[-3000:]
+    assert [case["unit"] for case in result.report["cases"]] == ["1_0"]
+    empty = [i for i in result.report["data_issues"] if i["kind"] == "empty_field"]
+    assert [i["record_id"] for i in empty] == ["2_0", "2_0_adv3", "3_0"]
+    assert "laptop_test_enriched.json: record '2_0' has an empty sentence" in empty[0]["message"]
+    assert "3 data issues" in result.summary

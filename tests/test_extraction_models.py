@@ -217,3 +217,32 @@ def test_an_extraction_models_answers_are_cached_per_sentence(tmp_path, run):
     assert first["model_loaded"] and first["cache_hits"] == 0 and first["predicted"] == first["unique_queries"] > 20
     assert not second["model_loaded"] and second["cache_hits"] == second["unique_queries"] == first["unique_queries"]
     assert warm.report["sources"] == cold.report["sources"]
+
+
+@pytest.mark.parametrize("offsets, field", [
+    ({"start": "x", "end": 9}, "'start' is 'x', not a character offset (a whole number from 0 to 19"),
+    ({"start": -1, "end": 9}, "'start' is -1, outside the sentence (0 to 19"),
+    ({"start": 4.0, "end": 9}, "'start' is 4.0, not a character offset"),
+    ({"start": 4, "end": 90}, "'end' is 90, outside the sentence (0 to 19"),
+    ({"start": 9, "end": 4}, "'start' 9 is after 'end' 4"),
+])
+def test_a_malformed_offset_in_a_replay_line_errors_that_lines_cases_only(tmp_path, run, offsets, field):
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "suite.yaml").write_text(SUITE)
+    outputs = [
+        {"sentence": "The fries were soggy.", "aspects": [{"aspect": "fries", "polarity": "negative", "start": 4,
+                                                           "end": 9}]},
+        {"sentence": "The fries were soggy, but the beer was great.",
+         "aspects": [{"aspect": "fries", "polarity": "negative"}, {"aspect": "beer", "polarity": "positive"}]},
+        {"sentence": "The staff was kind.", "aspects": [{"aspect": "staff", "polarity": "positive", **offsets}]},
+        {"sentence": "The staff was kind, but the room was dirty.",
+         "aspects": [{"aspect": "staff", "polarity": "positive"}, {"aspect": "room", "polarity": "negative"}]},
+    ]
+    (tmp_path / "out.jsonl").write_text("".join(json.dumps(o) + "\n" for o in outputs))
+    result = run(["suite.yaml", "--absa-model", "extraction-replay:out.jsonl"], cwd=tmp_path)
+    assert result.report is not None and "Traceback" not in result.out, result.out[-3000:]
+    cases = {c["unit"]: c for c in result.report["cases"]}
+    assert cases["a"]["status"] == "passed"  # the other lines' cases are unaffected
+    assert cases["b"]["status"] == "error", cases["b"]
+    assert "out.jsonl:3: aspect 1 ('staff'): " + field in cases["b"]["reason"]
+    assert result.code == 1 and "1 cases had no prediction" in result.report["verdict"]["reason"]

@@ -142,3 +142,41 @@ def test_two_splits_of_three_replayed_seeds_decompose_as_the_hand_formula(run, t
     trait = result.report["readiness"]["variance between and within splits"]
     assert trait["verdict"] == "reported" and "2 splits" in trait["evidence"]
     assert "splits x seeds" in result.summary and "between" in result.summary
+
+
+def grid_project(tmp_path) -> None:
+    """tests/test_exit_status.py's tiny suite, and a 2 x 2 group whose checkpoint b2 raises on every prediction."""
+    from test_exit_status import setup_project
+    setup_project(tmp_path, "gates: {max_fail_rate: 1.0}")
+    with (tmp_path / "mymodel.py").open("a") as module:
+        module.write("\n\ndef seed_2(queries):\n    return by_first_clause(queries)\n")
+    (tmp_path / "models.yaml").write_text(
+        "models:\n  a1: {kind: python, target: 'mymodel:by_first_clause'}\n"
+        "  a2: {kind: python, target: 'mymodel:seed_2'}\n  b1: {kind: lexicon}\n  b2: {kind: python, target: 'mymodel:boom'}\n"
+        "groups:\n  grid:\n    splits: {s1: [a1, a2], s2: [b1, b2]}\n")
+
+
+def test_a_checkpoint_that_raises_on_every_prediction_makes_the_splits_variance_not_decided(run, tmp_path):
+    grid_project(tmp_path)
+    result = run(["suite.yaml", "--absa-models", "models.yaml", "--model", "grid"], cwd=tmp_path)
+    assert result.code == 1 and result.report is not None, result.out[-3000:]
+    ars = result.report["splits"]["sources"]["tiny"]["ARS"]
+    assert ars["partial"] is True and ars["between_split_variance"] is None and ars["within_split_variance"] is None
+    assert ars["std"] is None and list(ars["missing"]) == ["b2"]
+    assert "3 of its 3 cases had no prediction" in ars["missing"]["b2"] and "the model exploded" in ars["missing"]["b2"]
+    trait = result.report["readiness"]["variance between and within splits"]
+    assert trait["verdict"] == "not decided" and "b2 measured nothing" in trait["evidence"]
+    row = next(line for line in result.summary.splitlines() if line.startswith("tiny    ARS ")
+               and "partial" in line)
+    assert "(partial, without b2)" in row and row.count("not decided") == 2
+    assert not result.report["verdict"]["passed"]
+
+
+def test_a_deselected_checkpoint_of_a_splits_group_never_passes_silently(run, tmp_path):
+    grid_project(tmp_path)
+    result = run(["suite.yaml", "--absa-models", "models.yaml", "--model", "grid", "-k", "not b2"], cwd=tmp_path)
+    assert result.code == 1 and result.report is not None, result.out[-3000:]
+    assert result.report["splits"]["sources"]["tiny"]["ARS"]["missing"] == {
+        "b2": "no case of the run ran on it, deselected or not collected"}
+    assert not result.report["verdict"]["passed"]
+    assert "absa-checks FAILED: the splits x seeds variance is not decided: b2 measured nothing" in result.out

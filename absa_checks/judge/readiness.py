@@ -5,7 +5,8 @@ Traits (after Breck et al.'s ML test rubric, as the production-readiness study a
 - reproduced claims: the numbers models.yaml claims, inside the measured intervals;
 - a simpler model is not better: --absa-simple-baseline, paired;
 - slices: the gates set per slice (hard, multi-aspect, contrast);
-- variance between and within splits: reported when the run is a splits x seeds group (no gate).
+- variance between and within splits: reported when the run is a splits x seeds group (no gate); "not decided"
+  when a checkpoint the group names measured nothing (named, with why).
 A trait with nothing to judge says "not assessed" and how to assess it. Verdicts are the gates'
 (pass, fail, inconclusive); an inconclusive trait counts as `--absa-inconclusive` says, like its gates.
 """
@@ -23,12 +24,13 @@ from absa_checks.judge.splits import Decomposition
 
 NOT_ASSESSED = "not assessed"
 REPORTED = "reported"
+NOT_DECIDED = "not decided"
 
 
 @dataclass(frozen=True)
 class Trait:
     name: str
-    verdict: str    # pass, fail, inconclusive, "reported" (no gate) or "not assessed"
+    verdict: str    # pass, fail, inconclusive, "reported" (no gate), "not assessed" or "not decided" (partial)
     evidence: str
     numbers: dict[str, Any] = field(default_factory=dict)
 
@@ -128,6 +130,12 @@ def splits_trait(found: dict[tuple[str, str], Decomposition] | None) -> Trait | 
             within = f"{100 * math.sqrt(d.within):.2f}" if d.within is not None else "-"
             shown.append(f"{metric} {source} {100 * d.mean:.2f}: std between splits {between}, within {within}")
     splits = len(next(iter(found.values())).splits)
+    missing = dict(pair for d in found.values() for pair in d.missing)
+    if missing:  # a checkpoint the group names measured nothing: no variance is decided from fewer
+        return Trait("variance between and within splits", NOT_DECIDED,
+                     "partial: " + "; ".join(f"{model} measured nothing ({why})" for model, why in missing.items())
+                     + "; the variance is not computed from fewer checkpoints than the group names",
+                     {f"{source}: {metric}": d.to_dict() for (source, metric), d in found.items()})
     return Trait("variance between and within splits", REPORTED,
                  f"{splits} splits; " + "; ".join(shown) + " (points; per metric in the splits table)",
                  {f"{source}: {metric}": d.to_dict() for (source, metric), d in found.items()})

@@ -11,17 +11,22 @@ of one split share a train/validation split and differ in the seed. For one metr
 
 B needs two splits, W a split with two seeds; otherwise it is not defined (None). With equal seeds per
 split, B estimates the split variance plus W / n (the seeds' noise left in a split mean).
+
+A checkpoint the group names that measured nothing for a metric (every prediction raised, or its cases were
+deselected) makes that metric's row partial: the checkpoint is named with why, and B, W and the std are not
+decided (None), never computed from fewer checkpoints than named.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from absa_checks.judge.metrics import RunMetrics
+from absa_checks.judge.outcomes import CaseOutcome
 
 
 @dataclass(frozen=True)
@@ -39,13 +44,19 @@ class Decomposition:
     std: float | None      # sample std of all values
     between: float | None  # variance of the split means
     within: float | None   # pooled within-split variance
+    missing: tuple[tuple[str, str], ...] = ()  # (checkpoint, why): named by the group, measured nothing here
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.missing)
 
     def to_dict(self) -> dict[str, Any]:
         return {"per_split": {s.name: {"mean": s.mean, "std": s.std, "values": list(s.values)} for s in self.splits},
                 "mean": self.mean, "std": self.std, "between_split_variance": self.between,
                 "within_split_variance": self.within,
                 "between_split_std": math.sqrt(self.between) if self.between is not None else None,
-                "within_split_std": math.sqrt(self.within) if self.within is not None else None}
+                "within_split_std": math.sqrt(self.within) if self.within is not None else None,
+                "partial": self.partial, "missing": dict(self.missing)}
 
 
 def decompose(values: dict[str, list[float]]) -> Decomposition:
@@ -84,25 +95,56 @@ def _reader(source: str, strategy: str | None, rate: str) -> Callable[[RunMetric
     return read
 
 
-def by_metric(per_model: dict[str, RunMetrics], mean: RunMetrics, splits: dict[str, list[str]]
-              ) -> dict[tuple[str, str], Decomposition]:
-    """(source, metric) -> its decomposition over the checkpoints that measured it."""
+def unmeasured(by_model: Mapping[str, Sequence[CaseOutcome]], splits: dict[str, list[str]]) -> dict[str, str]:
+    """checkpoint -> why it may have measured nothing, for each checkpoint the group names: no case of the run
+    ran on it, or how many of its cases had no prediction and the first one's error (its first line)."""
+    found = {}
+    for model in (m for members in splits.values() for m in members):
+        mine = by_model.get(model, ())
+        errors = [o for o in mine if o.status == "error"]
+        if not mine:
+            found[model] = "no case of the run ran on it, deselected or not collected"
+        elif errors:
+            first = errors[0].reason.splitlines()[0].split(" (traceback shown")[0] if errors[0].reason else "no reason"
+            found[model] = f"{len(errors)} of its {len(mine)} cases had no prediction: {first}"
+    return found
+
+
+def by_metric(per_model: dict[str, RunMetrics], mean: RunMetrics, splits: dict[str, list[str]],
+              why: Mapping[str, str] | None = None) -> dict[tuple[str, str], Decomposition]:
+    """(source, metric) -> its decomposition over the checkpoints the group names; a checkpoint that measured
+    nothing for it is named with why (`why`, from `unmeasured`) and makes the row partial: no variance then."""
     result = {}
     for key, get in _metric_getters(mean).items():
         values: dict[str, list[float]] = {}
+        missing: list[tuple[str, str]] = []
         for split, members in splits.items():
             found = []
             for model in members:
                 try:
                     rate = get(per_model[model])
                 except KeyError:  # deselected, or this checkpoint ran no such case
-                    continue
-                if rate.n:
+                    rate = None
+                if rate is not None and rate.n:
                     found.append(rate.value)
+                else:
+                    missing.append((model, (why or {}).get(model, f"it measured no case for {key[1]} on {key[0]}")))
             values[split] = found
         if any(values.values()):
-            result[key] = decompose(values)
+            decomposition = decompose(values)
+            result[key] = replace(decomposition, std=None, between=None, within=None, missing=tuple(missing)) \
+                if missing else decomposition
     return result
+
+
+def not_decided(found: dict[tuple[str, str], Decomposition] | None) -> str:
+    """One line naming the checkpoints a partial splits table lacks and why ("" when none is partial)."""
+    missing = dict(pair for d in (found or {}).values() for pair in d.missing)
+    if not missing:
+        return ""
+    return ("the splits x seeds variance is not decided: " + "; ".join(f"{model} measured nothing ({why})"
+                                                                       for model, why in missing.items())
+            + "; fix or run every checkpoint the group names")
 
 
 def to_report(found: dict[tuple[str, str], Decomposition], splits: dict[str, list[str]]) -> dict[str, Any]:
@@ -129,5 +171,9 @@ def rows(found: dict[tuple[str, str], Decomposition], names: list[str]) -> list[
         have = {s.name: s for s in d.splits}
         per_split = [("-" if (s := have.get(name)) is None else
                       f"{pct(s.mean)}±{pct(s.std)}" if s.std is not None else pct(s.mean)) for name in names]
-        result.append((source, metric, *per_split, f"{pct(d.mean)}±{pct(d.std)}", sd(d.between), sd(d.within)))
+        if d.partial:
+            without = "partial, without " + ", ".join(model for model, _ in d.missing)
+            result.append((source, metric, *per_split, f"{pct(d.mean)} ({without})", "not decided", "not decided"))
+        else:
+            result.append((source, metric, *per_split, f"{pct(d.mean)}±{pct(d.std)}", sd(d.between), sd(d.within)))
     return result

@@ -259,7 +259,8 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
                                   _no_claims(list(per_model) or list(context.models), bool(context.claims)))]
     simple_compared, simple_gates = ({}, []) if context.simple is None else simpler.against(
         cases, context.simple, options.simple_alpha)
-    decomposed = splits_module.by_metric(per_model, metrics, {name: list(members) for name, members in context.splits}) \
+    layout = {name: list(members) for name, members in context.splits}
+    decomposed = splits_module.by_metric(per_model, metrics, layout, splits_module.unmeasured(by_model, layout)) \
         if several and context.splits else None
     gate_results = gate_results + _report_only(gates_module.evaluate_extraction(extraction, options.gate_basis) + empty
                                                + claim_gates + simple_gates + regression_gates, cross,
@@ -272,6 +273,9 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
         verdict = _not_measured(verdict, manifest.problems, context.request)
     elif manifest.not_run:  # -k / -m left no suite item: say so, and leave the exit status to pytest
         verdict = verdict_module.Verdict(context.request.pytest_exit, False, manifest.not_run, "NOT RUN")
+    unsplit = splits_module.not_decided(decomposed)
+    if unsplit and verdict.passed:  # a splits x seeds group with a checkpoint that measured nothing: never PASSED
+        verdict = verdict_module.Verdict(1, False, unsplit)
     if context.stopped:  # -x / --maxfail: gates on part of the cases mean nothing
         verdict = verdict_module.Verdict(1, False, f"the run stopped early ({context.stopped}); "
                                                    "gates are not decided on a partial run")

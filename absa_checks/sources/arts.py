@@ -37,7 +37,7 @@ def load_arts(path: Path, source: str) -> LoadedSource:
     originals: dict[str, Example] = {}
     variants: dict[str, dict[str, list[Variant]]] = defaultdict(lambda: defaultdict(list))
     for key, record in records.items():
-        example = _read_record(key, record, source, issues)
+        example = _read_record(key, record, source, issues, path)
         if example is None:
             continue
         unit_id, strategy = split_record_key(key)
@@ -73,13 +73,19 @@ def _with_sentence_mates(originals: dict[str, Example]) -> dict[str, Example]:
     return result
 
 
-def _read_record(key: str, record: Any, source: str, issues: list[DataIssue]) -> Example | None:
+def _read_record(key: str, record: Any, source: str, issues: list[DataIssue], path: Path) -> Example | None:
     try:
         sentence, term = str(record["sentence"]), str(record["term"])
         start, end = int(record["from"]), int(record["to"])
         polarity = canonical_label(record["polarity"])
     except (TypeError, KeyError, ValueError) as err:
         issues.append(DataIssue(source, key, "malformed_record", f"missing or bad field: {err}", "dropped"))
+        return None
+    empty = [name for name, text in (("sentence", sentence), ("term", term)) if not text.strip()]
+    if empty:  # nothing to ask a model about: a data issue, never "repaired" into a case scored as a failure
+        issues.append(DataIssue(source, key, "empty_field",
+                                f"{path}: record {key!r} has an empty {' and an empty '.join(empty)}; "
+                                "it cannot be scored, fix or remove the record", "dropped"))
         return None
     if polarity is None:
         issues.append(DataIssue(source, key, "unknown_polarity", f"polarity {record['polarity']!r}", "dropped"))

@@ -21,8 +21,10 @@ def repair_span(sentence: str, term: str, start: int, end: int) -> SpanFix | Non
     Tries, in order: the span as given; another occurrence of the term (nearest to the given
     start); a case-insensitive match; a match that ignores spacing ('" tools " menu'); finally,
     when the span's text is a near spelling of the term ('delivery' for 'delivary'), the span's
-    own text becomes the term. None when nothing fits.
+    own text becomes the term. None when nothing fits, or the term is empty.
     """
+    if not term.strip():  # an empty term "occurs" everywhere: nothing to repair it to
+        return None
     if 0 <= start < end <= len(sentence) and sentence[start:end] == term:
         return SpanFix(term, start, end, "")
     for pattern, why in ((re.escape(term), "moved the span to where the term occurs"),
