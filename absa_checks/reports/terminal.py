@@ -377,7 +377,10 @@ MIN_SHOWN = 20  # a sentence or change shortened to fit a line keeps at least th
 def shorten(text: str, width: int) -> str:
     """`text` within `width` characters (at least MIN_SHOWN), cut at the end with "..."."""
     width = max(width, MIN_SHOWN)
-    return text if len(text) <= width else text[:width - 3].rstrip() + "..."
+    if len(text) <= width:
+        return text
+    space = text.rfind(" ", width // 2, width - 2)  # cut between words where one ends late enough
+    return text[:space if space != -1 else width - 3].rstrip() + "..."
 
 
 def quoted(example: dict, width: int) -> str:
@@ -404,7 +407,20 @@ def around(text: str, start: int | None, end: int | None, width: int) -> str:
     else:
         low = max(0, min(low, start))
         high = low + room
+    low, high = _whole_words(text, low, high, start, end)
     return ("..." if low else "") + text[low:high].strip() + ("..." if high < len(text) else "")
+
+
+def _whole_words(text: str, low: int, high: int, start: int, end: int) -> tuple[int, int]:
+    """[low, high) narrowed to whole words ("...better than the keys", never "...s better"), never into the
+    target's span text[start:end]."""
+    if 0 < low < start and not text[low - 1].isspace():
+        space = text.find(" ", low, start)
+        low = space + 1 if space != -1 else low
+    if end < high < len(text) and not text[high].isspace():
+        space = text.rfind(" ", end, high)
+        high = space if space != -1 else high
+    return low, high
 
 
 FINDINGS = ("failed", "not-found", "ambiguous")  # what a case finds out about the model (errors are not)
