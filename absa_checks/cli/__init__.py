@@ -331,7 +331,7 @@ def _augment(args) -> int:
     print(f"  leakage guard: checked against {checked}; {counted.sentences} input sentences dropped"
           f"{counted.units_note()}, in {counted.sets()}" if leaked else
           f"  leakage guard: checked against {checked}; no test sentence in the input", file=sys.stderr)
-    for line in tally.lines():
+    for line in tally.lines() + generate.issue_lines(loaded.issues):
         print("  " + line, file=sys.stderr)
     return 0
 
@@ -560,7 +560,7 @@ def _generate(args: argparse.Namespace) -> int:
         return 2
     domain = f" ({loaded.domain})" if loaded.domain else ""  # ARTS files do not say
     print(f"{len(loaded.units)} units from {origin}{domain}; wrote {len(made)} variants to {out}", file=sys.stderr)
-    for line in tally.lines():
+    for line in tally.lines() + generate.issue_lines(loaded.issues):
         print("  " + line, file=sys.stderr)
     return _finished(tally.incomplete)
 
@@ -630,6 +630,8 @@ def _write_candidates(args: argparse.Namespace, existing: tuple[str, tuple] | No
     what = "added" if existing is not None else "wrote"
     print(f"{len(loaded.units)} units; {what} {added} candidates {'to' if existing else 'in'} {wanted[0].path}"
           + (" (the lines already there are kept as they were)" if existing is not None else ""), file=sys.stderr)
+    for line in generate.issue_lines(loaded.issues):
+        print("  " + line, file=sys.stderr)
     return _finished(incomplete)
 
 
