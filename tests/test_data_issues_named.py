@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -131,3 +132,21 @@ def test_the_extraction_gold_refuses_a_repeated_sentence_id_naming_it(tmp_path):
     path.write_text(_xml("100", "100"))
     with pytest.raises(DataError, match=r"gold.xml: sentence id '100' is used twice, by <sentence> 1 and <sentence> 2"):
         semeval_sentences(path)
+
+
+def test_generate_refuses_units_that_share_an_id_rather_than_write_the_wrong_variants(tmp_path):
+    from absa_checks.common.errors import AbsaChecksError
+    from absa_checks.perturb.engine import Settings
+    from absa_checks.run import generate
+    from absa_checks.sources.base import LoadedSource
+
+    loaded = load_file(_write(tmp_path / "two.xml", _xml("100", "101")))
+    twins = LoadedSource("two", tuple(replace(u, unit_id="100_0") if u.unit_id == "101_0" else u
+                                      for u in loaded.units), domain="restaurant")
+    with pytest.raises(AbsaChecksError, match=r"two: two units share the id '100_0'"):
+        generate.run(twins, ["revtgt"], Settings(0, ()))
+
+
+def _write(path, text):
+    path.write_text(text)
+    return path

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field, replace
 from importlib import metadata
 from typing import TextIO
 
+from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.examples import DataIssue, Example, Unit, Variant
 from absa_checks.common.fingerprint import generator_sha256
 from absa_checks.common.llm_requests import requests_lines
@@ -95,10 +96,23 @@ def _reasons(counts: Counter, strategy: str) -> list[tuple[str, int]]:
     return sorted(found, key=lambda x: (-x[1], x[0]))
 
 
+def distinct_units(loaded: LoadedSource) -> None:
+    """Variants are found by unit id: two units sharing one would each get the other's variants and be written
+    twice, while the tally counts them once. The loaders drop a repeated id as a data issue; anything else
+    that slips through is one error naming it, never a wrong file."""
+    seen: set[str] = set()
+    for unit in loaded.units:
+        if unit.unit_id in seen:
+            raise AbsaChecksError(f"{loaded.name}: two units share the id {unit.unit_id!r}; give each record its "
+                                  "own id")
+        seen.add(unit.unit_id)
+
+
 def rule_sets(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str,
               cache: VariantCache | None = None) -> dict[str, VariantSet]:
     """Each strategy's variants, chosen as a suite test with `variants: mode` chooses them: through the plugin's
     own VariantCache, so the two cannot drift."""
+    distinct_units(loaded)
     cache = cache or VariantCache(settings.seed)
     found = {}
     for s in strategies:  # each strategy gets the parameters it declares
