@@ -150,3 +150,10 @@ def test_generate_refuses_units_that_share_an_id_rather_than_write_the_wrong_var
 def _write(path, text):
     path.write_text(text)
     return path
+
+
+def test_a_misspelt_arts_polarity_names_the_file_record_and_the_likely_label(tmp_path):
+    path = _write(tmp_path / "typo.json", '{"1_0": {"sentence": "' + SOUP + '", "term": "soup", "polarity": "postive", '
+                  '"id": "1_0", "from": 4, "to": 8}}\n')
+    [issue] = _issues(load_arts(path, "typo"), "unknown_polarity")
+    assert "typo.json: record '1_0': polarity 'postive'" in issue.message and "did you mean 'positive'?" in issue.message
