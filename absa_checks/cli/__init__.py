@@ -250,6 +250,37 @@ def _nothing_read(loaded: LoadedSource, origin: str) -> None:
                           "annotated original sentences")
 
 
+def _keep_reviewed(named: list[Named], fix: Callable[[Named], str]) -> None:
+    """An output that already holds reviewers' decisions or audit verdicts (a candidates file) is never written
+    anew: that would lose them with exit status 0. `fix(output)` says what to do instead."""
+    from absa_checks.suites.candidates import reviewed_work
+
+    for out in named:
+        if not out.path.is_file():
+            continue
+        try:
+            text = out.path.read_bytes().decode("utf-8", errors="replace")
+        except OSError:
+            continue  # the write says why it cannot be written
+        found = reviewed_work(text)
+        if found:
+            raise AbsaChecksError(f"{out}: holds {found.said()}; writing it anew would lose "
+                                  f"{'it' if found.decisions + found.audits == 1 else 'them'}: {fix(out)}; "
+                                  "nothing written")
+
+
+def _unique_strategies(strategies: list[str]) -> None:
+    """A strategy named twice would write every one of its variants twice: one line naming it."""
+    from absa_checks.suites import strategies as names
+
+    seen: set[str] = set()
+    for s in strategies:
+        key = "+".join(names.split_chain(s)) if names.is_known(s) else s
+        if key in seen:
+            raise AbsaChecksError(f"--strategies: '{s}' is named twice; name each strategy once")
+        seen.add(key)
+
+
 def _augment(args) -> int:
     from absa_checks.perturb.engine import Settings
     from absa_checks.run import augment, generate, leakage
@@ -261,6 +292,7 @@ def _augment(args) -> int:
     unknown = [s for s in strategies if not names.is_known(s)]
     if unknown:
         raise AbsaChecksError(f"--strategies: unknown {', '.join(unknown)}; use {', '.join(names.STRATEGIES)}")
+    _unique_strategies(strategies)
     if args.adddiff_per_unit < 1:
         raise AbsaChecksError("--adddiff-per-unit: at least 1")
     if args.k is not None and not 1 <= args.k <= 10:
@@ -271,6 +303,7 @@ def _augment(args) -> int:
     data_dir = resolve_data_dir(args.data)
     outputs.check([Named("--out", out)], [Named("--input", Path(args.input))], _data_named(args.data, data_dir),
                   args.follow_symlinks, FOLLOW)
+    _keep_reviewed([Named("--out", out)], lambda given: "name another --out (or move that file)")
     suite_paths = [Path(p) for p in args.suites] if args.suites else [p for p in [Path("suites")] if p.is_dir()]
     missing = [str(p) for p in suite_paths if not p.exists()]
     if missing:
@@ -298,7 +331,7 @@ def _augment(args) -> int:
     print(f"  leakage guard: checked against {checked}; {counted.sentences} input sentences dropped"
           f"{counted.units_note()}, in {counted.sets()}" if leaked else
           f"  leakage guard: checked against {checked}; no test sentence in the input", file=sys.stderr)
-    for line in tally.lines():
+    for line in tally.lines() + generate.issue_lines(loaded.issues):
         print("  " + line, file=sys.stderr)
     return 0
 
@@ -478,6 +511,7 @@ def _generate(args: argparse.Namespace) -> int:
     if unknown:
         raise AbsaChecksError(f"--strategies: unknown {', '.join(unknown)}; use {', '.join(names.STRATEGIES)} "
                               "or chains such as revnon+adddiff")
+    _unique_strategies(strategies)
     if args.k is not None and not 1 <= args.k <= 10:
         raise AbsaChecksError("--k: use a whole number from 1 to 10")
     params = _strategy_params(args.param, strategies, k=args.k, neutral=args.neutral)
@@ -489,6 +523,9 @@ def _generate(args: argparse.Namespace) -> int:
     outputs.check(wanted, outputs.given("--input", Path(args.input) if args.input else None),
                   _data_named(args.data, resolve_data_dir(args.data) if args.source else None), args.follow_symlinks,
                   FOLLOW)
+    if existing is None:  # --update adds lines and keeps these; --out and the others write anew
+        _keep_reviewed(wanted, lambda given: f"to add candidates to it, use --update {given.path} (it keeps every "
+                                             f"line); or name another {given.option}")
     if args.source is not None:
         loaded, origin, mode = _load_source(args.source, args.data), args.source, args.variants or "auto"
     else:  # a file's own variants are ignored unless asked for: generated is what --input always did
@@ -523,7 +560,7 @@ def _generate(args: argparse.Namespace) -> int:
         return 2
     domain = f" ({loaded.domain})" if loaded.domain else ""  # ARTS files do not say
     print(f"{len(loaded.units)} units from {origin}{domain}; wrote {len(made)} variants to {out}", file=sys.stderr)
-    for line in tally.lines():
+    for line in tally.lines() + generate.issue_lines(loaded.issues):
         print("  " + line, file=sys.stderr)
     return _finished(tally.incomplete)
 
@@ -593,6 +630,8 @@ def _write_candidates(args: argparse.Namespace, existing: tuple[str, tuple] | No
     what = "added" if existing is not None else "wrote"
     print(f"{len(loaded.units)} units; {what} {added} candidates {'to' if existing else 'in'} {wanted[0].path}"
           + (" (the lines already there are kept as they were)" if existing is not None else ""), file=sys.stderr)
+    for line in generate.issue_lines(loaded.issues):
+        print("  " + line, file=sys.stderr)
     return _finished(incomplete)
 
 

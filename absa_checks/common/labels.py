@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 
 POLARITIES: tuple[str, str, str] = ("negative", "neutral", "positive")
@@ -19,6 +20,13 @@ def canonical_label(name: object) -> str | None:
     """`Positive`, `POS`, `pos`, `1` -> `positive`; None when the name is not a polarity word. For data files
     (where -1/0/1 is a documented convention); a model's answer is read by `polarity_word`."""
     return _ALIASES.get(str(name).strip().lower())
+
+
+def polarity_hint(name: object) -> str:
+    """For a label that is no polarity: " did you mean 'negative'?" when it is a slip of one (`negtive`,
+    `postive`), else the polarities a file may use."""
+    close = difflib.get_close_matches(str(name).strip().lower(), [*POLARITIES, "conflict"], n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else f"use one of {', '.join(POLARITIES)} (or conflict)"
 
 
 def polarity_word(name: object) -> str | None:

@@ -13,7 +13,8 @@ from dataclasses import asdict, dataclass, field, replace
 from importlib import metadata
 from typing import TextIO
 
-from absa_checks.common.examples import Example, Unit, Variant
+from absa_checks.common.errors import AbsaChecksError
+from absa_checks.common.examples import DataIssue, Example, Unit, Variant
 from absa_checks.common.fingerprint import generator_sha256
 from absa_checks.common.llm_requests import requests_lines
 from absa_checks.perturb import rewrite_check, rewrite_prompt
@@ -64,16 +65,54 @@ class Tally:
         return out + self.rewriter
 
 
+ISSUE_KINDS_SHOWN = 5  # the data issues' kinds generate names, each with its first message (the rest: counted)
+
+
+def issue_lines(issues: Iterable[DataIssue]) -> list[str]:
+    """The data issues of the input, as the run's report counts them: how many, by kind and what was done, and
+    the first message of each kind (so a dropped sentence or an unknown label is never passed over in silence)."""
+    found = list(issues)
+    if not found:
+        return []
+    kinds = Counter((i.kind, i.action) for i in found)
+    first: dict[tuple[str, str], DataIssue] = {}
+    for issue in found:
+        first.setdefault((issue.kind, issue.action), issue)
+    ordered = sorted(kinds, key=lambda k: (k[1] != "dropped", -kinds[k], k))
+    lines = [f"{len(found)} data issue{'' if len(found) == 1 else 's'} while loading: "
+             + ", ".join(f"{kinds[k]} {k[0]} ({k[1]})" for k in ordered)]
+    for key in ordered[:ISSUE_KINDS_SHOWN]:
+        issue = first[key]
+        lines.append(f"    {key[0]}: {issue.record_id}: {issue.message}"
+                     + (f" (and {kinds[key] - 1} more)" if kinds[key] > 1 else ""))
+    if len(ordered) > ISSUE_KINDS_SHOWN:
+        lines.append(f"    ... and {len(ordered) - ISSUE_KINDS_SHOWN} more kinds")
+    return lines
+
+
 def _reasons(counts: Counter, strategy: str) -> list[tuple[str, int]]:
     """(reason, count) for one strategy, the most frequent first (ties by name, for stable output)."""
     found = [(reason, n) for (s, reason), n in counts.items() if s == strategy and n]
     return sorted(found, key=lambda x: (-x[1], x[0]))
 
 
+def distinct_units(loaded: LoadedSource) -> None:
+    """Variants are found by unit id: two units sharing one would each get the other's variants and be written
+    twice, while the tally counts them once. The loaders drop a repeated id as a data issue; anything else
+    that slips through is one error naming it, never a wrong file."""
+    seen: set[str] = set()
+    for unit in loaded.units:
+        if unit.unit_id in seen:
+            raise AbsaChecksError(f"{loaded.name}: two units share the id {unit.unit_id!r}; give each record its "
+                                  "own id")
+        seen.add(unit.unit_id)
+
+
 def rule_sets(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str,
               cache: VariantCache | None = None) -> dict[str, VariantSet]:
     """Each strategy's variants, chosen as a suite test with `variants: mode` chooses them: through the plugin's
     own VariantCache, so the two cannot drift."""
+    distinct_units(loaded)
     cache = cache or VariantCache(settings.seed)
     found = {}
     for s in strategies:  # each strategy gets the parameters it declares

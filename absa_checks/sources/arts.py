@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from absa_checks.common.examples import Aspect, DataIssue, Example, Unit, Variant
-from absa_checks.common.labels import canonical_label
-from absa_checks.sources.base import LoadedSource, read_json
+from absa_checks.common.labels import canonical_label, polarity_hint
+from absa_checks.sources.base import LoadedSource, read_json, repeated_keys
 from absa_checks.sources.spans import repair_span
 
 SUFFIX_STRATEGY = {"_adv1": "revtgt", "_adv2": "revnon", "_adv3": "adddiff", "_adv4": "adddiff"}
@@ -33,10 +33,16 @@ def split_record_key(key: str) -> tuple[str, str | None]:
 def load_arts(path: Path, source: str) -> LoadedSource:
     records = read_json(path, "ARTS JSON", dict, "a JSON object of records keyed by id")
 
-    issues: list[DataIssue] = []
+    issues: list[DataIssue] = [_repeated_record(path, source, key) for key in repeated_keys(records)]
     originals: dict[str, Example] = {}
     variants: dict[str, dict[str, list[Variant]]] = defaultdict(lambda: defaultdict(list))
     for key, record in records.items():
+        twice = repeated_keys(record)
+        if twice:  # which of the two values is meant cannot be known: the record is not used
+            issues.append(DataIssue(source, key, "duplicate_key",
+                                    f"{path.name}: record {key!r} gives {', '.join(map(repr, twice))} twice; it is "
+                                    "dropped: keep one value", "dropped"))
+            continue
         example = _read_record(key, record, source, issues, path)
         if example is None:
             continue
@@ -57,6 +63,13 @@ def load_arts(path: Path, source: str) -> LoadedSource:
         issues.append(DataIssue(source, unit_id, "orphan_variant",
                                 "variants without an original record", "dropped"))
     return LoadedSource(source, tuple(units), tuple(issues), files=(path,))
+
+
+def _repeated_record(path: Path, source: str, key: str) -> DataIssue:
+    """A record id written twice in one JSON object: the first record is read, the second dropped and named."""
+    return DataIssue(source, key, "duplicate_id",
+                     f"{path.name}: the record id {key!r} is used twice; the first record is read and the second "
+                     "dropped: give each record its own id", "dropped")
 
 
 def _with_sentence_mates(originals: dict[str, Example]) -> dict[str, Example]:
@@ -88,7 +101,9 @@ def _read_record(key: str, record: Any, source: str, issues: list[DataIssue], pa
                                 "it cannot be scored, fix or remove the record", "dropped"))
         return None
     if polarity is None:
-        issues.append(DataIssue(source, key, "unknown_polarity", f"polarity {record['polarity']!r}", "dropped"))
+        issues.append(DataIssue(source, key, "unknown_polarity",
+                                f"{path.name}: record {key!r}: polarity {record['polarity']!r} is not a polarity "
+                                f"({polarity_hint(record['polarity'])})", "dropped"))
         return None
     fix = repair_span(sentence, term, start, end)
     if fix is None:

@@ -22,12 +22,18 @@ def semeval_sentences(path: Path) -> list[AnnotatedSentence]:
     except (OSError, ET.ParseError) as err:
         raise DataError(f"{path}: cannot be read as SemEval-2014 XML ({err})") from None
     found: list[AnnotatedSentence] = []
+    first_of: dict[str, int] = {}  # sentence id -> its 1-based <sentence>
     for sentence in root.iter("sentence"):
+        sentence_id = sentence.get("id", str(len(found)))
+        if sentence_id in first_of:  # predictions and alternatives are matched to a sentence by its id
+            raise DataError(f"{path}: sentence id {sentence_id!r} is used twice, by <sentence> {first_of[sentence_id]} "
+                            f"and <sentence> {len(found) + 1}; give each sentence its own id")
+        first_of[sentence_id] = len(found) + 1
         text = sentence.findtext("text") or ""
         gold = tuple(AspectTuple(term.get("term", ""), canonical_label(term.get("polarity")), int(term.attrib["from"]),
                                  int(term.attrib["to"]))
                      for term in sentence.iter("aspectTerm") if term.get("polarity") != "conflict")
-        found.append(AnnotatedSentence(sentence.get("id", str(len(found))), text, gold, spans=True))
+        found.append(AnnotatedSentence(sentence_id, text, gold, spans=True))
     return found
 
 

@@ -30,8 +30,8 @@ from pathlib import Path
 
 from absa_checks.common.errors import DataError
 from absa_checks.common.examples import Aspect, DataIssue, Example, Opinion, Unit
-from absa_checks.common.labels import canonical_label
-from absa_checks.sources.base import LoadedSource, read_json
+from absa_checks.common.labels import canonical_label, polarity_hint
+from absa_checks.sources.base import LoadedSource, read_json, repeated_keys
 from absa_checks.sources.infer import infer_opinions
 from absa_checks.sources.spans import repair_span
 
@@ -85,9 +85,15 @@ def read_semeval_xml(path: Path, source: str = "", issues: list[DataIssue] | Non
     except (OSError, ET.ParseError) as err:
         raise DataError(f"{path}: not a readable SemEval XML file ({err}); re-download it") from None
     sentences = []
+    first_of: dict[str, tuple[int, str]] = {}  # sentence id -> (its 1-based <sentence>, its text)
     for n, node in enumerate(root.iter("sentence")):
         sentence_id = node.get("id") or id_format.format(n=n)
         text = node.findtext("text") or ""
+        if sentence_id in first_of:  # its units would take the other sentence's opinions and variants
+            found.append(_repeated_id(path, source, sentence_id, first_of[sentence_id], (n + 1, text),
+                                      len(list(node.iter("aspectTerm")))))
+            continue
+        first_of[sentence_id] = (n + 1, text)
         if not text.strip():  # nothing to test, and no span can point into it: counted, never lost silently
             terms = len(list(node.iter("aspectTerm")))
             found.append(DataIssue(source, sentence_id, "empty_text",
@@ -97,15 +103,29 @@ def read_semeval_xml(path: Path, source: str = "", issues: list[DataIssue] | Non
             continue
         aspects = []
         for k, term_node in enumerate(node.iter("aspectTerm")):
-            aspect = _read_aspect(text, term_node, f"{sentence_id}_{k}", source, found)
+            aspect = _read_aspect(text, term_node, f"{sentence_id}_{k}", source, found, path.name)
             if aspect is not None:
                 aspects.append(aspect)
         sentences.append(SemevalSentence(sentence_id, text, tuple(aspects)))
     return sentences
 
 
+def _repeated_id(path: Path, source: str, sentence_id: str, first: tuple[int, str], again: tuple[int, str],
+                 terms: int) -> DataIssue:
+    """The data issue of a second <sentence> with an id already used: named both, the second dropped."""
+    def said(at: tuple[int, str]) -> str:
+        text = " ".join(at[1].split())
+        short = text if len(text) <= 40 else text[:40].rstrip() + "..."
+        return f"<sentence> {at[0]} ({short!r})" if text else f"<sentence> {at[0]}"
+
+    return DataIssue(source, sentence_id, "duplicate_id",
+                     f"{path.name}: sentence id {sentence_id!r} is used twice, by {said(first)} and {said(again)}; "
+                     f"the second is dropped with its {terms} aspect term{'' if terms == 1 else 's'}: give each "
+                     "sentence its own id", "dropped")
+
+
 def _read_aspect(text: str, node: ET.Element, record_id: str, source: str,
-                 issues: list[DataIssue]) -> Aspect | None:
+                 issues: list[DataIssue], file_name: str = "") -> Aspect | None:
     term, label = node.get("term", ""), node.get("polarity", "")
     try:
         start, end = int(node.get("from", "")), int(node.get("to", ""))
@@ -119,8 +139,11 @@ def _read_aspect(text: str, node: ET.Element, record_id: str, source: str,
                                 f"aspect {term!r} is labelled conflict: kept as another aspect, never a target",
                                 "reported"))
     elif polarity is None:
+        sentence_id = record_id.rsplit("_", 1)[0]
         issues.append(DataIssue(source, record_id, "unknown_polarity",
-                                f"polarity {label!r}: kept as another aspect, never a target", "reported"))
+                                f"{file_name}: sentence {sentence_id!r}, aspect {term!r}: polarity {label!r} is not a "
+                                f"polarity ({polarity_hint(label)}); kept as another aspect, never a target",
+                                "reported"))
     fix = repair_span(text, term, start, end)
     if fix is None:
         issues.append(DataIssue(source, record_id, "span_mismatch",
@@ -270,6 +293,10 @@ def read_towe_json(path: Path, sentences: Sequence[SemevalSentence], source: str
     records = read_json(path, "TOWE JSON", dict, "a JSON object of sentences keyed by id")
     texts = {s.sentence_id: s.text for s in sentences}
     entries = []
+    for sentence_id in repeated_keys(records):
+        issues.append(DataIssue(source, sentence_id, "duplicate_id",
+                                f"{path.name}: sentence id {sentence_id!r} is used twice; the first entry is read "
+                                "and the second dropped: give each sentence its own id", "dropped"))
     for sentence_id, record in records.items():
         try:
             their_text, terms = str(record["sentence"]), dict(record["term_list"])

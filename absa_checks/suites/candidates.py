@@ -127,6 +127,38 @@ def read_text(path: Path, shown: str | None = None) -> str:
         raise CandidatesError(f"{shown}: cannot be read as UTF-8 text ({err})") from None
 
 
+@dataclass(frozen=True)
+class ReviewedWork:
+    """What people put into a candidates file that regenerating it would lose: decided lines, audit verdicts."""
+
+    decisions: int
+    audits: int
+
+    def __bool__(self) -> bool:
+        return bool(self.decisions or self.audits)
+
+    def said(self) -> str:
+        """'3 reviewer decisions and 1 audit verdict' (the parts that are there)."""
+        parts = [f"{n} {what}{'' if n == 1 else 's'}" for n, what in ((self.decisions, "reviewer decision"),
+                                                                     (self.audits, "audit verdict")) if n]
+        return " and ".join(parts)
+
+
+def reviewed_work(text: str) -> ReviewedWork:
+    """The decisions and audit verdicts a file's lines hold, read leniently (a line that is no JSON object is
+    not counted): for refusing to write over a reviewed candidates file, whatever else is wrong with it."""
+    decisions = audits = 0
+    for line in text.removeprefix("\ufeff").split("\n"):
+        try:
+            record = json.loads(line) if line.strip() else None
+        except ValueError:
+            continue
+        if isinstance(record, dict):
+            decisions += record.get("decision") not in (None, "")
+            audits += isinstance(record.get("audit"), dict)
+    return ReviewedWork(decisions, audits)
+
+
 def parse_candidates(text: str, shown: str) -> tuple[Candidate, ...]:
     """Every line of a candidates file's text, checked (a byte-order mark an editor left is not a bad line)."""
     found: list[Candidate] = []

@@ -18,7 +18,7 @@ from absa_checks.common.errors import DataError
 from absa_checks.common.examples import Aspect, DataIssue, Unit
 from absa_checks.common.labels import canonical_label
 from absa_checks.sources.arts import load_arts
-from absa_checks.sources.base import LoadedSource
+from absa_checks.sources.base import LoadedSource, first_of_each, repeated_keys
 from absa_checks.sources.infer import with_inferred_opinions
 from absa_checks.sources.mams import load_mams
 from absa_checks.sources.markup import examples_of, read_marked_file
@@ -65,14 +65,19 @@ def load_file(path: Path, domain: str | None = None) -> LoadedSource:
 
 def _load_json(path: Path, name: str) -> LoadedSource:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=first_of_each)
     except ValueError as err:
         raise DataError(f"{path}: not valid JSON ({err})") from None
     if not isinstance(data, dict) or not data:
         raise DataError(f"{path}: expected a JSON object of records")
     first = next(iter(data.values()))
     if isinstance(first, dict) and "term_list" in first:
-        return _load_sentence_grouped(data, name)
+        loaded = _load_sentence_grouped(data, name)
+        repeated = tuple(DataIssue(name, sentence_id, "duplicate_id",
+                                   f"{path.name}: sentence id {sentence_id!r} is used twice; the first entry is read "
+                                   "and the second dropped: give each sentence its own id", "dropped")
+                         for sentence_id in repeated_keys(data))
+        return LoadedSource(name, loaded.units, repeated + loaded.issues)
     loaded = load_arts(path, name)
     # the records name aspect and polarity only: REVTGT/REVNON need opinion words, so they are inferred
     units = tuple(Unit(u.source, u.unit_id, with_inferred_opinions(u.original)) for u in loaded.units)
