@@ -250,6 +250,16 @@ def _nothing_read(loaded: LoadedSource, origin: str) -> None:
                           "annotated original sentences")
 
 
+def _strategy_list(option: str) -> list[str]:
+    """`--strategies a,b`: each named once (one named twice would make and count its variants twice)."""
+    strategies = [s.strip() for s in option.split(",") if s.strip()]
+    repeated = sorted({s for s in strategies if strategies.count(s) > 1})
+    if repeated:
+        raise AbsaChecksError(f"--strategies {option}: {', '.join(repeated)} named more than once; name each "
+                              "strategy once")
+    return strategies
+
+
 def _augment(args) -> int:
     from absa_checks.perturb.engine import Settings
     from absa_checks.run import augment, generate, leakage
@@ -257,7 +267,7 @@ def _augment(args) -> int:
     from absa_checks.suites import strategies as names
     from absa_checks.suites.files import load_file
 
-    strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    strategies = _strategy_list(args.strategies)
     unknown = [s for s in strategies if not names.is_known(s)]
     if unknown:
         raise AbsaChecksError(f"--strategies: unknown {', '.join(unknown)}; use {', '.join(names.STRATEGIES)}")
@@ -473,7 +483,7 @@ def _generate(args: argparse.Namespace) -> int:
         option = "--format" if args.format is not None else "--quarantine"
         raise AbsaChecksError(f"{option}: a candidates file (--candidates, --update) is JSONL and holds the quarantined "
                               f"attempts itself; leave {option} out")
-    strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    strategies = _strategy_list(args.strategies)
     unknown = [s for s in strategies if not names.is_known(s)]
     if unknown:
         raise AbsaChecksError(f"--strategies: unknown {', '.join(unknown)}; use {', '.join(names.STRATEGIES)} "
