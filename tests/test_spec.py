@@ -731,7 +731,8 @@ def test_missing_examples_file_names_the_suite_line_and_path(tmp_path):
 def test_examples_file_that_is_a_directory(tmp_path):
     (tmp_path / "dir.examples.yaml").mkdir()
     path = write(tmp_path, "sources:\n  x: {file: dir.examples.yaml}\ntests:\n  - {name: a, strategy: revtgt, sources: [x]}\n")
-    assert_names(parse_error(path), path, 2, "examples file", "cannot be read (Is a directory)")
+    assert_names(parse_error(path), path, 2, "examples file",
+                 "cannot be read (it is a folder, not a regular file: name a file)")
 
 
 def test_error_inside_examples_file_names_that_file(tmp_path):

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from absa_checks.common import outputs
+from absa_checks.common import inputs, outputs
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.outputs import Named
 from absa_checks.perturb.variants import DEFAULT_SEED
@@ -394,6 +394,10 @@ def _validate(paths: list[str]) -> int:
         elif path.is_file():
             files.append(path)
         else:
+            try:
+                inputs.check_regular(path)  # a device or FIFO: neither a suite nor a folder of them
+            except inputs.NotARegularFile as err:
+                raise AbsaChecksError(f"{name}: {err}") from None
             raise AbsaChecksError(f"{name}: no such file or folder")
     if not files:
         print(f"error {', '.join(paths)}: no suite file found (a suite is a .yaml file with a top-level "

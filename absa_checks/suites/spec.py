@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from absa_checks.common import inputs
 from absa_checks.common.domains import DOMAINS
 from absa_checks.common.errors import SpecError
 from absa_checks.common.examples import term_starts
@@ -293,7 +294,7 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
     path = Path(path)
     shown = display_path or str(path)
     try:
-        raw = path.read_bytes()
+        raw = inputs.read_bytes(path)
     except OSError as err:
         raise SpecError(shown, None, f"cannot read the suite file: {err.strerror}") from None
     located = load_located(decode(raw, shown), shown)
@@ -722,7 +723,7 @@ def parse_examples_file(path: Path, source_name: str, referenced_from: str = "",
     path = Path(path)
     shown = display_path or str(path)
     try:
-        data = path.read_bytes()
+        data = inputs.read_bytes(path)
     except OSError as err:
         problem = "not found" if isinstance(err, FileNotFoundError) else f"cannot be read ({err.strerror})"
         raise SpecError(referenced_from or shown, line if referenced_from else None,
