@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from absa_checks.common import inputs
 from absa_checks.common.errors import AdapterError
 from absa_checks.common.labels import polarity_word
 from absa_checks.models.adapters import AdapterKind
@@ -43,7 +44,7 @@ class ReplayAdapter:
         self.column = column
         self.name = f"replay:{self.path.name}#{column}"
         try:
-            self._bytes = self.path.read_bytes()
+            self._bytes = inputs.read_bytes(self.path)
         except OSError as err:
             raise AdapterError(f"replay file '{path}' cannot be read ({err.strerror}); check the path in "
                                f"--model replay:<path>#<column> (relative to the directory you run pytest in)") from None

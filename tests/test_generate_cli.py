@@ -206,3 +206,14 @@ def test_every_unit_is_counted_once_per_strategy(tmp_path, capsys):
         assert sum(numbers) == units
     reasons = [line.strip() for line in err if line.startswith("      not applicable: ")]
     assert reasons and all(" x " in line and line.split(" x ")[1] for line in reasons)
+
+
+@pytest.mark.parametrize("command", ["generate", "augment"])
+def test_a_strategy_named_twice_in_strategies_is_one_line(tmp_path, capsys, monkeypatch, command):
+    monkeypatch.delenv("ABSA_DATA_DIR", raising=False)
+    source = ["--source", "builtin-laptop"] if command == "generate" else ["--input", str(tmp_path / "in.txt")]
+    (tmp_path / "in.txt").write_text(SENTENCES)
+    assert main([command, *source, "--strategies", "revtgt,revnon,revtgt", "--out", str(tmp_path / "x.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert err == "absa-checks: --strategies revtgt,revnon,revtgt: revtgt named more than once; name each strategy once\n"
+    assert not (tmp_path / "x.jsonl").exists()

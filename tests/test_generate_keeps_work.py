@@ -69,5 +69,5 @@ def test_a_strategy_named_twice_is_refused_in_one_line(tmp_path, capsys, command
     marked.write_text(SENTENCES)
     assert main([command, "--input", str(marked), "--strategies", strategies, "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "--strategies" in err and "named twice" in err
+    assert len(err.splitlines()) == 1 and "--strategies" in err and "named more than once" in err
     assert not out.exists()

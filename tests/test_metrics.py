@@ -59,9 +59,10 @@ OUTCOMES = [
     outcome("alpha", "a3", "revtgt", "a3-t", POS, POS, NEG, NEG, "passed"),
     outcome("alpha", "a3", "adddiff", "a3-d1", POS, POS, POS, POS, "passed"),
     outcome("alpha", "a3", "adddiff", "a3-d2", POS, POS, POS, NEG, "failed"),
-    # a4: the revtgt case errored -> the whole unit is left out of every rate
+    # a4: the revtgt case errored -> the unit is left out of the source's accuracy and ARS; its revnon case,
+    #     which has a prediction, counts in the revnon rates
     outcome("alpha", "a4", "revtgt", "a4-t", POS, POS, NEG, None, "error"),
-    outcome("alpha", "a4", "revnon", "a4-n", POS, POS, POS, NEG, "passed"),
+    outcome("alpha", "a4", "revnon", "a4-n", POS, POS, POS, POS, "passed"),
     # a5: neutral target; ARTS keeps it neutral under revtgt; all right -> robust
     outcome("alpha", "a5", "revtgt", "a5-t", NEU, NEU, NEU, NEU, "passed"),
     outcome("alpha", "a5", "revnon", "a5-n", NEU, NEU, NEU, NEU, "passed"),
@@ -120,21 +121,21 @@ def test_alpha_strategies(metrics):
     strategies = metrics.sources["alpha"].strategies
     assert sorted(strategies) == ["adddiff", "revnon", "revtgt"]
 
-    # revtgt: cases a1-t, a3-t, a5-t (a4-t errored, unit a4 left out); a2 has no revtgt variant,
+    # revtgt: cases a1-t, a3-t, a5-t (a4-t errored: counted in errors, in no rate); a2 has no revtgt variant,
     # so its wrong original does not count here: original accuracy 3/3 (the source's is 3/4)
     t = strategies["revtgt"]
-    assert (t.n, t.units) == (3, 3)
+    assert (t.n, t.units, t.errors) == (3, 3, 1)
     assert kn(t.original_accuracy) == (3, 3)
     assert kn(t.variant_accuracy) == (3, 3)
     assert kn(t.fail_rate) == (0, 3)
 
-    # revnon: cases a1-n, a2-n, a5-n (a4-n left out with its unit)
-    # originals: a1 right, a2 wrong, a5 right -> 2/3; variants all right -> 3/3; a2-n failed -> 1/3
+    # revnon: cases a1-n, a2-n, a4-n, a5-n (a4-n has its prediction: counted, though a4-t errored)
+    # originals: a1 right, a2 wrong, a4 right, a5 right -> 3/4; variants all right -> 4/4; a2-n failed -> 1/4
     n = strategies["revnon"]
-    assert (n.n, n.units) == (3, 3)
-    assert kn(n.original_accuracy) == (2, 3)
-    assert kn(n.variant_accuracy) == (3, 3)
-    assert kn(n.fail_rate) == (1, 3)
+    assert (n.n, n.units, n.errors) == (4, 4, 0)
+    assert kn(n.original_accuracy) == (3, 4)
+    assert kn(n.variant_accuracy) == (4, 4)
+    assert kn(n.fail_rate) == (1, 4)
 
     # adddiff: cases a1-d, a2-d, a3-d1, a3-d2 -> n = 4 over 3 distinct units
     # originals over DISTINCT units: a1 right, a2 wrong, a3 right -> 2/3 (per case it would be 3/4)
@@ -161,12 +162,12 @@ def test_per_test_metrics(metrics):
     assert kn(t.variant_accuracy) == (3, 3)
     assert t.gates == {"max_fail_rate": 0.2}
 
-    # revnon/alpha: a1-n, a2-n, a5-n; a4-n belongs to the errored unit a4 and is left out
+    # revnon/alpha: a1-n, a2-n, a4-n, a5-n (a4-n has its prediction, though the unit's revtgt case errored)
     n = tests[(TEST_OF["revnon"], "alpha")]
     assert (n.strategy, n.expect) == ("revnon", "unchanged")
-    assert (n.n, n.failed, n.errors) == (3, 1, 0)
-    assert kn(n.fail_rate) == (1, 3)
-    assert kn(n.variant_accuracy) == (3, 3)
+    assert (n.n, n.failed, n.errors) == (4, 1, 0)
+    assert kn(n.fail_rate) == (1, 4)
+    assert kn(n.variant_accuracy) == (4, 4)
     assert n.gates == {"max_fail_rate": 0.1, "basis": "point"}
 
     # adddiff/alpha: 4 cases, a2-d and a3-d2 failed, a3-d2 wrong
@@ -211,10 +212,11 @@ def test_all_units_errored():
     alpha = aggregate(only).sources["alpha"]
     assert (alpha.units, alpha.units_with_errors) == (0, 1)
     assert kn(alpha.ars) == (0, 0) and kn(alpha.original_accuracy) == (0, 0)
-    assert alpha.strategies == {}
-    tests = aggregate(only).tests
-    assert all(t.n == 0 for t in tests)
-    assert sum(t.errors for t in tests) == 1
+    # the errored revtgt case is counted, in no rate; the revnon case with its prediction is scored
+    assert {name: (s.n, s.errors) for name, s in alpha.strategies.items()} == {"revnon": (1, 0), "revtgt": (0, 1)}
+    assert alpha.ars_covers == () and alpha.ars_lost_to_errors == ("revtgt", "revnon")
+    tests = {t.strategy: (t.n, t.errors) for t in aggregate(only).tests}
+    assert tests == {"revnon": (1, 0), "revtgt": (0, 1)}
 
 
 def test_empty():
@@ -247,3 +249,33 @@ def test_a_deselected_strategy_makes_ars_partial():
     only_extra = aggregate([replace(outcome("gamma", "g1", "adddiff", "g1-k2", POS, POS, POS, POS, "passed"),
                                     strategy="adddiff(k=2)")]).sources["gamma"]
     assert only_extra.ars_covers == () and only_extra.ars.n == 0  # no ARS at all, not a made-up one
+
+
+def test_cases_with_a_prediction_count_when_another_case_of_their_unit_errored():
+    """Probe 15: a replay file cut mid-row left every ADDDIFF case of a unit without a prediction; the REVTGT
+    and REVNON cases of those units ran (7 of 15 REVTGT failed) but vanished from the rates (revtgt n=3, fail
+    rate 0; no revnon row) and the ARS gate blamed -m/-k."""
+    from absa_checks.judge.gates import evaluate
+    from absa_checks.reports import summary_table
+
+    cases = []
+    for i in range(6):  # u0..u5: every adddiff case errored; revtgt fails on u0..u2; revnon on u0
+        unit = f"u{i}"
+        cases.append(outcome("alpha", unit, "adddiff", f"{unit}-d", POS, POS, POS, None, "error"))
+        cases.append(outcome("alpha", unit, "revtgt", f"{unit}-t", POS, POS, NEG, POS if i < 3 else NEG,
+                             "failed" if i < 3 else "passed"))
+        cases.append(outcome("alpha", unit, "revnon", f"{unit}-n", POS, POS, POS, NEG if i == 0 else POS,
+                             "failed" if i == 0 else "passed"))
+    metrics = aggregate(cases)
+    alpha = metrics.sources["alpha"]
+    found = {name: (s.n, s.errors, kn(s.fail_rate)) for name, s in alpha.strategies.items()}
+    assert found == {"adddiff": (0, 6, (0, 0)), "revtgt": (6, 0, (3, 6)), "revnon": (6, 0, (1, 6))}
+    tests = {t.strategy: (t.n, t.failed, t.errors) for t in metrics.tests}
+    assert tests == {"adddiff": (0, 0, 6), "revtgt": (6, 3, 0), "revnon": (6, 1, 0)}
+    assert alpha.ars_partial and alpha.ars_lost_to_errors == ("revtgt", "revnon", "adddiff")
+    gate = next(g for g in evaluate(metrics, "interval") if g.name == "min_ars")
+    assert gate.verdict == "fail"
+    assert "is in a unit with a case that has no prediction (an error; 6 units left out of ARS)" in gate.reason
+    assert "deselected" not in gate.reason
+    shown = {row[1]: row[2] for row in summary_table.rows(metrics, [gate]) if row[0] == "alpha"}
+    assert (shown["adddiff"], shown["revtgt"], shown["revnon"]) == ("0 (+6 errors)", "6", "6")

@@ -638,7 +638,7 @@ EXAMPLE_ERRORS = [
           polarity: negative
           variants:
             adddiff:
-              - "The fries were cold."
+              - "The fries were cold, but the bread was warm."
               - "The fries were cold, and the fries were old."  # <-
         """, ["'sources.mine.examples.0.variants.adddiff.1': 'fries' occurs 2 times",
               "write the variant as a mapping with 'sentence:' and 'span: [from, to]'"]),
@@ -731,7 +731,8 @@ def test_missing_examples_file_names_the_suite_line_and_path(tmp_path):
 def test_examples_file_that_is_a_directory(tmp_path):
     (tmp_path / "dir.examples.yaml").mkdir()
     path = write(tmp_path, "sources:\n  x: {file: dir.examples.yaml}\ntests:\n  - {name: a, strategy: revtgt, sources: [x]}\n")
-    assert_names(parse_error(path), path, 2, "examples file", "cannot be read (Is a directory)")
+    assert_names(parse_error(path), path, 2, "examples file",
+                 "cannot be read (it is a folder, not a regular file: name a file)")
 
 
 def test_error_inside_examples_file_names_that_file(tmp_path):
@@ -784,3 +785,48 @@ def test_real_suite_parses(path):
         for name in test.sources:
             if name in suite.inline_sources:
                 assert suite.inline_sources[name].examples
+
+
+# ---------------------------------------------------------------------------------------------
+# suites that would pass vacuously or count twice (issue 35, H2)
+
+@pytest.mark.parametrize("variant", [
+    '    revtgt: "The soup was bland but the staff were friendly."  # <-\n',
+    '    revnon: {sentence: "The soup was bland but  the staff were friendly."}  # <-\n',
+    '    adddiff:\n      - "The soup was bland but the staff were friendly, and the bread was stale."\n'
+    '      - "The soup was bland but the staff were friendly."  # <-\n',
+], ids=["revtgt", "revnon-spacing-only", "adddiff-second-of-a-list"])
+def test_a_given_variant_identical_to_its_sentence_is_a_suite_error(tmp_path, variant):
+    examples = ('- sentence: "The soup was bland but the staff were friendly."\n  aspect: soup\n'
+                '  polarity: negative\n  aspects: [{term: staff, polarity: positive}]\n  variants:\n' + variant)
+    path = write(tmp_path, inline_suite(examples))
+    strategy = variant.split(":")[0].strip()
+    assert_names(parse_error(path), path, 3 + marked_line(examples),
+                 f"this {strategy} variant is the example's sentence unchanged, so it tests nothing",
+                 "write the changed sentence, or remove the variant")
+
+
+@pytest.mark.parametrize("chain", ["revtgt+revtgt", "revnon + adddiff + revnon", "typos+typos"])
+def test_a_chain_that_repeats_a_strategy_is_refused(tmp_path, chain):
+    text = f"tests:\n  - name: a\n    strategy: {chain}  # <-\n    sources: [builtin-restaurant]\n"
+    path = write(tmp_path, text)
+    repeated = chain.split("+")[0].strip()
+    assert_names(parse_error(path), path, 3, f"names '{repeated}' twice", "a chain takes each strategy once")
+
+
+def test_the_chains_docs_suites_names_are_still_accepted(tmp_path):
+    path = write(tmp_path, "tests:\n  - {name: a, strategy: revnon+adddiff, sources: [builtin-restaurant]}\n"
+                           "  - {name: b, strategy: revtgt + revnon, sources: [builtin-restaurant]}\n")
+    assert [t.strategy for t in parse_suite(path, KNOWN).tests] == ["revnon+adddiff", "revtgt+revnon"]
+
+
+@pytest.mark.parametrize("text", [
+    "tests:\n  - name: a\n    strategy: revtgt\n    sources: [arts-laptop, builtin-laptop, arts-laptop]  # <-\n",
+    "defaults:\n  sources:\n    - arts-laptop\n    - arts-laptop  # <-\ntests:\n  - {name: a, strategy: revtgt}\n",
+    "tests:\n  - name: a\n    task: extraction\n    sources: [semeval14-laptop, semeval14-laptop]  # <-\n",
+], ids=["test", "defaults", "extraction-test"])
+def test_a_source_named_twice_in_a_test_is_refused(tmp_path, text):
+    path = write(tmp_path, text)
+    source = "semeval14-laptop" if "extraction" in text else "arts-laptop"
+    assert_names(parse_error(path), path, marked_line(text), f"names the source '{source}' twice",
+                 "would be collected and counted twice")

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from absa_checks.common import outputs
+from absa_checks.common import inputs, outputs
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.outputs import Named
 from absa_checks.perturb.variants import DEFAULT_SEED
@@ -269,16 +269,18 @@ def _keep_reviewed(named: list[Named], fix: Callable[[Named], str]) -> None:
                                   "nothing written")
 
 
-def _unique_strategies(strategies: list[str]) -> None:
-    """A strategy named twice would write every one of its variants twice: one line naming it."""
+def _strategy_list(option: str) -> list[str]:
+    """`--strategies a,b`: each named once (one named twice would make, write and count its variants twice); a
+    chain is compared step by step, so `revnon+adddiff` and `revnon + adddiff` are one strategy."""
     from absa_checks.suites import strategies as names
 
-    seen: set[str] = set()
-    for s in strategies:
-        key = "+".join(names.split_chain(s)) if names.is_known(s) else s
-        if key in seen:
-            raise AbsaChecksError(f"--strategies: '{s}' is named twice; name each strategy once")
-        seen.add(key)
+    strategies = [s.strip() for s in option.split(",") if s.strip()]
+    keys = ["+".join(names.split_chain(s)) if names.is_known(s) else s for s in strategies]
+    repeated = list(dict.fromkeys(s for s, key in zip(strategies, keys) if keys.count(key) > 1))
+    if repeated:
+        raise AbsaChecksError(f"--strategies {option}: {', '.join(repeated)} named more than once; name each "
+                              "strategy once")
+    return strategies
 
 
 def _augment(args) -> int:
@@ -288,11 +290,10 @@ def _augment(args) -> int:
     from absa_checks.suites import strategies as names
     from absa_checks.suites.files import load_file
 
-    strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    strategies = _strategy_list(args.strategies)
     unknown = [s for s in strategies if not names.is_known(s)]
     if unknown:
         raise AbsaChecksError(f"--strategies: unknown {', '.join(unknown)}; use {', '.join(names.STRATEGIES)}")
-    _unique_strategies(strategies)
     if args.adddiff_per_unit < 1:
         raise AbsaChecksError("--adddiff-per-unit: at least 1")
     if args.k is not None and not 1 <= args.k <= 10:
@@ -417,6 +418,10 @@ def _validate(paths: list[str]) -> int:
         elif path.is_file():
             files.append(path)
         else:
+            try:
+                inputs.check_regular(path)  # a device or FIFO: neither a suite nor a folder of them
+            except inputs.NotARegularFile as err:
+                raise AbsaChecksError(f"{name}: {err}") from None
             raise AbsaChecksError(f"{name}: no such file or folder")
     if not files:
         print(f"error {', '.join(paths)}: no suite file found (a suite is a .yaml file with a top-level "
@@ -506,12 +511,11 @@ def _generate(args: argparse.Namespace) -> int:
         option = "--format" if args.format is not None else "--quarantine"
         raise AbsaChecksError(f"{option}: a candidates file (--candidates, --update) is JSONL and holds the quarantined "
                               f"attempts itself; leave {option} out")
-    strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    strategies = _strategy_list(args.strategies)
     unknown = [s for s in strategies if not names.is_known(s)]
     if unknown:
         raise AbsaChecksError(f"--strategies: unknown {', '.join(unknown)}; use {', '.join(names.STRATEGIES)} "
                               "or chains such as revnon+adddiff")
-    _unique_strategies(strategies)
     if args.k is not None and not 1 <= args.k <= 10:
         raise AbsaChecksError("--k: use a whole number from 1 to 10")
     params = _strategy_params(args.param, strategies, k=args.k, neutral=args.neutral)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from absa_checks.common.errors import AbsaChecksError
+from absa_checks.common.inputs import special_kind
 
 FOLLOW_OPTION = "--absa-follow-symlinks"  # the pytest option; the CLI's is --follow-symlinks
 
@@ -85,13 +86,8 @@ def same_file(a: Path, b: Path) -> bool:
 
 
 def _kind(mode: int) -> str | None:
-    """What a non-regular file is, or None for a regular one."""
-    for test, name in ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                       (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
-                       (stat.S_ISDIR, "a folder")):
-        if test(mode):
-            return name
-    return None
+    """What a non-regular file is, or None for a regular one (the inputs' reader says the same)."""
+    return special_kind(mode)
 
 
 def _refuse_kind(out: Named, path: Path) -> None:

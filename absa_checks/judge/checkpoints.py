@@ -12,7 +12,14 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from typing import TypeVar
 
-from absa_checks.judge.metrics import RateLike, RunMetrics, SourceMetrics, StrategyMetrics, TestMetrics
+from absa_checks.judge.metrics import (
+    ARS_STRATEGIES,
+    RateLike,
+    RunMetrics,
+    SourceMetrics,
+    StrategyMetrics,
+    TestMetrics,
+)
 from absa_checks.judge.outcomes import CaseOutcome
 from absa_checks.judge.stats import Rate, Spread, spread
 
@@ -50,7 +57,8 @@ def _mean_source(per_model: dict[str, SourceMetrics], with_slices: bool = True) 
             variant_accuracy=_spread_of(have, lambda s: s.variant_accuracy),
             fail_rate=_spread_of(have, lambda s: s.fail_rate),
             not_found=_spread_of(have, lambda s: s.not_found) if all_have(have, "not_found") else None,
-            ambiguous=_spread_of(have, lambda s: s.ambiguous) if all_have(have, "ambiguous") else None)
+            ambiguous=_spread_of(have, lambda s: s.ambiguous) if all_have(have, "ambiguous") else None,
+            errors=sum(s.errors for s in have.values()))
     slices: dict[str, SourceMetrics] = {}
     if with_slices:
         for key in sorted({k for found in per_model.values() for k in found.slices}):
@@ -62,7 +70,9 @@ def _mean_source(per_model: dict[str, SourceMetrics], with_slices: bool = True) 
                          strategies, slices, tuple(s for s in first.ars_covers
                                                    if all(s in found.ars_covers for found in per_model.values())),
                          _spread_of(per_model, lambda s: s.ars_complete) if all_have(per_model, "ars_complete") else None,
-                         max(s.complete_units for s in per_model.values()))
+                         max(s.complete_units for s in per_model.values()),
+                         tuple(s for s in ARS_STRATEGIES if any(s in found.ars_lost_to_errors
+                                                                for found in per_model.values())))
 
 
 def mean_metrics(per_model: dict[str, RunMetrics]) -> RunMetrics:

@@ -202,12 +202,18 @@ def evaluate_checkpoints(per_model: dict[str, RunMetrics], mean: RunMetrics, def
 
 def _partial_ars(test: str, source: SourceMetrics, threshold: float, basis: str) -> GateResult:
     """An ARS over fewer strategies than ARTS's is another, easier quantity: never judged as ARS."""
-    missing = [s for s in ARS_STRATEGIES if s not in source.ars_covers]
+    lost = [s for s in ARS_STRATEGIES if s not in source.ars_covers and s in source.ars_lost_to_errors]
+    missing = [s for s in ARS_STRATEGIES if s not in source.ars_covers and s not in lost]
     covers = ", ".join(source.ars_covers) or "no strategy"
+    why = []
+    if lost:  # they ran: their units were left out because one of their cases has no prediction
+        why.append(f"every {', '.join(lost)} case is in a unit with a case that has no prediction (an error; "
+                   f"{source.units_with_errors} units left out of ARS): fix the model's errors and run again")
+    if missing:
+        why.append(f"no {', '.join(missing)} case was run: deselected with -m/-k, or not in the suites collected")
     return GateResult("min_ars", test, source.source, threshold, source.ars, basis, "fail",
-                      f"not decided: ARS here is partial, it covers {covers} only (no {', '.join(missing)} case was "
-                      "run: deselected with -m/-k, or not in the suites collected); the ARS gate needs all of "
-                      f"{', '.join(ARS_STRATEGIES)}")
+                      f"not decided: ARS here is partial, it covers {covers} only ({'; '.join(why)}); the ARS gate "
+                      f"needs all of {', '.join(ARS_STRATEGIES)}")
 
 
 def decide(name: str, test: str, source: str, threshold: float, rate: RateLike | None, basis: str,

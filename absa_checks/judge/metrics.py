@@ -12,7 +12,11 @@
 - an extraction model: not_found, the share of cases whose target it did not find (in the original or
   the variant), and ambiguous, found twice with different polarities; fail_rate is then over the cases
   whose target was found, and a not-found or ambiguous case breaks its unit's ARS.
-Units with an errored case are left out of every rate and counted in `units_with_errors`.
+A case without a prediction (status "error") is left out of the rates, which count the cases that have one;
+each strategy and test says how many errored (`errors`). A unit with an errored case is left out of the
+source's original accuracy and ARS (it cannot be called robust or not) and counted in `units_with_errors`;
+an ARS strategy whose every case is in such units is named in `ars_lost_to_errors` (ARS partial for that
+reason, not because the strategy was not run).
 All rates are fractions in [0, 1].
 """
 
@@ -40,6 +44,7 @@ class StrategyMetrics:
     fail_rate: RateLike
     not_found: RateLike | None = None
     ambiguous: RateLike | None = None
+    errors: int = 0  # cases of the strategy without a prediction: not in n, nor in any rate
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,8 @@ class SourceMetrics:
     ars_covers: tuple[str, ...] = ARS_STRATEGIES  # the ARS strategies with cases here
     ars_complete: RateLike | None = None  # ARS over the units with a case of each ARS strategy (None: no such unit)
     complete_units: int = 0               # how many units that is (the largest across checkpoints)
+    # ARS strategies that ran here but whose every case is in a unit with an errored case (so not in ars_covers)
+    ars_lost_to_errors: tuple[str, ...] = ()
 
     @property
     def ars_partial(self) -> bool:
@@ -140,7 +147,7 @@ def _with_slices(source: str, cases: list[CaseOutcome], gated: Iterable[str] = (
     whole = _source_metrics(source, cases)
     return SourceMetrics(whole.source, whole.units, whole.units_with_errors, whole.original_accuracy, whole.ars,
                          whole.strategies, {key: _source_metrics(source, found) for key, found in sorted(groups.items())},
-                         whole.ars_covers, whole.ars_complete, whole.complete_units)
+                         whole.ars_covers, whole.ars_complete, whole.complete_units, whole.ars_lost_to_errors)
 
 
 def _source_metrics(source: str, cases: list[CaseOutcome]) -> SourceMetrics:
@@ -157,9 +164,17 @@ def _source_metrics(source: str, cases: list[CaseOutcome]) -> SourceMetrics:
     complete = [found for found in in_ars.values() if {c.strategy for c in found} >= set(ARS_STRATEGIES)]
     robust_complete = sum(found[0].original_correct and all(c.variant_correct for c in found) for found in complete)
 
+    run = {c.strategy for c in cases}
+    lost = tuple(s for s in ARS_STRATEGIES if s in run and s not in covers)
+
+    # a strategy's rates: every case of it that has a prediction, whatever became of the unit's other cases
     per_strategy: dict[str, list[CaseOutcome]] = defaultdict(list)
-    for unit_cases in scored.values():
-        for case in unit_cases:
+    errors: dict[str, int] = defaultdict(int)
+    for case in cases:
+        if case.status == "error":
+            errors[case.strategy] += 1
+            per_strategy.setdefault(case.strategy, [])
+        else:
             per_strategy[case.strategy].append(case)
     strategies = {}
     for strategy, found in sorted(per_strategy.items()):
@@ -169,11 +184,11 @@ def _source_metrics(source: str, cases: list[CaseOutcome]) -> SourceMetrics:
             n=len(found), units=len(first_per_unit),
             original_accuracy=wilson(sum(c.original_correct for c in first_per_unit.values()), len(first_per_unit)),
             variant_accuracy=wilson(sum(c.variant_correct for c in found), len(found)),
-            fail_rate=fail_rate, not_found=not_found, ambiguous=ambiguous)
+            fail_rate=fail_rate, not_found=not_found, ambiguous=ambiguous, errors=errors[strategy])
     return SourceMetrics(source, len(scored), len(errored), wilson(original_ok, len(scored)),
                          clopper_pearson(robust, len(in_ars)), strategies, ars_covers=covers,
                          ars_complete=clopper_pearson(robust_complete, len(complete)) if complete else None,
-                         complete_units=len(complete))
+                         complete_units=len(complete), ars_lost_to_errors=lost)
 
 
 def _test_metrics(outcomes: list[CaseOutcome]
@@ -182,21 +197,20 @@ def _test_metrics(outcomes: list[CaseOutcome]
     groups: dict[tuple[str, str], list[CaseOutcome]] = defaultdict(list)
     for outcome in outcomes:
         groups[(outcome.test, outcome.source)].append(outcome)
-    # as in the source metrics, a unit with an errored case (in any test) is left out of every rate
-    errored_units = {(o.source, o.unit) for o in outcomes if o.status == "error"}
     result, sliced = [], {}
     for (test, source), found in sorted(groups.items()):
-        result.append(_one_test(test, source, found, errored_units))
+        result.append(_one_test(test, source, found))
         for selector in found[0].gates.get("slices") or {}:
             conditions = slices_module.parse(selector)
             mine = [c for c in found if all(condition.holds(c.slices) for condition in conditions)]
             if mine:
-                sliced[(test, source, selector)] = _one_test(test, source, mine, errored_units)
+                sliced[(test, source, selector)] = _one_test(test, source, mine)
     return result, sliced
 
 
-def _one_test(test: str, source: str, found: list[CaseOutcome], errored_units: set) -> TestMetrics:
-    scored = [c for c in found if (c.source, c.unit) not in errored_units]
+def _one_test(test: str, source: str, found: list[CaseOutcome]) -> TestMetrics:
+    """A test's rates over its cases that have a prediction (as the strategy's); the errored ones counted."""
+    scored = [c for c in found if c.status != "error"]
     failed = sum(c.status == "failed" for c in scored)
     fail_rate, not_found, ambiguous = _missing_rates(scored)
     return TestMetrics(test, source, found[0].strategy, found[0].expect, len(scored), failed,

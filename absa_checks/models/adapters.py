@@ -32,6 +32,7 @@ from types import MappingProxyType
 from typing import Any
 
 from absa_checks.common import domains as domains_module
+from absa_checks.common import inputs
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.redaction import redact_text
 from absa_checks.common.yaml_lines import decode, load_located
@@ -298,12 +299,12 @@ def _inline_spec(name: str, kind: AdapterKind, rest: str, option: str) -> ModelS
 
 
 def _read_yaml(models_file: Path | None) -> dict[str, Any]:
-    if models_file is None or not models_file.is_file():
+    if models_file is None or not (models_file.is_file() or models_file.exists()):
         return {}
     # yaml_lines, not yaml.safe_load: a model, group or setting given twice is an error naming both lines
     # (PyYAML would silently keep the last one, so another model than the one written first would run)
     try:
-        raw = models_file.read_bytes()
+        raw = inputs.read_bytes(models_file)
     except OSError as err:
         raise AbsaChecksError(f"{models_file}: cannot be read ({err.strerror})") from None
     located = load_located(decode(raw, str(models_file)), str(models_file))

@@ -95,7 +95,8 @@ def _metrics_dict(source, missing: bool = False) -> dict[str, Any]:
         # ARS over the units with a case of each of revtgt, revnon and adddiff: comparable with ARTS's ARS
         **({"ars_complete": source.ars_complete.to_dict(), "complete_units": source.complete_units}
            if source.ars_complete is not None else {}),
-        "strategies": {name: {"n": s.n, "units": s.units, "original_accuracy": s.original_accuracy.to_dict(),
+        **({"ars_lost_to_errors": list(source.ars_lost_to_errors)} if source.ars_lost_to_errors else {}),
+        "strategies": {name: {"n": s.n, "errors": s.errors, "units": s.units, "original_accuracy": s.original_accuracy.to_dict(),
                               "variant_accuracy": s.variant_accuracy.to_dict(), "fail_rate": s.fail_rate.to_dict(),
                               **(_missing(s) if missing else {})}
                        for name, s in source.strategies.items()},

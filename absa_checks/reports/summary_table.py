@@ -77,7 +77,8 @@ def rows(metrics: RunMetrics, gates: list[GateResult], validity=None) -> list[tu
                     and test_strategy.get(g.test) == strategy]
             missing = [with_ci(rate) if rate is not None else "-" for rate, column in
                        ((s.not_found, "not found [95% CI]"), (s.ambiguous, "ambiguous [95% CI]")) if column in extra]
-            result.append((name, strategy, str(s.n), f"{pct(s.original_accuracy)} -> {pct(s.variant_accuracy)}",
+            n = f"{s.n} (+{s.errors} errors)" if s.errors else str(s.n)  # the errored cases are in no rate
+            result.append((name, strategy, n, f"{pct(s.original_accuracy)} -> {pct(s.variant_accuracy)}",
                            with_ci(s.fail_rate), audit.cell((validity or {}).get(name, {}).get(strategy)), *missing,
                            "", _gate_cell(mine)))
         ars_gates = [g for g in gates if g.source == name and g.name == "min_ars" and not g.slice]

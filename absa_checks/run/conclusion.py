@@ -13,6 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from absa_checks.common import inputs
 from absa_checks.common.examples import DataIssue
 from absa_checks.judge import audit as audit_module
 from absa_checks.judge import checkpoints, comparison, scoring, simpler
@@ -195,7 +196,7 @@ def run_pairs(metrics: RunMetrics, coverage: dict) -> list[tuple[str, str]]:
 def read_baseline(path: Path) -> Baseline:
     """The released model's cases (its --absa-report JSON), or why they cannot be read."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(inputs.read_text(path))
         version = (data.get("schema"), data.get("schema_version"))
         if version != (report_json.SCHEMA, report_json.SCHEMA_VERSION):
             return Baseline(str(path), None, f"baseline report {path} is {version[0]} version {version[1]}; this "

@@ -216,6 +216,9 @@ def read(values: dict[str, Any], rootpath: Path, *, model_alias: str | None = No
     if v["models"] and models_file.is_dir():
         raise AbsaChecksError(f"{s.given('models', models_file)}: is a folder, not a file; name the models YAML file "
                               "(e.g. models.yaml)")
+    if v["models"] and models_file.exists() and not models_file.is_file():
+        raise AbsaChecksError(f"{s.given('models', models_file)}: is not a regular file (a device, FIFO or socket); "
+                              "name the models YAML file (e.g. models.yaml)")
     if v["models"] and not models_file.is_file():
         raise AbsaChecksError(f"{s.named('models', v['models'])}: {models_file} not found")
     if v["sample"] is not None and v["sample"] < 1:

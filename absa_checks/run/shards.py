@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from absa_checks.common import inputs
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.fingerprint import differences
 
@@ -48,7 +49,7 @@ def shard_identity(baseline: Path | None, selection: dict[str, Any]) -> dict[str
 def baseline_identity(path: Path) -> dict[str, Any]:
     """A baseline report by its bytes' sha256 and its `complete` flag (or why it cannot be read)."""
     try:
-        data = Path(path).read_bytes()
+        data = inputs.read_bytes(path)
     except OSError as err:
         return {"sha256": None, "error": f"cannot be read ({err.strerror})"}
     try:
@@ -87,7 +88,7 @@ def read_shard_reports(paths: list[Path]) -> list[dict[str, Any]]:
     reports = []
     for path in paths:
         try:
-            report = json.loads(Path(path).read_text(encoding="utf-8"))
+            report = json.loads(inputs.read_text(path))
         except (OSError, ValueError) as err:
             raise ShardError(f"{path}: cannot be read as a JSON report ({err})") from None
         if not isinstance(report, dict) or "shard" not in report:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from absa_checks.common import inputs
 from absa_checks.common.errors import AbsaChecksError, DataError
 from absa_checks.common.examples import DataIssue, Unit
 
@@ -52,7 +53,7 @@ def read_json(path: Path, what: str, expected: type, shape: str) -> Any:
     """A dataset's JSON file, or one DataError naming the file and what was expected. Its objects are
     JsonObjects: a key written twice keeps its first value and is named by `repeated_keys`."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=first_of_each)
+        data = json.loads(inputs.read_text(path), object_pairs_hook=first_of_each)
     except (OSError, ValueError) as err:
         raise DataError(f"{path}: not a readable {what} file ({err}); re-download it") from None
     if not isinstance(data, expected):

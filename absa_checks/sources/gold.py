@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import replace
 from pathlib import Path
 
+from absa_checks.common import inputs
 from absa_checks.common.errors import DataError
 from absa_checks.common.labels import canonical_label
 from absa_checks.common.tuples import IMPLICIT, AnnotatedSentence, AspectTuple
@@ -18,6 +19,7 @@ def semeval_sentences(path: Path) -> list[AnnotatedSentence]:
     """Every sentence of a SemEval-2014 Task 4 file with its aspect terms; `conflict` terms are left out
     (a tagger predicts one polarity), as in the usual (aspect, polarity) scoring."""
     try:
+        inputs.check_regular(path)
         root = ET.parse(path).getroot()
     except (OSError, ET.ParseError) as err:
         raise DataError(f"{path}: cannot be read as SemEval-2014 XML ({err})") from None
@@ -81,7 +83,7 @@ def with_alternatives(sentences: list[AnnotatedSentence], path: Path) -> list[An
 def _lines(path: Path) -> list[tuple[int, str]]:
     """(line number, line) for the file's non-blank lines; DataError when it cannot be read."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = inputs.read_text(path).splitlines()
     except OSError as err:
         raise DataError(f"{path}: cannot be read ({err.strerror})") from None
     return [(n, line) for n, line in enumerate(lines, 1) if line.strip()]

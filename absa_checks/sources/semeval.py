@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from absa_checks.common import inputs
 from absa_checks.common.errors import DataError
 from absa_checks.common.examples import Aspect, DataIssue, Example, Opinion, Unit
 from absa_checks.common.labels import canonical_label, polarity_hint
@@ -81,6 +82,7 @@ def read_semeval_xml(path: Path, source: str = "", issues: list[DataIssue] | Non
     text is empty (with their aspects), are dropped (and reported in `issues` when given)."""
     found = issues if issues is not None else []
     try:
+        inputs.check_regular(path)
         root = ET.parse(path).getroot()
     except (OSError, ET.ParseError) as err:
         raise DataError(f"{path}: not a readable SemEval XML file ({err}); re-download it") from None
@@ -394,7 +396,7 @@ def read_towe_tsv(path: Path, sentences: Sequence[SemevalSentence], source: str,
                   issues: list[DataIssue]) -> list[OpinionEntry]:
     """TOWE's tab-separated file (s_id, tokens, target BIO tags, opinion BIO tags)."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = inputs.read_text(path).splitlines()
     except (OSError, UnicodeDecodeError) as err:
         raise DataError(f"{path}: not a readable TOWE file ({err}); re-download it") from None
     texts = {s.sentence_id: s.text for s in sentences}

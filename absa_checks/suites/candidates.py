@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from absa_checks.common import inputs
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.examples import Aspect, Edit, Example, term_starts
 
@@ -119,7 +120,7 @@ def read_text(path: Path, shown: str | None = None) -> str:
     """The file's text as it is (a byte-order mark kept), or one CandidatesError saying why it cannot be read."""
     shown = shown or str(path)
     try:
-        return Path(path).read_bytes().decode("utf-8")
+        return inputs.read_bytes(path).decode("utf-8")
     except FileNotFoundError:
         raise CandidatesError(f"{shown}: candidates file not found; write it with `absa-checks generate "
                               "--candidates --out FILE`") from None

@@ -14,6 +14,7 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from absa_checks.common import inputs
 from absa_checks.common.errors import DataError
 from absa_checks.common.examples import Aspect, DataIssue, Unit
 from absa_checks.common.labels import canonical_label
@@ -31,6 +32,10 @@ def guess_domain(path: Path) -> str:
 
 
 def load_file(path: Path, domain: str | None = None) -> LoadedSource:
+    try:
+        inputs.check_regular(path)
+    except inputs.NotARegularFile as err:
+        raise DataError(f"--input {path}: {err}") from None
     if not path.is_file():
         raise DataError(f"--input {path}: no such file")
     name, domain = path.stem, domain or guess_domain(path)

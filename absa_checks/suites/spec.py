@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from absa_checks.common import inputs
 from absa_checks.common.domains import DOMAINS
 from absa_checks.common.errors import SpecError
 from absa_checks.common.examples import term_starts
@@ -293,7 +294,7 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
     path = Path(path)
     shown = display_path or str(path)
     try:
-        raw = path.read_bytes()
+        raw = inputs.read_bytes(path)
     except OSError as err:
         raise SpecError(shown, None, f"cannot read the suite file: {err.strerror}") from None
     located = load_located(decode(raw, shown), shown)
@@ -355,6 +356,7 @@ def _parse_extraction_test(check: _Checker, raw: dict, at: tuple, shown: str) ->
     if "sources" not in test:
         raise check.fail(at, f"extraction test '{name}' needs 'sources': {', '.join(GOLD_SOURCES)}")
     sources = check.string_list(test["sources"], at + ("sources",))
+    _once_each(check, sources, at + ("sources",), "source")
     for i, source in enumerate(sources):
         if source not in GOLD_SOURCES:
             hint = difflib.get_close_matches(source, tuple(GOLD_SOURCES), n=1)
@@ -399,6 +401,7 @@ def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_source
         raise check.fail(at, f"test '{name}' needs 'sources' (here or under 'defaults'); "
                              f"known sources: {', '.join(all_sources)}")
     sources = check.string_list(merged["sources"], where("sources"))
+    _once_each(check, sources, where("sources"), "source")
     for i, source in enumerate(sources):
         if source not in all_sources:
             hint = difflib.get_close_matches(source, all_sources, n=1)
@@ -627,7 +630,20 @@ def _strategy(check: _Checker, value: str, at: tuple) -> str:
                    f"use one of: {', '.join(strategies.STRATEGIES)}, or a chain such as revnon+adddiff")
             step = f", whose step {part!r} is not a strategy" if len(parts) > 1 else ""
             raise check.fail(at, f"'{check.name(at)}' is {value.strip()!r}{step}; {fix}")
+    repeated = [part for i, part in enumerate(parts) if part in parts[:i]]
+    if repeated:  # revtgt+revtgt reverses the target back; any repeated step tests nothing its one step does not
+        raise check.fail(at, f"'{check.name(at)}' is {value.strip()!r}, which names '{repeated[0]}' twice; a chain "
+                             "takes each strategy once (a step repeated undoes or redoes itself, e.g. revtgt+revtgt "
+                             "gives back the original): write it once, or use a parameter such as k")
     return "+".join(parts)
+
+
+def _once_each(check: _Checker, names: tuple[str, ...], at: tuple, what: str) -> None:
+    """A list whose items name distinct things (a test's sources): one given twice would count its cases twice."""
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise check.fail(at + (i,), f"'{check.name(at)}' names the {what} '{name}' twice; its cases would be "
+                                        f"collected and counted twice: name each {what} once")
 
 
 def _parse_gates(check: _Checker, raw: Any, at: tuple) -> GateSpec:
@@ -707,7 +723,7 @@ def parse_examples_file(path: Path, source_name: str, referenced_from: str = "",
     path = Path(path)
     shown = display_path or str(path)
     try:
-        data = path.read_bytes()
+        data = inputs.read_bytes(path)
     except OSError as err:
         problem = "not found" if isinstance(err, FileNotFoundError) else f"cannot be read ({err.strerror})"
         raise SpecError(referenced_from or shown, line if referenced_from else None,
@@ -788,6 +804,7 @@ def _parse_example(check: _Checker, raw: Any, at: tuple) -> InlineExampleSpec:
             raise check.fail(v_at, f"unknown strategy '{strategy}' under 'variants'; {fix}")
         for k, one in enumerate(body if isinstance(body, list) else [body]):
             one_at = v_at + (k,) if isinstance(body, list) else v_at
+            raw_one = one
             if isinstance(one, str):
                 one = {"sentence": one}
             one = check.mapping(one, one_at, VARIANT_KEYS)
@@ -795,6 +812,11 @@ def _parse_example(check: _Checker, raw: Any, at: tuple) -> InlineExampleSpec:
                 raise check.fail(one_at, "a variant needs 'sentence'")
             v_sentence = check.string(one["sentence"], one_at + ("sentence",))
             v_span = check.span(one["span"], one_at + ("span",), v_sentence) if "span" in one else None
+            if " ".join(v_sentence.split()) == " ".join(sentence.split()):  # nothing to flip or to keep
+                raise check.fail(one_at + ("sentence",) if isinstance(raw_one, dict) else one_at,
+                                 f"'{check.name(v_at)}': this {strategy} variant is the example's sentence "
+                                 "unchanged, so it tests nothing (a model would be blamed, or pass, for a sentence "
+                                 "that did not change): write the changed sentence, or remove the variant")
             _check_term(check, v_sentence, aspect, v_span, one_at, one_at, variant=True)
             v_pol = check.choice(one["polarity"], one_at + ("polarity",), POLARITIES) if "polarity" in one else None
             variants.append(InlineVariantSpec(_strategy(check, str(strategy), v_at), v_sentence, v_pol, v_span,

@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from absa_checks.common import inputs
+
 SUFFIXES = (".yaml", ".yml")
 OTHER_OWN_FILES = {"examples", "models", "groups"}  # absa-checks' examples files and models files
 HEAD_BYTES = 1_000_000  # enough to find a top-level key; a suite over 10 MB is refused by spec anyway
@@ -77,8 +79,11 @@ def top_level_keys(text: str) -> list[str]:
 def classify(path: Path, rootdir: Path) -> YamlKind:
     """Whether `path` is a suite, looks like one (so it must read as one), or is some other YAML."""
     try:
+        inputs.check_regular(path)  # a FIFO named *.yaml would block the collection
         with path.open("rb") as stream:
             text = text_of(stream.read(HEAD_BYTES))
+    except inputs.NotARegularFile as err:
+        return YamlKind("suite-like", f"{path}: {err}")
     except OSError:
         return YamlKind("other")
     keys = top_level_keys(text)
