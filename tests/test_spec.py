@@ -451,6 +451,60 @@ def test_suite_error_names_file_line_and_key(tmp_path, text, fragments):
     assert_names(parse_error(path), path, marked_line(text), *fragments)
 
 
+BARE_NAMES = [  # a name YAML reads as no string: the error says so and how to quote it (issue 35, probe 27)
+    ("test-name-yes", """\
+        tests:
+          - name: yes  # <-
+            strategy: revtgt
+            sources: [arts-laptop]
+        """, ["'tests.0.name' must be a non-empty string, got True; the name yes is read by YAML as true; "
+              "quote it: 'yes'"]),
+    ("test-source-null", """\
+        tests:
+          - name: a
+            strategy: revtgt
+            sources: [arts-laptop, null]  # <-
+        """, ["'tests.0.sources.1' must be a non-empty string, got nothing; the name null is read by YAML as null "
+              "(no value); quote it: 'null'"]),
+    ("test-source-off", """\
+        tests:
+          - name: a
+            strategy: revtgt
+            sources: off  # <-
+        """, ["the name off is read by YAML as false; quote it: 'off'"]),
+    ("inline-source-on", """\
+        sources:
+          on:  # <-
+            examples:
+              - {sentence: "The soup was bland.", aspect: soup, polarity: negative}
+        tests:
+          - {name: a, strategy: revtgt, sources: [arts-laptop]}
+        """, ["the source name on is read by YAML as true; quote it: 'on':"]),
+    ("inline-source-null", """\
+        sources:
+          null:  # <-
+            examples:
+              - {sentence: "The soup was bland.", aspect: soup, polarity: negative}
+        tests:
+          - {name: a, strategy: revtgt, sources: [arts-laptop]}
+        """, ["mapping keys must be plain words; the name null is read by YAML as null (no value); quote it: "
+              "'null':"]),
+    ("unknown-key-no", """\
+        tests:
+          - name: a
+            strategy: revtgt
+            sources: [arts-laptop]
+            no: 1  # <-
+        """, ["unknown key 'False'", "the name no is read by YAML as false; quote it: 'no':"]),
+]
+
+
+@pytest.mark.parametrize("text, fragments", [c[1:] for c in BARE_NAMES], ids=[c[0] for c in BARE_NAMES])
+def test_a_name_yaml_reads_as_no_string_says_so_and_how_to_quote_it(tmp_path, text, fragments):
+    path = write(tmp_path, text)
+    assert_names(parse_error(path), path, marked_line(text), *fragments)
+
+
 # malformed YAML: the marker would sit inside the broken syntax, so the line is given here
 YAML_ERRORS = [
     ("bad-indentation", "tests:\n  - name: a\n    strategy: revtgt\n   sources: [arts-laptop]\n", 4,

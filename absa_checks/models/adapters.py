@@ -318,6 +318,11 @@ def _read_yaml(models_file: Path | None) -> dict[str, Any]:
         raise AbsaChecksError(f"{models_file}:{located.line((key,))}: unknown top-level key '{redact_text(str(key))}'; "
                               f"{fix}a models file has {' and '.join(TOP_LEVEL_KEYS)} (settings go inside a model's "
                               "entry)")
+    for section in TOP_LEVEL_KEYS:  # `yes:` is YAML's true, `null:` nothing, `1:` a number: never a name
+        found = located.not_a_name((section,), f"the {section[:-1]} name") if isinstance(data.get(section), dict) \
+            else None
+        if found is not None:
+            raise AbsaChecksError(f"{models_file}:{found[0]}: {found[1]}")
     return data
 
 

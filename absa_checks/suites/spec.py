@@ -238,12 +238,14 @@ class _Checker:
             if key not in allowed:
                 hint = difflib.get_close_matches(str(key), allowed, n=1)
                 fix = f"did you mean '{hint[0]}'?" if hint else f"allowed keys: {', '.join(allowed)}"
-                raise self.fail(at + (key,), f"unknown key '{key}' in {self.label(at)}; {fix}")
+                raise self.fail(at + (key,), f"unknown key '{key}' in {self.label(at)}; {fix}"
+                                             f"{self.located.name_hint(at + (key,), key=True)}")
         return value
 
     def string(self, value: Any, at: tuple) -> str:
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(at, f"'{self.name(at)}' must be a non-empty string, got {_kind(value)}")
+            raise self.fail(at, f"'{self.name(at)}' must be a non-empty string, got {_kind(value)}"
+                                f"{self.located.name_hint(at)}")
         return value
 
     def fraction(self, value: Any, at: tuple) -> float:
@@ -268,7 +270,8 @@ class _Checker:
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list) or not value:
-            raise self.fail(at, f"'{self.name(at)}' must be a list of names, got {_kind(value)}")
+            raise self.fail(at, f"'{self.name(at)}' must be a list of names, got {_kind(value)}"
+                                f"{self.located.name_hint(at)}")
         return tuple(self.string(item, at + (i,)) for i, item in enumerate(value))
 
     def span(self, value: Any, at: tuple, sentence: str) -> tuple[int, int]:
@@ -669,6 +672,9 @@ def _parse_inline_sources(check: _Checker, raw: Any, suite: Path, shown: str) ->
                                        "(name: {examples: [...]} or name: {file: ...}); to run every test "
                                        "over the same sources, put the list under 'defaults:' instead")
     sources = check.mapping(raw, ("sources",), tuple(raw) if isinstance(raw, dict) else ())
+    bare = check.located.not_a_name(("sources",), "the source name")  # `yes:` is YAML's true, `null:` nothing
+    if bare is not None:
+        raise SpecError(shown, bare[0], bare[1])
     result = {}
     for name, body in sources.items():
         at = ("sources", name)
