@@ -40,11 +40,17 @@ class ExtractionReplay:
             if not line.strip():
                 continue
             where = f"model '{name}': {self.path}:{n}"
+            array = (f"{where}: a JSON array, not one object per line (JSON Lines); write each object on its own "
+                     'line, e.g. {"sentence": "...", "aspects": [{"aspect": "fries", "polarity": "negative"}]}')
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as err:
+                if line.lstrip().startswith("["):  # an array written over several lines
+                    raise AdapterError(array) from None
                 raise AdapterError(f"{where}: not JSON ({err.msg}); one object a line, e.g. "
                                    '{"sentence": "...", "aspects": [{"aspect": "fries", "polarity": "negative"}]}') from None
+            if isinstance(record, list):
+                raise AdapterError(array)
             if not isinstance(record, dict) or not isinstance(record.get("sentence"), str):
                 raise AdapterError(f"{where}: each line needs 'sentence' (the text the model read)")
             if ("aspects" in record) == ("text" in record):

@@ -453,6 +453,19 @@ class OpenAIAdapter:
         except asyncio.CancelledError:  # halted while waiting for its turn
             return self._not_asked()
 
+    def _no_text(self, finish_reason: object) -> tuple[str, str]:
+        """Why a well-formed chat completion has no text (`content: null`), from its finish_reason: the message
+        and the reason counted; asking again would get the same."""
+        if finish_reason == "length":
+            limit = f" ({self.max_tokens})" if self.max_tokens else ""
+            return (f"the answer was cut at max_tokens{limit} before any text (finish_reason length); raise "
+                    "max_tokens in the model's entry", "cut at max_tokens before any text")
+        if finish_reason == "content_filter":
+            return (f"the answer was withheld by the content filter of {self.shown_url} (finish_reason "
+                    "content_filter); this query has no answer", "withheld by the content filter")
+        return (f"a chat completion with no text (content null, finish_reason {finish_reason!r}) from "
+                f"{self.shown_url}; the model must answer in text", f"no text (finish_reason {finish_reason!r})")
+
     def _not_asked(self) -> QueryError:
         return QueryError(f"model '{self.name}': not asked, the run was interrupted", "not sent: the run was interrupted",
                           sent=False)
@@ -467,6 +480,9 @@ class OpenAIAdapter:
             raw = await client.chat.completions.with_raw_response.create(**body, extra_body=extra or None)
             choice = raw.http_response.json()["choices"][0]
             self._succeeded()
+            if not isinstance(choice["message"]["content"], str):  # a completion without text (_is_completion)
+                problem, reason = self._no_text(choice.get("finish_reason"))
+                return QueryError(f"model '{self.name}': {problem}", reason)
             return {"content": choice["message"]["content"], "logprobs": choice.get("logprobs")}
         except openai.APIStatusError as err:
             problem = f"HTTP {err.status_code} from {self.shown_url}"
@@ -654,10 +670,13 @@ def _http_client(sdk: _Sdk, adapter: OpenAIAdapter) -> Any:
 
 
 def _is_completion(data: bytes) -> bool:
-    """A chat completion with a text answer: {"choices": [{"message": {"content": "..."}}, ...]}."""
+    """A chat completion: {"choices": [{"message": {"content": "..."}}, ...]}, or one whose content is null with
+    the reason it has no text ("finish_reason": "length", "content_filter"; told by OpenAIAdapter._no_text)."""
     try:
-        return isinstance(json.loads(data)["choices"][0]["message"]["content"], str)
-    except (ValueError, KeyError, IndexError, TypeError):
+        choice = json.loads(data)["choices"][0]
+        content = choice["message"]["content"]
+        return isinstance(content, str) or (content is None and isinstance(choice.get("finish_reason"), str))
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
         return False
 
 

@@ -20,6 +20,7 @@ from absa_checks.models.adapters import AdapterKind
 from model_adapters.protocol import Answer, Query, QueryError
 
 ID_ALIASES = (("_adv4", "_adv3"),)
+MIN_ROWS_FOR_COPY = 20  # a column equal to the gold on every one of at least this many rows is a copy of it
 _CONFLICT = object()  # marks a (sentence, term) whose rows disagree
 
 
@@ -51,7 +52,13 @@ class ReplayAdapter:
         self._by_id: dict[str, object] = {}
         self._by_text: dict[tuple[str, str], object] = {}
         first_line: dict[str, int] = {}
-        for line, row in self._rows():
+        rows = self._rows()
+        gold = gold_column(self.column, [row for _, row in rows])
+        if gold:
+            raise AdapterError(f"{self.name}: {gold}, so every original would be right by construction and "
+                               "the run would pass whatever the model; name the column of a model's predictions "
+                               f"(the columns: {', '.join(sorted({key for _, row in rows for key in row}))})")
+        for line, row in rows:
             value = _checked(row[column], f"{self.path.name}:{line}", column)
             if row.get("id") not in (None, ""):
                 record = normalise_id(str(row["id"]))
@@ -111,6 +118,29 @@ class ReplayAdapter:
             return QueryError(f"no '{self.column}' prediction in {self.path.name} for record {query.record_id!r} "
                               f"(term {query.aspect!r} in {query.sentence!r})")
         return found  # type: ignore[return-value]
+
+
+def gold_column(column: str, rows: list[dict]) -> str:
+    """Why `column` holds the data's gold labels rather than a model's answers ("the column 'gold_label' is the
+    data's gold labels"), or "" when it does not: it is named gold (`gold_label`, ARTS's; `gold`, ...), or it
+    equals such a column on every row of a file of at least MIN_ROWS_FOR_COPY rows. (`label` alone may well be a
+    model's answer in its own outputs file.)"""
+    if _is_gold(column):
+        return f"the column '{column}' is the data's gold labels"
+    golds = [key for key in (rows[0] if rows else {}) if _is_gold(str(key)) and key != column]
+    for name in golds:
+        if len(rows) >= MIN_ROWS_FOR_COPY and all(_same(row.get(column), row.get(name)) for row in rows):
+            return f"the column '{column}' equals the gold column '{name}' on all {len(rows)} rows: a copy of it"
+    return ""
+
+
+def _is_gold(column: str) -> bool:
+    return column.strip().lower().startswith("gold")
+
+
+def _same(answer: object, gold: object) -> bool:
+    return isinstance(answer, str) and isinstance(gold, str) and polarity_word(answer) is not None \
+        and polarity_word(answer) == polarity_word(gold)
 
 
 def _inline(rest: str) -> dict:

@@ -9,7 +9,7 @@ connection closed without a reply), "slow" (answers after `slow_seconds`), "unkn
 status line and headers included, one byte every `trickle_seconds`: never a socket timeout, but far past any
 deadline), "hang" (no reply, the connection held open for at most `hang_seconds`, ended early when the
 server closes), "answer:<text>" (answers <text>), "logprobs:<json>" (the right answer with that `logprobs`
-object). When the list is empty, `always` is the fault (e.g. "hang" for a server that never answers).
+object), "notext:<finish_reason>" (a chat completion whose content is null, with that finish_reason). When the list is empty, `always` is the fault (e.g. "hang" for a server that never answers).
 A rewriter's request (absa_checks.perturb.rewrite_prompt) gets the answer `rewrites` holds for its sentence, or
 a refusal; its repair turn the answer `repairs` holds (else the first answer again). Every request is counted, with its Authorization header kept for the secret test and all its headers in
 `headers` (the SDK's retry count, what the environment could add).
@@ -144,6 +144,9 @@ class _Handler(BaseHTTPRequestHandler):
             reply["choices"][0]["logprobs"] = {"content": [{"token": content, "logprob": -0.1, "top_logprobs": [
                 {"token": content, "logprob": -0.1}, {"token": "neutral" if content != "neutral" else "positive",
                                                       "logprob": -2.5}]}]}
+        if fault.startswith("notext:"):  # a well-formed completion without text, and why (length, content_filter)
+            reply["choices"][0]["message"]["content"] = None
+            reply["choices"][0]["finish_reason"] = fault[len("notext:"):]
         if fault.startswith("logprobs:"):
             reply["choices"][0]["logprobs"] = json.loads(fault[len("logprobs:"):])
         data = b"{not json" if fault == "malformed" else json.dumps(reply).encode()

@@ -88,6 +88,51 @@ def test_an_unknown_kind_names_the_known_ones():
         adapters.get_kind("replya")
 
 
+BARE_NAMES = [  # (models.yaml, the line, the message): names YAML reads as no string
+    ("models:\n  mine: {kind: lexicon, scope: target}\n  yes: {kind: lexicon, scope: sentence}\n", 3,
+     "the model name yes is read by YAML as true; quote it: 'yes':"),
+    ("models:\n  Off: {kind: lexicon, scope: sentence}\n", 2,
+     "the model name Off is read by YAML as false; quote it: 'Off':"),
+    ("models:\n  mine: {kind: lexicon, scope: target}\n  1: {kind: lexicon, scope: sentence}\n", 3,
+     "the model name 1 is read by YAML as the number 1; quote it: '1':"),
+    ("models:\n  null: {kind: lexicon, scope: sentence}\n", 2,
+     "mapping keys must be plain words; the name null is read by YAML as null (no value); quote it: 'null':"),
+    ("models:\n  2024-01-01: {kind: lexicon, scope: sentence}\n", 2,
+     "mapping keys must be plain words; the name 2024-01-01 is read by YAML as a date; quote it: '2024-01-01':"),
+    ("models:\n  mine: {kind: lexicon, scope: target}\ngroups:\n  on: [mine, lexicon-sentence]\n", 4,
+     "the group name on is read by YAML as true; quote it: 'on':"),
+]
+
+
+@pytest.mark.parametrize("text, line, message", BARE_NAMES, ids=["yes", "Off", "1", "null", "date", "group-on"])
+def test_a_model_or_group_name_yaml_reads_as_no_string_is_refused_with_the_quotes_to_add(tmp_path: Path, text, line,
+                                                                                          message):
+    """`yes:` crashed pytest with INTERNALERROR (bool < str) and `absa-checks models` listed it as '1';
+    `null:` said only "mapping keys must be plain words" (issue 35, probe 27 and 28)."""
+    models = tmp_path / "models.yaml"
+    models.write_text(text)
+    for call in (lambda: adapters.resolve_run("mine", models), lambda: adapters.read_groups(models)):
+        with pytest.raises(AbsaChecksError) as err:
+            call()
+        assert str(err.value) == f"{models}:{line}: {message}"
+    listed = subprocess.run([sys.executable, "-m", "absa_checks.cli", "models", "--models-file", "models.yaml"],
+                            cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert listed.returncode != 0 and f"models.yaml:{line}: {message}" in listed.stderr
+    assert "Traceback" not in listed.stderr
+
+
+def test_a_model_named_yes_is_one_line_under_pytest_not_an_internal_error(tmp_path: Path, run):
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "s.yaml").write_text(SUITE)
+    (tmp_path / "models.yaml").write_text("models:\n  yes: {kind: lexicon, scope: sentence}\n")
+    result = run(["s.yaml", "--absa-model", "yes"], cwd=tmp_path)
+    assert result.code == 4 and "INTERNALERROR" not in result.out and "Traceback" not in result.out
+    assert "models.yaml:2: the model name yes is read by YAML as true; quote it: 'yes':" in result.out
+    (tmp_path / "models.yaml").write_text("models:\n  'yes': {kind: lexicon, scope: sentence}\n")
+    quoted = run(["s.yaml", "--absa-model", "yes"], cwd=tmp_path)
+    assert quoted.code in (0, 1) and "collected 4 items" in quoted.out, quoted.out  # it ran, named 'yes'
+
+
 def test_an_unknown_top_level_key_in_models_yaml_is_refused_naming_file_line_and_the_known_keys(tmp_path: Path, run):
     models = tmp_path / "models.yaml"
     models.write_text("models:\n  mine: {kind: lexicon, scope: target}\n"

@@ -246,3 +246,19 @@ def test_a_malformed_offset_in_a_replay_line_errors_that_lines_cases_only(tmp_pa
     assert cases["b"]["status"] == "error", cases["b"]
     assert "out.jsonl:3: aspect 1 ('staff'): " + field in cases["b"]["reason"]
     assert result.code == 1 and "1 cases had no prediction" in result.report["verdict"]["reason"]
+
+
+@pytest.mark.parametrize("indent", [None, 2], ids=["one-line", "pretty-printed"])
+def test_a_replay_file_that_is_one_json_array_says_so_and_how_to_write_json_lines(tmp_path, indent):
+    """It used to say "arr.jsonl:1: each line needs 'sentence'" though line 1 held the sentences, inside the
+    array (issue 35, probe 34)."""
+    from absa_checks.common.errors import AdapterError
+    from model_adapters.extraction_replay import ExtractionReplay
+
+    path = tmp_path / "arr.jsonl"
+    path.write_text(json.dumps([{"sentence": "The fries were soggy.",
+                                 "aspects": [{"aspect": "fries", "polarity": "negative"}]}], indent=indent) + "\n")
+    with pytest.raises(AdapterError) as err:
+        ExtractionReplay("extraction-replay:arr.jsonl", path)
+    assert str(err.value).startswith(f"model 'extraction-replay:arr.jsonl': {path}:1: a JSON array, not one object "
+                                     "per line (JSON Lines); write each object on its own line, e.g. {")

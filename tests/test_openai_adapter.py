@@ -99,6 +99,24 @@ def test_an_unknown_label_is_an_error_of_its_query_only():
 
 
 @needs_extra("openai")
+def test_a_completion_without_text_says_why_from_its_finish_reason_and_is_not_asked_again():
+    """`content: null` with finish_reason length used to be "a malformed reply (not an OpenAI chat completion)"
+    after retries (issue 35, probe 29)."""
+    with FakeOpenAI() as server:
+        server.faults = ["notext:length", "notext:content_filter", "notext:tool_calls"]
+        found = adapter(server, max_concurrency=1, max_tokens=4).predict(QUERIES[:4])
+    assert [answer.message for answer in found[:3]] == [  # type: ignore[union-attr]
+        "model 'served': the answer was cut at max_tokens (4) before any text (finish_reason length); raise "
+        "max_tokens in the model's entry",
+        f"model 'served': the answer was withheld by the content filter of {server.base_url}/chat/completions "
+        "(finish_reason content_filter); this query has no answer",
+        "model 'served': a chat completion with no text (content null, finish_reason 'tool_calls') from "
+        f"{server.base_url}/chat/completions; the model must answer in text"]
+    assert found[0].reason == "cut at max_tokens before any text"  # type: ignore[union-attr]
+    assert label(found[3]) == expected()[3] and server.requests == 4  # none asked again
+
+
+@needs_extra("openai")
 def test_consecutive_failures_stop_the_adapter_with_one_message_and_few_requests():
     with FakeOpenAI() as server:
         server.faults = ["500"] * 200

@@ -108,3 +108,28 @@ def test_a_non_utf8_replay_file_is_one_message(tmp_path):
     path.write_bytes(CSV.replace("Same text.", "Caf\xe9 text.").encode("latin-1"))
     with pytest.raises(AdapterError, match=r"latin.csv:5: not UTF-8 text \(byte 0xe9\); save the replay file as UTF-8"):
         ReplayAdapter(path, "m")
+
+
+def test_replaying_the_gold_column_is_refused_with_the_columns_to_choose_from(tmp_path):
+    """`--model replay:full.csv#gold_label` used to PASS at 100%: the data's answers replayed as a model (issue 35,
+    probe 18)."""
+    path = tmp_path / "full.csv"
+    path.write_text(CSV)
+    with pytest.raises(AdapterError) as err:
+        ReplayAdapter(path, "gold_label")
+    assert str(err.value) == ("replay:full.csv#gold_label: the column 'gold_label' is the data's gold labels, "
+                              "so every original would be right by construction and the run would pass whatever the "
+                              "model; name the column of a model's predictions (the columns: gold_label, id, m, other, "
+                              "sentence, term)")
+    rows = "".join(f"{i},Sentence {i}.,Sentence,{p},{p.upper()},{p}\n"
+                   for i, p in enumerate(["positive", "negative", "neutral"] * 7))
+    path.write_text("id,sentence,term,gold_label,copy,m\n" + rows)
+    with pytest.raises(AdapterError, match=r"the column 'copy' equals the gold column 'gold_label' on all 21 rows: "
+                                           r"a copy of it, so every original would be right by construction"):
+        ReplayAdapter(path, "copy")
+    path.write_text("id,sentence,term,gold_label,copy,m\n" + "".join(rows.splitlines(True)[:19]))
+    assert ReplayAdapter(path, "copy").predict([q("Sentence 1.", "Sentence", "1")]) == ["NEGATIVE"]  # a few rows: a model
+    path.write_text('{"sentence": "Sentence 1.", "term": "Sentence", "label": "negative"}\n')
+    jsonl = path.with_suffix(".jsonl")
+    path.rename(jsonl)
+    assert ReplayAdapter(jsonl, "label").predict([q("Sentence 1.", "Sentence")]) == ["negative"]  # a model's own outputs

@@ -7,6 +7,7 @@ unless the case gives it explicitly.
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -451,6 +452,60 @@ def test_suite_error_names_file_line_and_key(tmp_path, text, fragments):
     assert_names(parse_error(path), path, marked_line(text), *fragments)
 
 
+BARE_NAMES = [  # a name YAML reads as no string: the error says so and how to quote it (issue 35, probe 27)
+    ("test-name-yes", """\
+        tests:
+          - name: yes  # <-
+            strategy: revtgt
+            sources: [arts-laptop]
+        """, ["'tests.0.name' must be a non-empty string, got True; the name yes is read by YAML as true; "
+              "quote it: 'yes'"]),
+    ("test-source-null", """\
+        tests:
+          - name: a
+            strategy: revtgt
+            sources: [arts-laptop, null]  # <-
+        """, ["'tests.0.sources.1' must be a non-empty string, got nothing; the name null is read by YAML as null "
+              "(no value); quote it: 'null'"]),
+    ("test-source-off", """\
+        tests:
+          - name: a
+            strategy: revtgt
+            sources: off  # <-
+        """, ["the name off is read by YAML as false; quote it: 'off'"]),
+    ("inline-source-on", """\
+        sources:
+          on:  # <-
+            examples:
+              - {sentence: "The soup was bland.", aspect: soup, polarity: negative}
+        tests:
+          - {name: a, strategy: revtgt, sources: [arts-laptop]}
+        """, ["the source name on is read by YAML as true; quote it: 'on':"]),
+    ("inline-source-null", """\
+        sources:
+          null:  # <-
+            examples:
+              - {sentence: "The soup was bland.", aspect: soup, polarity: negative}
+        tests:
+          - {name: a, strategy: revtgt, sources: [arts-laptop]}
+        """, ["mapping keys must be plain words; the name null is read by YAML as null (no value); quote it: "
+              "'null':"]),
+    ("unknown-key-no", """\
+        tests:
+          - name: a
+            strategy: revtgt
+            sources: [arts-laptop]
+            no: 1  # <-
+        """, ["unknown key 'False'", "the name no is read by YAML as false; quote it: 'no':"]),
+]
+
+
+@pytest.mark.parametrize("text, fragments", [c[1:] for c in BARE_NAMES], ids=[c[0] for c in BARE_NAMES])
+def test_a_name_yaml_reads_as_no_string_says_so_and_how_to_quote_it(tmp_path, text, fragments):
+    path = write(tmp_path, text)
+    assert_names(parse_error(path), path, marked_line(text), *fragments)
+
+
 # malformed YAML: the marker would sit inside the broken syntax, so the line is given here
 YAML_ERRORS = [
     ("bad-indentation", "tests:\n  - name: a\n    strategy: revtgt\n   sources: [arts-laptop]\n", 4,
@@ -662,6 +717,33 @@ EXAMPLE_ERRORS = [
 def test_inline_example_error_names_file_line_and_key(tmp_path, examples, fragments):
     path = write(tmp_path, inline_suite(examples))
     assert_names(parse_error(path), path, 3 + marked_line(examples), *fragments)
+
+
+NFD_CAFE, NFC_CAFE = "cafe\u0301 au lait", "caf\u00e9 au lait"  # print alike; the first is e + a combining accent
+FORMS = "they differ only in Unicode normalisation: the {0} writes 'é' as 'e' + the combining U+0301 (decomposed, " \
+        "NFD), the {1} as one character (NFC), so they print alike but do not match; write both in one form"
+
+
+@pytest.mark.parametrize("sentence, term, field, fragment", [
+    (f"The {NFD_CAFE} was awful.", NFC_CAFE, "aspect", FORMS.format("sentence", "aspect")),
+    (f"The {NFC_CAFE} was awful.", NFD_CAFE, "aspect", FORMS.format("aspect", "sentence")),
+    (f"The {NFC_CAFE} was awful.", "café au lait", "aspect", ""),  # the same form: it matches
+    ("The soup was crème brûlée.", "cre\u0300me", "opinions", FORMS.format("opinion", "sentence").replace(
+        "'é' as 'e' + the combining U+0301", "'è' as 'e' + the combining U+0300")),
+])
+def test_an_aspect_or_opinion_in_another_unicode_form_says_so(tmp_path, sentence, term, field, fragment):
+    """"'café au lait' does not occur in 'The café au lait ...'; same spelling and case" told the user to fix a
+    spelling they could not see differs (issue 35, probe 14). Nothing is normalised: a sentence goes to the model
+    as written and its offsets count its characters."""
+    aspect = "soup" if field == "opinions" else term
+    line = f"  opinions: [{json.dumps(term)}]  # <-\n" if field == "opinions" else ""
+    examples = (f"- sentence: {json.dumps(sentence, ensure_ascii=False)}\n  aspect: {json.dumps(aspect, ensure_ascii=False)}"
+                f"{'  # <-' if not line else ''}\n  polarity: negative\n{line}")
+    path = write(tmp_path, inline_suite(examples))
+    if not fragment:
+        assert parse_suite(path, KNOWN).inline_sources["mine"].examples
+        return
+    assert_names(parse_error(path), path, 3 + marked_line(examples), "does not occur", fragment)
 
 
 @pytest.mark.parametrize("body, line, fragments", [

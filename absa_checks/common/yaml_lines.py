@@ -7,7 +7,8 @@ came from, so we walk the composed node tree ourselves. Duplicate keys are an er
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import datetime
+from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
@@ -21,6 +22,39 @@ Path_ = tuple  # a path into the data: keys and list indices, e.g. ("tests", 0, 
 class LocatedYaml:
     data: Any
     lines: dict[tuple, int]  # path -> 1-based line of that key or item
+    # a name written bare that YAML reads as no string (`yes` is true, `null` nothing, `1` a number), as written:
+    # keys by the path of their value, values by their path
+    written_keys: dict[tuple, str] = field(default_factory=dict)
+    written_values: dict[tuple, str] = field(default_factory=dict)
+
+    def name_hint(self, path: tuple, key: bool = False) -> str:
+        """For a name at `path` that YAML read as no string: `; the name yes is read by YAML as true; quote it:
+        'yes'` (with the colon for a key), or "" when it was a string, or quoted."""
+        written = (self.written_keys if key else self.written_values).get(path)
+        if written is None:
+            return ""
+        value = path[-1] if key else self._value(path)
+        return "; " + quote_hint(written, value, key)
+
+    def not_a_name(self, path: tuple, what: str = "the name") -> tuple[int | None, str] | None:
+        """The first key of the mapping at `path` that YAML read as no string (`yes:`, `1:`), as (line, the
+        message: quote it); None when every key is a string."""
+        mapping = self._value(path)
+        for key in mapping if isinstance(mapping, dict) else ():
+            if not isinstance(key, str):
+                written = self.written_keys.get(path + (key,), str(key))
+                return self.line(path + (key,)), quote_hint(written, key, True, what)
+        return None
+
+    def _value(self, path: tuple) -> Any:
+        """The data at `path`, or None where there is none (a key the file does not have)."""
+        found = self.data
+        for step in path:
+            try:
+                found = found[step]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return found
 
     def line(self, path: tuple) -> int | None:
         """The line of `path`, or of its nearest ancestor that has one."""
@@ -58,18 +92,51 @@ def decode(raw: bytes, filename: str) -> str:
                                         "save the file as UTF-8") from None
 
 
+def quote_hint(written: str, value: Any, key: bool = False, what: str = "the name") -> str:
+    """`the name yes is read by YAML as true; quote it: 'yes':` for a bare name YAML reads as no string."""
+    return f"{what} {written} is read by YAML as {_yaml_kind(value)}; quote it: '{written}'{':' if key else ''}"
+
+
+def _yaml_kind(value: Any) -> str:
+    if value is None:
+        return "null (no value)"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, datetime.datetime):
+        return "a date and time"
+    if isinstance(value, datetime.date):
+        return "a date"
+    return f"the number {value!r}" if isinstance(value, (int, float)) else f"a {type(value).__name__}"
+
+
+@dataclass
+class _Built:
+    """What the walk collects beside the data: lines, and the bare names YAML read as no string."""
+
+    lines: dict[tuple, int] = field(default_factory=dict)
+    written_keys: dict[tuple, str] = field(default_factory=dict)
+    written_values: dict[tuple, str] = field(default_factory=dict)
+
+
+def _bare(node: yaml.Node, value: Any) -> bool:
+    """A plain (unquoted, untagged) scalar that YAML read as no string: a name the user may have meant."""
+    return (isinstance(node, yaml.ScalarNode) and node.style is None and node.value != ""
+            and not isinstance(value, str) and not node.tag.startswith("!"))
+
+
 def load_located(text: str, filename: str) -> LocatedYaml:
     loader = yaml.SafeLoader(text)
     try:
-        lines: dict[tuple, int] = {}
+        built = _Built()
+        lines = built.lines
         try:
             node = loader.get_single_node()
-            data = None if node is None else _build(node, (), loader, lines, filename)
+            data = None if node is None else _build(node, (), loader, built, filename)
         except yaml.MarkedYAMLError as err:  # syntax, or a value PyYAML cannot build (`!tag`, bad date)
             raise _syntax_error(err, text, filename) from None
         except yaml.YAMLError as err:
             raise SpecError(filename, None, f"invalid YAML: {err}") from None
-        return LocatedYaml(data, lines)
+        return LocatedYaml(data, lines, built.written_keys, built.written_values)
     finally:
         loader.dispose()
 
@@ -92,7 +159,8 @@ def _syntax_error(err: yaml.MarkedYAMLError, text: str, filename: str) -> SpecEr
                      "(indentation, a missing ':' or an unclosed quote are the usual causes)")
 
 
-def _build(node: yaml.Node, path: tuple, loader: yaml.SafeLoader, lines: dict, filename: str) -> Any:
+def _build(node: yaml.Node, path: tuple, loader: yaml.SafeLoader, built: _Built, filename: str) -> Any:
+    lines = built.lines
     lines[path] = node.start_mark.line + 1
     if len(lines) > MAX_VALUES:
         raise SpecError(filename, node.start_mark.line + 1, f"the YAML expands to more than {MAX_VALUES:,} keys and "
@@ -102,17 +170,23 @@ def _build(node: yaml.Node, path: tuple, loader: yaml.SafeLoader, lines: dict, f
         for key_node, value_node in node.value:
             key = _construct(key_node, loader, filename)
             if not isinstance(key, (str, int, float, bool)):
-                raise SpecError(filename, key_node.start_mark.line + 1, "mapping keys must be plain words")
+                fix = f"; {quote_hint(key_node.value, key, True)}" if _bare(key_node, key) else ""
+                raise SpecError(filename, key_node.start_mark.line + 1, f"mapping keys must be plain words{fix}")
             if key in result:
                 raise SpecError(filename, key_node.start_mark.line + 1,
                                 f"key '{key}' appears twice in the same mapping (first on line "
                                 f"{lines[path + (key,)]}); keep one")
-            result[key] = _build(value_node, path + (key,), loader, lines, filename)
+            result[key] = _build(value_node, path + (key,), loader, built, filename)
             lines[path + (key,)] = key_node.start_mark.line + 1
+            if _bare(key_node, key):
+                built.written_keys[path + (key,)] = key_node.value
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [_build(item, path + (i,), loader, lines, filename) for i, item in enumerate(node.value)]
-    return _construct(node, loader, filename)
+        return [_build(item, path + (i,), loader, built, filename) for i, item in enumerate(node.value)]
+    value = _construct(node, loader, filename)
+    if _bare(node, value):
+        built.written_values[path] = node.value
+    return value
 
 
 def _construct(node: yaml.Node, loader: yaml.SafeLoader, filename: str) -> Any:

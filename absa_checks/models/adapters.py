@@ -35,7 +35,7 @@ from absa_checks.common import domains as domains_module
 from absa_checks.common import inputs
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.redaction import redact_text
-from absa_checks.common.yaml_lines import decode, load_located
+from absa_checks.common.yaml_lines import LocatedYaml, decode, load_located
 from absa_checks.models import claims as claims_module
 from absa_checks.models.protocol import Adapter, Extractor
 
@@ -72,6 +72,7 @@ class ModelSpec:
     from_env: tuple[tuple[str, str], ...] = ()  # (variable, value) taken from the environment: never shown
     claims: tuple[claims_module.Claim, ...] = ()  # published or promised numbers (absa_checks.judge.claims)
     domains: tuple[str, ...] = ()  # `domains: [restaurant]`: tested and gated only there (absa_checks.common.domains)
+    defined_at: str = ""  # `models.yaml:3`, the entry's file and line; "" for a built-in or command-line model
 
     def redact(self, found: Any) -> Any:
         """`found` (a message, or a report's dict) with every environment value replaced by `${NAME}`, and URL
@@ -133,8 +134,9 @@ def resolve(name: str, models_file: Path | None, option: str = "--absa-model") -
     if rest and kind in kind_names():
         return _inline_spec(name, get_kind(kind, f"{option} {name}"), rest, option)
     entries, origin = read_models_file(models_file)
-    if name in entries:
-        return _entry_spec(name, entries[name], models_file.parent if models_file else Path("."), origin)
+    if name in entries and models_file is not None:
+        spec = _entry_spec(name, entries[name], models_file.parent, origin)
+        return replace(spec, defined_at=f"{models_file}:{_located(models_file).line(('models', name))}")
     if name in BUILTIN_MODELS:
         return ModelSpec(name, BUILTIN_MODELS[name]["kind"], dict(BUILTIN_MODELS[name]))
     known = sorted(set(entries) | set(BUILTIN_MODELS))
@@ -301,6 +303,14 @@ def _inline_spec(name: str, kind: AdapterKind, rest: str, option: str) -> ModelS
 def _read_yaml(models_file: Path | None) -> dict[str, Any]:
     if models_file is None or not (models_file.is_file() or models_file.exists()):
         return {}
+    located = _located(models_file)
+    data = located.data or {}
+    return data if isinstance(data, dict) else {"models": None}
+
+
+def _located(models_file: Path) -> LocatedYaml:
+    """The models file read with the line of every key, checked: its top-level keys, and model and group names
+    that are strings."""
     # yaml_lines, not yaml.safe_load: a model, group or setting given twice is an error naming both lines
     # (PyYAML would silently keep the last one, so another model than the one written first would run)
     try:
@@ -310,7 +320,7 @@ def _read_yaml(models_file: Path | None) -> dict[str, Any]:
     located = load_located(decode(raw, str(models_file)), str(models_file))
     data = located.data or {}
     if not isinstance(data, dict):
-        return {"models": None}
+        return located
     unknown = [key for key in data if key not in TOP_LEVEL_KEYS]
     if unknown:  # a misspelt `groups:` would otherwise drop every group without a word
         key = unknown[0]
@@ -319,7 +329,12 @@ def _read_yaml(models_file: Path | None) -> dict[str, Any]:
         raise AbsaChecksError(f"{models_file}:{located.line((key,))}: unknown top-level key '{redact_text(str(key))}'; "
                               f"{fix}a models file has {' and '.join(TOP_LEVEL_KEYS)} (settings go inside a model's "
                               "entry)")
-    return data
+    for section in TOP_LEVEL_KEYS:  # `yes:` is YAML's true, `null:` nothing, `1:` a number: never a name
+        found = located.not_a_name((section,), f"the {section[:-1]} name") if isinstance(data.get(section), dict) \
+            else None
+        if found is not None:
+            raise AbsaChecksError(f"{models_file}:{found[0]}: {found[1]}")
+    return located
 
 
 def read_models_file(models_file: Path | None) -> tuple[dict[str, Any], str]:

@@ -10,6 +10,7 @@ import difflib
 import hashlib
 import os
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -239,12 +240,14 @@ class _Checker:
             if key not in allowed:
                 hint = difflib.get_close_matches(str(key), allowed, n=1)
                 fix = f"did you mean '{hint[0]}'?" if hint else f"allowed keys: {', '.join(allowed)}"
-                raise self.fail(at + (key,), f"unknown key '{key}' in {self.label(at)}; {fix}")
+                raise self.fail(at + (key,), f"unknown key '{key}' in {self.label(at)}; {fix}"
+                                             f"{self.located.name_hint(at + (key,), key=True)}")
         return value
 
     def string(self, value: Any, at: tuple) -> str:
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(at, f"'{self.name(at)}' must be a non-empty string, got {_kind(value)}")
+            raise self.fail(at, f"'{self.name(at)}' must be a non-empty string, got {_kind(value)}"
+                                f"{self.located.name_hint(at)}")
         return value
 
     def fraction(self, value: Any, at: tuple) -> float:
@@ -269,7 +272,8 @@ class _Checker:
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list) or not value:
-            raise self.fail(at, f"'{self.name(at)}' must be a list of names, got {_kind(value)}")
+            raise self.fail(at, f"'{self.name(at)}' must be a list of names, got {_kind(value)}"
+                                f"{self.located.name_hint(at)}")
         return tuple(self.string(item, at + (i,)) for i, item in enumerate(value))
 
     def span(self, value: Any, at: tuple, sentence: str) -> tuple[int, int]:
@@ -685,6 +689,9 @@ def _parse_inline_sources(check: _Checker, raw: Any, suite: Path, shown: str) ->
                                        "(name: {examples: [...]} or name: {file: ...}); to run every test "
                                        "over the same sources, put the list under 'defaults:' instead")
     sources = check.mapping(raw, ("sources",), tuple(raw) if isinstance(raw, dict) else ())
+    bare = check.located.not_a_name(("sources",), "the source name")  # `yes:` is YAML's true, `null:` nothing
+    if bare is not None:
+        raise SpecError(shown, bare[0], bare[1])
     result = {}
     for name, body in sources.items():
         at = ("sources", name)
@@ -858,11 +865,28 @@ def _parse_opinions(check: _Checker, item: dict, at: tuple, sentence: str, aspec
         starts = term_starts(sentence, text)
         if len(starts) != 1:
             problem = "does not occur as whole words" if not starts else f"occurs {len(starts)} times"
-            raise check.fail(one_at, f"'{check.name(one_at)}': the opinion {text!r} {problem} in {sentence!r}; "
-                                     "write it exactly as in the sentence" + (", with 'span: [from, to]' to say "
-                                                                              "which" if starts else ""))
+            fix = (unicode_forms(sentence, text, "opinion") if not starts else "") or (
+                "write it exactly as in the sentence" + (", with 'span: [from, to]' to say which" if starts else ""))
+            raise check.fail(one_at, f"'{check.name(one_at)}': the opinion {text!r} {problem} in {sentence!r}; {fix}")
         found.append((aspect, text, starts[0]))
     return found
+
+
+def unicode_forms(sentence: str, term: str, what: str) -> str:
+    """When `term` is in `sentence` only once both are in one Unicode form (NFC): which of the two writes an
+    accented letter as two characters, and the fix; else "". The text is never normalised here: a sentence is
+    given to the model as written, and its offsets count its characters."""
+    if unicodedata.normalize("NFC", term) not in unicodedata.normalize("NFC", sentence):
+        return ""
+    decomposed, composed = ("sentence", what) if sentence != unicodedata.normalize("NFC", sentence) \
+        else (what, "sentence")
+    text = sentence if decomposed == "sentence" else term
+    pair = next((text[i - 1:i + 1] for i in range(1, len(text)) if unicodedata.combining(text[i])), "")
+    how = (f"writes {unicodedata.normalize('NFC', pair)!r} as {pair[0]!r} + the combining U+{ord(pair[1]):04X} "
+           f"(decomposed, NFD), the {composed} as one character (NFC)") if pair else \
+        f"is in another Unicode form than the {composed}"
+    return (f"they differ only in Unicode normalisation: the {decomposed} {how}, so they print alike but do not "
+            "match; write both in one form: save the file as NFC (composed), the usual")
 
 
 def _check_term(check: _Checker, sentence: str, term: str, span: tuple[int, int] | None, at: tuple,
@@ -885,8 +909,9 @@ def _check_term(check: _Checker, sentence: str, term: str, span: tuple[int, int]
         raise check.fail(term_at, f"'{check.name(term_at)}': {term!r} occurs only inside a longer word ({inside!r}) "
                                   f"in {sentence!r}; add 'span: [from, to]' if that is really the aspect")
     if not starts:
-        fix = (f"a variant must keep the aspect {term!r} verbatim" if variant
-               else "the aspect must appear verbatim (same spelling and case)")
+        fix = unicode_forms(sentence, term, "aspect") or (
+            f"a variant must keep the aspect {term!r} verbatim" if variant
+            else "the aspect must appear verbatim (same spelling and case)")
         raise check.fail(term_at, f"'{check.name(term_at)}': {term!r} does not occur in {sentence!r}; {fix}")
     if len(starts) > 1:
         how = ("write the variant as a mapping with 'sentence:' and 'span: [from, to]'" if variant
