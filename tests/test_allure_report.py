@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from offline_browser import require
 from test_exit_status import setup_project
 
 from absa_checks.reports.allure_support import diff_html
@@ -132,9 +133,13 @@ def test_results_are_written_safely_under_xdist(tmp_path, run):
     assert names.count("absa-checks summary") == 1  # written once, by the controller
 
 
-needs_allure = pytest.mark.skipif(not ALLURE.exists(), reason="Allure 3 is not installed: run `npm ci` in the "
-                                                              "repository (Node >= 20.19); see the README")
-needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium for the browser check: apt-get install chromium")
+def needs_allure() -> None:
+    """Skip naming the install, unless ABSA_REQUIRE_EXTRAS=1 (CI installs Allure: there it must run)."""
+    require(ALLURE.exists(), "Allure 3 is not installed: run `npm ci` in the repository (Node >= 20.19); see the README")
+
+
+def needs_chromium() -> None:
+    require(CHROMIUM is not None, "no Chromium for the browser check: apt-get install chromium")
 
 # Opens a report in a 1,280 px frame, as a reader's window, and says where it landed and whether the summary
 # table fits its pane (no horizontal scrolling); --allow-file-access-from-files lets it look inside.
@@ -175,9 +180,9 @@ def landing(tmp_path: Path, report: Path) -> dict:
     raise AssertionError(f"the report did not render its summary: {dom[-2000:]}")
 
 
-@needs_allure
-@needs_chromium
 def test_single_file_html_report_opens_on_the_summary_in_chromium(tmp_path, run):
+    needs_allure()
+    needs_chromium()
     results = allure_run(tmp_path, run)
     html_dir = tmp_path / "allure-report"
     printed = generate(results, html_dir)
@@ -218,8 +223,8 @@ def test_single_file_html_report_opens_on_the_summary_in_chromium(tmp_path, run)
     assert (ARTIFACTS / "allure-summary.png").stat().st_size > 10_000
 
 
-@needs_allure
 def test_allure_counts_what_pytest_counts(tmp_path, run):
+    needs_allure()
     """Every pytest item is one Allure result (quarantined variants included), plus the run's own results:
     the summary and one per gate."""
     results = tmp_path / "allure-results"
@@ -237,8 +242,8 @@ def test_allure_counts_what_pytest_counts(tmp_path, run):
     assert "retries" not in stats
 
 
-@needs_allure
 def test_the_multi_file_report_for_large_runs(tmp_path, run):
+    needs_allure()
     """allure/multi-file.mjs: the same report as a folder (the page loads only what it shows); it also
     opens on the summary, and says where it is."""
     results = allure_run(tmp_path, run)
