@@ -109,13 +109,15 @@ def populations(source: str) -> dict[str, set[str]]:
     return {"revtgt": polar, "revnon": with_other}
 
 
-def run(out: Path, answers: Path) -> dict:
+def run(out: Path, answers: Path, repairs: int = 1) -> dict:
     models = out / "models.yaml"
     models.write_text(f"models:\n  stand-in:\n    kind: openai\n    base_url: http://127.0.0.1:{PORT}/v1\n"
                       "    model: rewriter\n    max_concurrency: 4\n    retries: 0\n", encoding="utf-8")
-    asking = ("--rewriter", "stand-in", "--models-file", str(models), "--cache", str(out / "cache"))
+    asking = ("--rewriter", "stand-in", "--models-file", str(models), "--cache", str(out / "cache"),
+              "--rewriter-repairs", str(repairs))
     server = _serve(answers)
-    result: dict = {"answers": str(answers.relative_to(ROOT) if answers.is_relative_to(ROOT) else answers)}
+    result: dict = {"answers": str(answers.relative_to(ROOT) if answers.is_relative_to(ROOT) else answers),
+                    "repair_turns": repairs}
     pending: list[dict] = []
     try:
         for source in SOURCES:
@@ -159,13 +161,14 @@ def main() -> None:
     parser.add_argument("step", choices=("export", "run"))
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--answers", type=Path)
+    parser.add_argument("--repairs", type=int, default=1, help="repair turns (--rewriter-repairs; default 1)")
     args = parser.parse_args()
     if args.step == "export":
         export(args.out)
     else:
         if args.answers is None:
             parser.error("run needs --answers FILE")
-        run(args.out, args.answers.resolve())
+        run(args.out, args.answers.resolve(), args.repairs)
 
 
 if __name__ == "__main__":
