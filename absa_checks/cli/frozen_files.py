@@ -63,8 +63,8 @@ def freeze(args: argparse.Namespace) -> int:
 
 def rebuild(args: argparse.Namespace) -> int:
     from absa_checks.cli import _load_source
-    from absa_checks.suites.files import load_file
     from absa_checks.suites.candidates import read_text
+    from absa_checks.suites.files import load_file
     from absa_checks.suites.textless import rebuild_text
 
     if (args.source is None) == (args.input is None):

@@ -23,10 +23,10 @@ from absa_checks.sources import DataMissing
 from absa_checks.sources.catalog import known_source_names
 from absa_checks.sources.gold import with_alternatives
 from absa_checks.suites.candidates import CandidatesError
-from absa_checks.suites.textless import read_frozen
 from absa_checks.suites.cases import Case, expand, sample_units, strategy_label
 from absa_checks.suites.spec import ExtractionTestSpec, SuiteSpec, TestSpec
 from absa_checks.suites.templates import expand as expand_template
+from absa_checks.suites.textless import read_frozen
 
 FROZEN_GATE = "frozen_up_to_date"  # a frozen test's file is readable and fits its source (NoCases)
 

@@ -20,8 +20,15 @@ from typing import Any
 
 from absa_checks.common.examples import Unit
 from absa_checks.sources.base import LoadedSource
-from absa_checks.suites.candidates import (USED, Candidate, CandidatesError, parse_candidates, parse_line,
-                                           read_text, unit_hash)
+from absa_checks.suites.candidates import (
+    USED,
+    Candidate,
+    CandidatesError,
+    parse_candidates,
+    parse_line,
+    read_text,
+    unit_hash,
+)
 
 TEXTLESS = "textless"
 # a textless line's keys, in this order (those the candidate has)
@@ -143,7 +150,9 @@ def strip(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def _term(sentence: str | None, start: object, end: object, otherwise: str | None) -> str | None:
-    return sentence[start:end] if sentence is not None and _int(start) and _int(end) else otherwise
+    if sentence is None or not isinstance(start, int) or not isinstance(end, int) or not _int(start) or not _int(end):
+        return otherwise
+    return sentence[start:end]
 
 
 def _aspects(sentence: str | None, spans: list, unit: Unit) -> list[dict[str, Any]]:
