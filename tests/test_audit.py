@@ -424,11 +424,46 @@ def test_score_refuses_one_item_answered_twice_and_a_missing_sheet(reviewed, tmp
     assert draw(reviewed, tmp_path / "s.jsonl", sample=1) == 0
     answered = answer(tmp_path / "s.jsonl", tmp_path / "a.jsonl")
     assert main(["audit", "score", str(reviewed), str(answered), str(answered)]) == 2
-    assert "is also answered on" in capsys.readouterr().err
+    assert "is named twice" in capsys.readouterr().err
     assert main(["audit", "score", str(reviewed), str(tmp_path / "gone.jsonl")]) == 2
     assert "not found" in capsys.readouterr().err
     assert main(["audit", "score", str(reviewed), str(reviewed)]) == 2
     assert "is FILE itself" in capsys.readouterr().err
+
+
+def test_two_judges_sheets_of_one_draw_give_the_and_of_their_verdicts_with_each_kept(reviewed, tmp_path, capsys):
+    assert draw(reviewed, tmp_path / "s.jsonl", sample=10) == 0
+    one = answer(tmp_path / "s.jsonl", tmp_path / "ann.jsonl")
+    first = rows(tmp_path / "s.jsonl")[0]["item"]
+    two = answer(tmp_path / "s.jsonl", tmp_path / "bob.jsonl",
+                 lambda item: ("yes", "no", "not reversed") if item["item"] == first else ("yes", "yes", ""))
+    assert main(["audit", "score", str(reviewed), str(one), str(two)]) == 0
+    audited = {r["id"]: r["audit"] for r in rows(reviewed) if r.get("audit")}
+    assert len(audited) == len(rows(tmp_path / "s.jsonl"))
+    assert (audited[first]["fluent"], audited[first]["sentiment_ok"], audited[first]["reason"]) == (
+        True, False, "not reversed")
+    assert [(j["sheet"], j["sentiment_ok"]) for j in audited[first]["judges"]] == [("ann.jsonl", True),
+                                                                                  ("bob.jsonl", False)]
+    assert all(a["fluent"] and a["sentiment_ok"] for item, a in audited.items() if item != first)
+    assert read_candidates(reviewed)  # the file with its judges reads back
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda items: items[1:], "is answered here and not on"),
+    (lambda items: [{**items[0], "variant": items[0]["variant"] + " Really."}, *items[1:]], "judged another text"),
+])
+def test_judges_sheets_that_differ_are_one_error_naming_sheet_and_line(reviewed, tmp_path, capsys, change, words):
+    assert draw(reviewed, tmp_path / "s.jsonl", sample=10) == 0
+    one = answer(tmp_path / "s.jsonl", tmp_path / "ann.jsonl")
+    items = change(rows(answer(tmp_path / "s.jsonl", tmp_path / "tmp.jsonl")))
+    two = tmp_path / "bob.jsonl"
+    two.write_text("".join(json.dumps(item) + "\n" for item in items))
+    before = reviewed.read_bytes()
+    capsys.readouterr()
+    assert main(["audit", "score", str(reviewed), str(one), str(two)]) == 2
+    err = capsys.readouterr().err
+    assert words in err and ".jsonl:1:" in err and len(err.strip().splitlines()) == 1
+    assert reviewed.read_bytes() == before
 
 
 def test_a_crlf_file_with_a_bom_stays_so_after_scoring(reviewed, tmp_path):

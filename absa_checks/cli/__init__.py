@@ -137,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     review.add_argument("--follow-symlinks", action="store_true",
                         help="the file is a symbolic link: write to the file it points to (the link stays)")
     _audit_parser(commands)
+    from absa_checks.cli import frozen_files  # `absa-checks freeze FILE --out SHIPPED`, `absa-checks rebuild`
+
+    frozen_files.add_parsers(commands)
     from absa_checks.cli import serve_replay  # `absa-checks serve-replay ANSWERS`
 
     serve_replay.add_parser(commands)
@@ -163,6 +166,10 @@ def main(argv: list[str] | None = None) -> int:
             return _review(args)
         if args.command == "augment":
             return _augment(args)
+        if args.command == "freeze":
+            return frozen_files.freeze(args)
+        if args.command == "rebuild":
+            return frozen_files.rebuild(args)
         if args.command == "serve-replay":
             return serve_replay.run(args)
         if args.command == "audit":
@@ -628,7 +635,7 @@ def _write_candidates(args: argparse.Namespace, existing: tuple[str, tuple] | No
         generate.write_candidates(records, stream)
         text, added = stream.getvalue(), len(records)
     else:
-        text, added, incomplete = generate.update(existing[0], existing[1], loaded, strategies, settings, mode, asking)
+        text, added, incomplete = _update(existing, loaded, strategies, settings, mode, wanted[0], asking)
     if _write_each(zip(wanted[:1], [text]), args.follow_symlinks):
         return 2
     what = "added" if existing is not None else "wrote"
@@ -637,6 +644,23 @@ def _write_candidates(args: argparse.Namespace, existing: tuple[str, tuple] | No
     for line in generate.issue_lines(loaded.issues):
         print("  " + line, file=sys.stderr)
     return _finished(incomplete)
+
+
+def _update(existing: tuple[str, tuple], loaded: LoadedSource, strategies: list[str], settings, mode: str,
+            out: Named, asking=None) -> tuple[str, int, str | None]:
+    """`generate --update FILE`; a textless (shipped) file is rebuilt from the source first (its stale lines stay
+    textless), updated as a full one, and written back textless (absa_checks.suites.textless)."""
+    from absa_checks.run import generate
+    from absa_checks.suites import textless
+    from absa_checks.suites.candidates import parse_candidates
+
+    text, found = existing
+    if not any(textless.is_textless(c.record) for c in found):
+        return generate.update(text, found, loaded, strategies, settings, mode, asking)
+    full = textless.rebuild_text(text, str(out.path), loaded).text
+    new, added, incomplete = generate.update(full, parse_candidates(full, str(out.path)), loaded, strategies,
+                                             settings, mode, asking)
+    return textless.freeze_text(new, str(out.path)), added, incomplete
 
 
 def _decide(args: argparse.Namespace) -> int:

@@ -81,14 +81,16 @@ def score(args: argparse.Namespace) -> int:
     path = Path(args.file)
     text = read_text(path)
     candidates = {c.candidate_id: c for c in parse_candidates(text, str(path))}  # the whole file checked first
-    verdicts: dict[str, tuple[audit.Verdict, str]] = {}
-    unanswered: list[str] = []
-    total = 0
+    per_sheet: list[tuple[list[audit.Verdict], list[str], str]] = []
+    seen_paths: list[Path] = []
     for given in args.sheets:
         sheet = Path(given)
         if outputs.same_file(sheet, path):
             raise AbsaChecksError(f"audit score: {sheet} is FILE itself; give the candidates file, then the answered "
                                   "sheet(s) drawn from it")
+        if any(outputs.same_file(sheet, other) for other in seen_paths):
+            raise AbsaChecksError(f"audit score: sheet {sheet} is named twice; name each judge's sheet once")
+        seen_paths.append(sheet)
         try:
             sheet_text = sheet.read_bytes().decode("utf-8")
         except FileNotFoundError:
@@ -97,12 +99,7 @@ def score(args: argparse.Namespace) -> int:
         except (OSError, UnicodeDecodeError) as err:
             raise AbsaChecksError(f"audit score: sheet {sheet} cannot be read as UTF-8 text ({err})") from None
         found, left = audit.read_sheet(sheet_text, str(sheet))
-        name = _sheet_name(sheet)
         for verdict in found:
-            if verdict.item in verdicts:
-                raise audit.AuditError(f"{verdict.at}: item '{verdict.item}' is also answered on "
-                                       f"{verdicts[verdict.item][0].at}; one verdict an item per scoring (score "
-                                       "the sheets one at a time: the later replaces the earlier)")
             candidate = candidates.get(verdict.item)
             if candidate is None:
                 raise audit.AuditError(f"{verdict.at}: item '{verdict.item}' is not a candidate of {path}; score a "
@@ -110,9 +107,10 @@ def score(args: argparse.Namespace) -> int:
             if verdict.strategy != candidate.strategy:
                 raise audit.AuditError(f"{verdict.at}: item '{verdict.item}' says strategy '{verdict.strategy}', its "
                                        f"candidate in {path} is {candidate.strategy}; keep the line as drawn")
-            verdicts[verdict.item] = (verdict, name)
-        unanswered += left
-        total += len(found) + len(left)
+        per_sheet.append((found, left, _sheet_name(sheet)))
+    verdicts = audit.combine_judges(per_sheet)
+    unanswered = [at for _, left, _ in per_sheet for at in left]
+    total = sum(len(found) + len(left) for found, left, _ in per_sheet)
     if unanswered and not args.skip_unanswered:
         listed = ", ".join(unanswered[:3]) + (f" and {len(unanswered) - 3} more" if len(unanswered) > 3 else "")
         raise audit.AuditError(f"{unanswered[0]}: not answered ({len(unanswered)} of {total} items: {listed}); "

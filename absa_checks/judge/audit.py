@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -223,19 +223,75 @@ def read_sheet(text: str, shown: str) -> tuple[list[Verdict], list[str]]:
     return verdicts, unanswered
 
 
-def record_verdicts(text: str, shown: str, verdicts: Mapping[str, tuple[Verdict, str]], now: str
-                    ) -> tuple[str, list[Verdict]]:
-    """The candidates file's text with each verdict ({item: (verdict, sheet name)}) written on its
+def combine_judges(sheets: Sequence[tuple[Sequence[Verdict], Sequence[str], str]]
+                   ) -> dict[str, tuple[Verdict, str | list[dict[str, Any]]]]:
+    """The verdict of each item over several sheets (verdicts, unanswered SHEET:LINEs, sheet name). Sheets that
+    share no item are separate draws, one judge each. Sheets that share an item are judges of one draw: each
+    must answer the same items about the same text, and an item's verdict is the AND of theirs (valid only when
+    every judge says fluent and intended sentiment), with each judge's kept. AuditError naming SHEET:LINE when
+    they differ."""
+    owners: dict[str, list[int]] = {}
+    for index, (found, _, _) in enumerate(sheets):
+        for verdict in found:
+            owners.setdefault(verdict.item, []).append(index)
+    judged = sorted({i for found in owners.values() if len(found) > 1 for i in found})
+    out: dict[str, tuple[Verdict, str | list[dict[str, Any]]]] = {}
+    for index, (found, _, name) in enumerate(sheets):
+        if index not in judged:
+            for verdict in found:
+                if verdict.item in out:  # only possible within the sheet: read_sheet refuses it
+                    raise AuditError(f"{verdict.at}: item '{verdict.item}' is also answered on {out[verdict.item][0].at}")
+                out[verdict.item] = (verdict, name)
+    if not judged:
+        return out
+    first = sheets[judged[0]]
+    items = {v.item: v for v in first[0]}
+    for index in judged[1:]:
+        found, _, name = sheets[index]
+        own = {v.item: v for v in found}
+        for verdict in found:
+            other = items.get(verdict.item)
+            if other is None:
+                raise AuditError(f"{verdict.at}: item '{verdict.item}' is answered here and not on {first[2]}; the "
+                                 "judges' sheets of one draw answer the same items (answer it there, or score the "
+                                 "sheets apart)")
+            if other.sentence != verdict.sentence:
+                raise AuditError(f"{verdict.at}: item '{verdict.item}' judged another text than on {other.at}; give "
+                                 "each judge the same sheet as drawn")
+        missing = [v for item, v in items.items() if item not in own]
+        if missing:
+            raise AuditError(f"{missing[0].at}: item '{missing[0].item}' is answered here and not on {name}; the "
+                             "judges' sheets of one draw answer the same items (answer it there, or score the "
+                             "sheets apart)")
+    for item, verdict in items.items():
+        each = [next(v for v in sheets[i][0] if v.item == item) for i in judged]
+        if item in out:
+            raise AuditError(f"{verdict.at}: item '{item}' is also answered on {out[item][0].at}, a sheet of another "
+                             "draw; score the draws one at a time")
+        judges = [{"fluent": v.fluent, "sentiment_ok": v.sentiment_ok, "reason": v.reason, "sheet": sheets[i][2]}
+                  for v, i in zip(each, judged)]
+        reason = "; ".join(v.reason for v in each if v.reason)
+        out[item] = (Verdict(item, verdict.strategy, all(v.fluent for v in each), all(v.sentiment_ok for v in each),
+                             reason, verdict.sentence, verdict.at), judges)
+    return out
+
+
+def record_verdicts(text: str, shown: str, verdicts: Mapping[str, tuple[Verdict, str | list[dict[str, Any]]]],
+                    now: str) -> tuple[str, list[Verdict]]:
+    """The candidates file's text with each verdict ({item: (verdict, sheet name or its judges)}) written on its
     candidate's line as `audit` (an earlier audit replaced); every other line byte for byte. Returns the new
     text and the verdicts whose item is not a candidate of the file (an error for the caller)."""
 
-    def write(record: dict, found: tuple[Verdict, str], at: str) -> None:
+    def write(record: dict, found: tuple[Verdict, str | list[dict[str, Any]]], at: str) -> None:
         verdict, sheet = found
         if record.get("status") == "not_applicable":
             raise AuditError(f"{verdict.at}: item '{verdict.item}' is a unit with no variant in {at} "
                              "(not_applicable); there is nothing to audit: remove the line from the sheet")
+        judges = sheet if isinstance(sheet, list) else None  # several judges: each one's verdict kept
         record["audit"] = {"fluent": verdict.fluent, "sentiment_ok": verdict.sentiment_ok, "reason": verdict.reason,
-                           "sentence": verdict.sentence, "sheet": sheet, "scored_at": now}
+                           "sentence": verdict.sentence,
+                           "sheet": ", ".join(j["sheet"] for j in judges) if judges else sheet, "scored_at": now,
+                           **({"judges": judges} if judges else {})}
 
     new, left = rewrite_lines(text, shown, dict(verdicts), write)
     return new, sorted((v for v, _ in left.values()), key=lambda v: v.at)

@@ -22,10 +22,11 @@ from absa_checks.perturb.variants import VariantSet
 from absa_checks.sources import DataMissing
 from absa_checks.sources.catalog import known_source_names
 from absa_checks.sources.gold import with_alternatives
-from absa_checks.suites.candidates import CandidatesError, read_candidates
+from absa_checks.suites.candidates import CandidatesError
 from absa_checks.suites.cases import Case, expand, sample_units, strategy_label
 from absa_checks.suites.spec import ExtractionTestSpec, SuiteSpec, TestSpec
 from absa_checks.suites.templates import expand as expand_template
+from absa_checks.suites.textless import read_frozen
 
 FROZEN_GATE = "frozen_up_to_date"  # a frozen test's file is readable and fits its source (NoCases)
 
@@ -273,7 +274,8 @@ def _frozen(state, suite: SuiteSpec, test: TestSpec, source: str, loaded, units:
     longer fits the source ("" when it does), and the audit verdicts of its pool (validity)."""
     path = Path(test.frozen)
     state.sources.inputs.examples[f"{test.suite_path} frozen: {test.frozen_shown}"] = sha256_of_file(path)
-    candidates = frozen_module.of_source(read_candidates(path, test.frozen_shown), source, test.strategy,
+    # a full or a textless file (suites.textless): textless lines rebuilt from the loaded units
+    candidates = frozen_module.of_source(read_frozen(path, test.frozen_shown, loaded), source, test.strategy,
                                          test.frozen_shown)
     own = suite.inline_sources.get(source)
     input_file = None if source in known_source_names() or own is None else own.file_shown or "EXAMPLES_FILE"

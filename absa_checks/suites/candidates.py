@@ -65,7 +65,8 @@ class Candidate:
         found = self.record.get("audit")
         if not isinstance(found, dict):
             return None
-        return found if found.get("sentence") == self.text() else None
+        text = self.text()  # None: no text (a textless line not rebuilt) has no verdict that counts
+        return found if text is not None and found.get("sentence") == text else None
 
     def text(self) -> str | None:
         """The candidate's variant text: the reviewer's when edited, else the generator's (None: it has none)."""
@@ -204,12 +205,16 @@ def parse_line(line: str, at: str, number: int) -> Candidate:
             if not isinstance(record.get(key), str) or not record[key].strip():
                 raise CandidatesError(f"{at}: decision {decision!r} needs '{key}' (who decided, and when: an ISO "
                                       "8601 time); `absa-checks decide` writes both")
-    if status == "shipped" or decision == "accepted":
+    textless = record.get("textless") == 1  # a shipped line without text: checked once rebuilt (suites.textless)
+    if textless and "sentence" in record:
+        raise CandidatesError(f"{at}: a textless line (\"textless\": 1) holds no 'sentence'; drop one of the two "
+                              "(`absa-checks freeze` writes textless lines)")
+    if not textless and (status == "shipped" or decision == "accepted"):
         _check_variant(record, at)
-    if decision == "edited":
+    if decision == "edited" and not textless:
         _check_edit(record, at)
     if record.get("audit") is not None:
-        _check_audit(record["audit"], at)
+        _check_audit(record["audit"], at, "sentence_sha256" if textless else "sentence")
     return Candidate(number, record["id"], record["source"], record["unit"], record["strategy"], status, decision,
                      record["unit_hash"], record)
 
@@ -236,12 +241,22 @@ def _check_variant(record: dict, at: str) -> None:
 AUDIT_KEYS = {"fluent": bool, "sentiment_ok": bool, "reason": str, "sentence": str, "sheet": str, "scored_at": str}
 
 
-def _check_audit(audit: object, at: str) -> None:
-    """`audit`: a judge's verdict on the candidate's text (`absa-checks audit score` writes it)."""
+JUDGE_KEYS = {"fluent": bool, "sentiment_ok": bool, "reason": str, "sheet": str}
+
+
+def _check_audit(audit: object, at: str, judged: str = "sentence") -> None:
+    """`audit`: the judges' verdict on the candidate's text (`absa-checks audit score` writes it): with several
+    judges, the AND of theirs and each in `judges`. A textless line has the judged text's `sentence_sha256`."""
     if not isinstance(audit, dict):
         raise CandidatesError(f"{at}: 'audit' is an object {{{', '.join(AUDIT_KEYS)}}} (`absa-checks audit score` "
                               "writes it), or null")
+    judges = audit.get("judges")
+    if judges is not None and (not isinstance(judges, list) or not all(
+            isinstance(j, dict) and all(isinstance(j.get(k), kind) for k, kind in JUDGE_KEYS.items()) for j in judges)):
+        raise CandidatesError(f"{at}: 'audit.judges' is a list of {{{', '.join(JUDGE_KEYS)}}}, one per judge's sheet; "
+                              "write audits with `absa-checks audit score FILE SHEET...`")
     for key, kind in AUDIT_KEYS.items():
+        key = judged if key == "sentence" else key
         if not isinstance(audit.get(key), kind):
             what = "true or false" if kind is bool else "a text"
             raise CandidatesError(f"{at}: 'audit.{key}' must be {what}; write audits with `absa-checks audit "
