@@ -154,21 +154,24 @@ def _aspect_row(source: str, label: str) -> bool:
 
 
 def coverage_lines(table: summary_table.Table) -> list[str]:
-    """The coverage table in brief: per source, each strategy that left units without a case, with its units
-    with a case of the units drawn and the originals' accuracy with a case minus without; the strategies with
-    a case for every unit counted together (the reasons: -v and the reports)."""
+    """The coverage table in brief: per source, each strategy that left units of its population without a case
+    or drew units outside it, with its units with a case of the units in its population (named) and the
+    originals' accuracy with a case minus without; the strategies with a case for every unit counted together
+    (the reasons: -v and the reports)."""
     partial: dict[str, list[str]] = {}
     whole: dict[str, list[str]] = {}
-    for source, strategy, counted, _, _, _, difference in table.rows:
-        got, units = counted.split("/")
-        if got == units:
+    for source, strategy, counted, _, outside, _, _, difference in table.rows:
+        got, units = counted.split(" ")[0].split("/")
+        if got == units and outside == "-":
             whole.setdefault(source, []).append(strategy)
             partial.setdefault(source, [])
             continue
         shown = difference.split(" [")[0] + ("*" if difference.endswith("*") else "")  # the interval: -v, reports
-        partial.setdefault(source, []).append(f"{strategy} {counted}" + (f" ({shown})" if difference != "-" else ""))
-    lines = ["", "coverage: units with a case / drawn (originals' accuracy with minus without a case, points, "
-                 "* significant; intervals and reasons: -v or the reports)"]
+        apart = f", {outside.split(':')[0]} outside" if outside != "-" else ""
+        partial.setdefault(source, []).append(f"{strategy} {counted}{apart}" +
+                                              (f" ({shown})" if difference != "-" else ""))
+    lines = ["", "coverage: units with a case / units the strategy applies to (originals' accuracy with minus without "
+                 "a case, points, * significant; the rest: -v or the reports)"]
     for source, found in partial.items():
         if source.startswith(TEMPLATE_SOURCE) and not found:  # made by construction: every unit has its case
             continue
