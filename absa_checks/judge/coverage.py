@@ -1,6 +1,10 @@
 """Coverage: per source and strategy, how many units got a case, of how many, why the rest did not (by
 reason), and whether the units with a case are easier than the rest.
 
+Only the units the strategy applies to count (its population, suites.strategies.Population: polar targets for
+REVTGT, polar targets with another polar aspect for REVNON, every target for ADDDIFF): a unit outside it is
+neither in the denominator nor in the accuracy comparison, and is counted apart, by why (`outside`).
+
 Planning writes one record per test and source (plain data, JSON-able, so it travels from xdist workers and
 in shard reports): the units the test drew, why each unit without a variant has none, and, per checkpoint,
 whether the model got the original of each such unit right. `coverage` then counts from the record and the
@@ -34,15 +38,18 @@ def no_variant_reason(why: str) -> str:
 
 def record(test: str, source: str, strategy: str, units: Iterable[str], without_case: Mapping[str, str],
            originals: Mapping[str, Mapping[str, bool | None]] | None = None,
-           audits: Mapping[str, list[bool]] | None = None, frozen: str = "") -> dict[str, Any]:
+           audits: Mapping[str, list[bool]] | None = None, frozen: str = "", population: str = "",
+           outside: Mapping[str, str] | None = None) -> dict[str, Any]:
     """A test's planned coverage on a source: every unit it drew, the reason of each unit without a
-    variant, and per checkpoint whether each of those units' originals was predicted right (None: no answer).
-    A frozen test's record also carries its pool's audit verdicts (`audits`: candidate id -> [fluent,
-    sentiment_ok], judge.audit.validity) and its file (`frozen`)."""
+    variant, and per checkpoint whether each of those units' originals was predicted right (None: no answer);
+    the strategy's population by name and the drawn units outside it, with why (a record without them, e.g.
+    from an older shard report, counts every unit). A frozen test's record also carries its pool's audit
+    verdicts (`audits`: candidate id -> [fluent, sentiment_ok], judge.audit.validity) and its file (`frozen`)."""
     kept: dict[str, Any] = {
         "test": test, "source": source, "strategy": strategy, "units": sorted(units),
         "without_case": dict(sorted(without_case.items())),
-        "originals": {model: dict(sorted(found.items())) for model, found in (originals or {}).items()}}
+        "originals": {model: dict(sorted(found.items())) for model, found in (originals or {}).items()},
+        "population": population, "outside": dict(sorted((outside or {}).items()))}
     if audits is not None:
         kept["audits"] = {key: list(value) for key, value in sorted(audits.items())}
         kept["frozen"] = frozen
@@ -76,15 +83,23 @@ class Coverage:
     accuracy_covered: Rate = field(default_factory=lambda: wilson(0, 0))
     accuracy_uncovered: Rate = field(default_factory=lambda: wilson(0, 0))
     difference: Difference = field(default_factory=lambda: newcombe_difference(0, 0, 0, 0))
+    population: str = ""  # what `units` counts, as reports say it ("polar targets"); "" when not recorded
+    outside: dict[str, int] = field(default_factory=dict)  # units drawn outside the population, by why
 
     @property
     def without_case(self) -> int:
         return self.units - self.with_case
 
+    @property
+    def outside_population(self) -> int:
+        return sum(self.outside.values())
+
     def to_dict(self) -> dict[str, Any]:
         return {"units": self.units, "with_case": self.with_case, "without_case": self.without_case,
                 "by_reason": dict(self.by_reason), "accuracy_covered": self.accuracy_covered.to_dict(),
-                "accuracy_uncovered": self.accuracy_uncovered.to_dict(), "difference": self.difference.to_dict()}
+                "accuracy_uncovered": self.accuracy_uncovered.to_dict(), "difference": self.difference.to_dict(),
+                "population": self.population, "outside_population": self.outside_population,
+                "outside_by_reason": dict(self.outside)}
 
 
 def coverage(records: Iterable[dict[str, Any]], outcomes: Iterable[CaseOutcome], model: str = ""
@@ -105,12 +120,15 @@ def coverage(records: Iterable[dict[str, Any]], outcomes: Iterable[CaseOutcome],
 
 
 def _one(planned: dict[str, Any] | None, cases: list[CaseOutcome], model: str) -> Coverage:
+    outside: dict[str, str] = (planned or {}).get("outside") or {}  # not the strategy's population: apart
     first: dict[str, CaseOutcome] = {}
     for case in sorted(cases, key=lambda c: c.case_id):  # the unit's original, whichever case carries it
+        if case.unit in outside:
+            continue
         if case.unit not in first or (first[case.unit].original_prediction is None
                                       and case.original_prediction is not None):
             first[case.unit] = case
-    units = set(first) | set(planned["units"] if planned else ())
+    units = (set(first) | set(planned["units"] if planned else ())) - set(outside)
     reasons = planned["without_case"] if planned else {}
     by_reason: dict[str, int] = defaultdict(int)
     for unit in units - set(first):
@@ -122,11 +140,19 @@ def _one(planned: dict[str, Any] | None, cases: list[CaseOutcome], model: str) -
     else:
         mine = next(iter(originals.values())) if len(originals) == 1 else {}
     uncovered = [correct for unit, correct in mine.items()
-                 if unit not in first and unit in reasons and correct is not None]
+                 if unit not in first and unit in reasons and unit not in outside and correct is not None]
     covered_k, uncovered_k = sum(answered), sum(uncovered)
-    return Coverage(len(units), len(first), dict(sorted(by_reason.items(), key=lambda kv: (-kv[1], kv[0]))),
+    apart: dict[str, int] = defaultdict(int)
+    for why in outside.values():
+        apart[why] += 1
+    return Coverage(len(units), len(first), _most_first(by_reason),
                     wilson(covered_k, len(answered)), wilson(uncovered_k, len(uncovered)),
-                    newcombe_difference(covered_k, len(answered), uncovered_k, len(uncovered)))
+                    newcombe_difference(covered_k, len(answered), uncovered_k, len(uncovered)),
+                    (planned or {}).get("population", ""), _most_first(apart))
+
+
+def _most_first(counts: Mapping[str, int]) -> dict[str, int]:
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def to_report(found: Mapping[str, Mapping[str, Coverage]]) -> dict[str, dict[str, dict[str, Any]]]:

@@ -18,10 +18,12 @@ from absa_checks.judge.metrics import RunMetrics
 HEADER = ("source", "strategy", "n", "accuracy ori -> new", "fail rate [95% CI]", "ARS [95% CI]", "gate")
 VALIDITY = "validity (audited) [95% CI]"  # after the fail rate: judge.audit.cell
 SLICE_HEADER = ("source", "slice", "units", "original accuracy", "ARS [95% CI]", "gate")
-COVERAGE_HEADER = ("source", "strategy", "with a case", "without a case: why (units)", "accuracy with",
-                   "accuracy without", "difference [95% CI]")
-COVERAGE_TITLE = ("coverage: units with a case of the units drawn, why the rest have none, and the originals' "
-                  "accuracy on units with a case vs without (%; difference in points, * when its interval excludes 0)")
+COVERAGE_HEADER = ("source", "strategy", "with a case / population", "without a case: why (units)",
+                   "outside the population: why (units)", "accuracy with", "accuracy without", "difference [95% CI]")
+COVERAGE_TITLE = ("coverage: units with a case of the drawn units the strategy applies to (its population, named), "
+                  "why the rest have none, the units outside it counted apart, and the originals' accuracy on units "
+                  "with a case vs without, within the population (%; difference in points, * when its interval "
+                  "excludes 0)")
 
 
 @dataclass(frozen=True)
@@ -112,13 +114,23 @@ def reasons_cell(by_reason: dict[str, int]) -> str:
     return "; ".join(shown) or "-"
 
 
+def counted_cell(coverage) -> str:
+    """Units with a case of the units in the population, named: "431/469 polar targets"."""
+    return f"{coverage.with_case}/{coverage.units}" + (f" {coverage.population}" if coverage.population else "")
+
+
+def outside_cell(coverage) -> str:
+    """The drawn units outside the population, then their reasons: "169: neutral target (169)"; "-" when none."""
+    return f"{coverage.outside_population}: {reasons_cell(coverage.outside)}" if coverage.outside else "-"
+
+
 def coverage_rows(per_model: dict) -> list[tuple[str, ...]]:
-    """Per source and strategy (and checkpoint, when several): units with a case of the units drawn, the
-    reasons of the rest, the originals' accuracy with and without a case and their difference."""
+    """Per source and strategy (and checkpoint, when several): units with a case of the units drawn that the
+    strategy applies to, the reasons of the rest, the units outside its population, the originals' accuracy
+    with and without a case (within the population) and their difference."""
     several = len(per_model) > 1
-    return [(f"{source}@{model}" if several else source, strategy, f"{c.with_case}/{c.units}",
-             reasons_cell(c.by_reason),
-             pct(c.accuracy_covered), pct(c.accuracy_uncovered), difference_cell(c.difference))
+    return [(f"{source}@{model}" if several else source, strategy, counted_cell(c), reasons_cell(c.by_reason),
+             outside_cell(c), pct(c.accuracy_covered), pct(c.accuracy_uncovered), difference_cell(c.difference))
             for model, found in per_model.items() for source, strategies in found.items()
             for strategy, c in strategies.items()]
 

@@ -153,29 +153,43 @@ def _aspect_row(source: str, label: str) -> bool:
         return True
 
 
+EVERY_UNIT = ("", "targets", "instances")  # populations of every unit drawn: not named on the per-source line
+
+
 def coverage_lines(table: summary_table.Table) -> list[str]:
     """The coverage table in brief: per source, each strategy that left units without a case, with its units
     with a case of the units drawn and the originals' accuracy with a case minus without; the strategies with
-    a case for every unit counted together (the reasons: -v and the reports)."""
+    a case for every unit counted together (the reasons: -v and the reports). A strategy that applies to part
+    of the units only (REVTGT: polar targets) has a line of its own naming its population and counting the
+    units outside it: `  src revtgt: 197/359 polar targets, 23 outside (+8.4)` (strategies saying the same, e.g.
+    revnon and revnon+adddiff, share it)."""
     partial: dict[str, list[str]] = {}
     whole: dict[str, list[str]] = {}
-    for source, strategy, counted, _, _, _, difference in table.rows:
-        got, units = counted.split("/")
+    narrow: dict[str, dict[str, list[str]]] = {}  # source -> what is said -> the strategies that say it
+    for source, strategy, counted, _, outside, _, _, difference in table.rows:
+        fraction, _, population = counted.partition(" ")
+        got, units = fraction.split("/")
+        shown = difference.split(" [")[0] + ("*" if difference.endswith("*") else "")  # the interval: -v, reports
+        if outside != "-" or population not in EVERY_UNIT:
+            apart = f", {outside.split(':')[0]} outside" if outside != "-" else ""
+            said = f"{counted}{apart}" + (f" ({shown})" if difference != "-" else "")
+            narrow.setdefault(source, {}).setdefault(said, []).append(strategy)  # revnon and revnon+adddiff alike
+            partial.setdefault(source, [])
+            continue
         if got == units:
             whole.setdefault(source, []).append(strategy)
             partial.setdefault(source, [])
             continue
-        shown = difference.split(" [")[0] + ("*" if difference.endswith("*") else "")  # the interval: -v, reports
-        partial.setdefault(source, []).append(f"{strategy} {counted}" + (f" ({shown})" if difference != "-" else ""))
-    lines = ["", "coverage: units with a case / drawn (originals' accuracy with minus without a case, points, "
-                 "* significant; intervals and reasons: -v or the reports)"]
+        partial.setdefault(source, []).append(f"{strategy} {fraction}" + (f" ({shown})" if difference != "-" else ""))
+    lines = ["", "coverage: units with a case / units the strategy applies to (originals' accuracy with minus without "
+                 "a case, points, * significant; the rest: -v or the reports)"]
     for source, found in partial.items():
-        if source.startswith(TEMPLATE_SOURCE) and not found:  # made by construction: every unit has its case
-            continue
         every = whole.get(source, [])
         if every:
             found = [*found, f"{every[0]}: every unit" if len(every) == 1 else f"{len(every)} others: every unit"]
-        lines.append(f"  {source}: {'; '.join(found)}")
+        if found and not (source.startswith(TEMPLATE_SOURCE) and not partial[source]):  # templates: made by
+            lines.append(f"  {source}: {'; '.join(found)}")  # construction, every unit has its case
+        lines += [f"  {source} {', '.join(named)}: {said}" for said, named in narrow.get(source, {}).items()]
     return lines
 
 

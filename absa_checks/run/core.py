@@ -291,7 +291,7 @@ class Run:
             answers = {model: state.predictors[model].originals_right(plan.originals, predict)
                        for model in plan.models if state is not None and model in state.predictors}
             found.append(coverage.record(plan.test, plan.source, plan.strategy, plan.units, plan.without_case,
-                                         answers, plan.audits, plan.frozen))
+                                         answers, plan.audits, plan.frozen, plan.population, plan.outside))
         return coverage.merged([*found, *self.worker_coverage])
 
     def merged_collection(self) -> manifest.Collection | None:

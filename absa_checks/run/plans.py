@@ -7,7 +7,7 @@ them from `plan_suite`, so both see the same cases, in the same order, under the
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from absa_checks.common import domains as domains_module
@@ -22,6 +22,7 @@ from absa_checks.perturb.variants import VariantSet
 from absa_checks.sources import DataMissing
 from absa_checks.sources.catalog import known_source_names
 from absa_checks.sources.gold import with_alternatives
+from absa_checks.suites import strategies
 from absa_checks.suites.candidates import CandidatesError
 from absa_checks.suites.cases import Case, expand, sample_units, strategy_label
 from absa_checks.suites.spec import ExtractionTestSpec, SuiteSpec, TestSpec
@@ -121,17 +122,25 @@ class CoveragePlan:
     unseen: bool = False  # no item stands for it (every unit without a variant, no gate): reported all the same
     audits: dict[str, list[bool]] | None = None  # a frozen test: its pool's audit verdicts (judge.audit); else None
     frozen: str = ""  # a frozen test: its candidates file, as the suite names it
+    population: str = ""  # the units its strategy applies to, as reports name them (strategies.Population)
+    outside: dict[str, str] = field(default_factory=dict)  # the drawn units outside that population, and why
 
 
 def coverage_plan(test: TestSpec, source: str, units: tuple, variants, models: list[str], unseen: bool = False,
-                  audits: dict[str, list[bool]] | None = None) -> CoveragePlan:
-    """What coverage needs from planning: the reasons come from the variant set (quarantined, no variant)."""
+                  audits: dict[str, list[bool]] | None = None,
+                  population: strategies.Population | None = None) -> CoveragePlan:
+    """What coverage needs from planning: the reasons come from the variant set (quarantined, no variant); the
+    units outside the strategy's population (`population`, else the test's strategy's) are set apart, and
+    their originals never asked."""
     reasons = {q.unit_id: coverage.quarantined_reason(q.reason) for q in variants.quarantined}
     reasons.update({unit_id: coverage.no_variant_reason(why) for unit_id, why in variants.without_variant})
     by_id = {unit.unit_id: unit.original for unit in units}
+    applies = population or strategies.population(test.strategy, test.params)
+    outside = {unit_id: why for unit_id, why in ((u, applies.why_outside(e)) for u, e in by_id.items()) if why}
     return CoveragePlan(test.key, source, strategy_label(test), tuple(by_id), reasons,
-                        {unit_id: by_id[unit_id] for unit_id in reasons if unit_id in by_id}, tuple(models), unseen,
-                        audits, test.frozen_shown if audits is not None else "")
+                        {unit_id: by_id[unit_id] for unit_id in reasons if unit_id in by_id and unit_id not in outside},
+                        tuple(models), unseen, audits, test.frozen_shown if audits is not None else "", applies.name,
+                        outside)
 
 
 def suite_inputs(path: Path, suite: SuiteSpec) -> tuple[Named, ...]:
@@ -257,7 +266,8 @@ def _template_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Ite
     cases = expand(test, source, expansion.units, expansion.by_unit)
     variants = VariantSet("template", expansion.by_unit)
     state.coverage[(test.key, source)] = coverage_plan(test, source, expansion.units, variants, models,
-                                                       not cases and test.gates.is_empty())
+                                                       not cases and test.gates.is_empty(),
+                                                       population=strategies.INSTANCES)
     if not cases and not test.gates.is_empty():
         yield NoCases(f"{test.name}[{source}:no-cases]", test, source,
                       f"template test '{test.name}' made no cases; its gates cannot pass on nothing")

@@ -14,12 +14,52 @@ from __future__ import annotations
 
 import difflib
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from absa_checks.common.errors import AbsaChecksError
+from absa_checks.common.examples import Example
+
+POLAR = ("positive", "negative")
+
+
+@dataclass(frozen=True)
+class Population:
+    """The units a strategy applies to by definition, whatever its generator manages: coverage counts only these
+    (judge.coverage), the rest apart. `why_outside` is pure: "" for a unit's original inside, else why not."""
+
+    name: str                           # said in reports: "polar targets"
+    why_outside: Callable[[Example], str]
+    within: tuple[str, ...] = ()        # the populations it is part of (a chain's intersection names the narrowest)
+
+    def applies(self, example: Example) -> bool:
+        return not self.why_outside(example)
+
+
+def _inside(example: Example) -> str:
+    return ""
+
+
+def _not_polar(example: Example) -> str:
+    return "" if example.target.polarity in POLAR else f"{example.target.polarity or 'conflict'} target"
+
+
+def _no_other_polar(example: Example) -> str:
+    return _not_polar(example) or ("" if any(a.polarity in POLAR for a in example.others)
+                                   else "no other polar aspect")
+
+
+TARGETS = Population("targets", _inside)
+POLAR_TARGETS = Population("polar targets", _not_polar, within=("targets",))
+POLAR_WITH_OTHER = Population("polar targets with another polar aspect", _no_other_polar,
+                              within=("targets", "polar targets"))
+INSTANCES = Population("instances", _inside)  # a template test: every instance it filled
+
+
+def _every_target(params: Mapping[str, Any]) -> Population:
+    return TARGETS
 
 
 @dataclass(frozen=True)
@@ -51,6 +91,8 @@ class Strategy:
     # they may touch opinion words, the target's included, but never an aspect term (perturb.validity)
     surface: bool = False
     capability: str = ""      # the capability x type matrix's row of its tests; "" names the row after the strategy
+    # the units it applies to, given the test's parameter values (defaults filled): coverage counts these only
+    population: Callable[[Mapping[str, Any]], Population] = _every_target
 
     def generate(self, example, context):
         module, function = self.generator.split(":")
@@ -74,6 +116,15 @@ def _neutral(value: Any) -> str:
         raise ValueError(f"'neutral' is {value!r}; " + (f"did you mean '{hint[0]}'?" if hint else
                                                          f"use one of: {', '.join(NEUTRAL_MODES)}"))
     return value
+
+
+def _revtgt_population(params: Mapping[str, Any]) -> Population:
+    """Polar targets; with `neutral: keep` the neutral ones too, so every target."""
+    return TARGETS if params.get("neutral") == "keep" else POLAR_TARGETS
+
+
+def _revnon_population(params: Mapping[str, Any]) -> Population:
+    return POLAR_WITH_OTHER
 
 
 def _k(value: Any) -> int:
@@ -100,11 +151,11 @@ REGISTRY = MappingProxyType({s.name: s for s in (
              "target reversal not followed", f"{GENERATORS}:revtgt_step", edits_target=True, context_checks=True,
              capability=ARTS_CAPABILITY, parameters=(Parameter("neutral", DEFAULT_NEUTRAL, _neutral,
                                    "neutral targets: skip them, or keep ARTS's reversal of their words",
-                                   schema={"enum": list(NEUTRAL_MODES)}),)),
+                                   schema={"enum": list(NEUTRAL_MODES)}),), population=_revtgt_population),
     Strategy("revnon", "unchanged", False,
              "reverse or exaggerate the non-target aspects; the prediction must not change",
              "changed by a non-target edit", f"{GENERATORS}:revnon_step", edits_target=False, context_checks=True,
-             capability=ARTS_CAPABILITY),
+             capability=ARTS_CAPABILITY, population=_revnon_population),
     Strategy("adddiff", "unchanged", False, "append aspects of the opposite sentiment; the prediction must not change",
              "added aspects changed the prediction", f"{GENERATORS}:adddiff_step", edits_target=False,
              context_checks=False, capability=ARTS_CAPABILITY,
@@ -158,6 +209,22 @@ def capability(name: str) -> str:
     three: "aspect robustness"), else the chain's name (a step without one counts as its own name)."""
     found = {get(part).capability or part for part in split_chain(name)}
     return found.pop() if len(found) == 1 else name
+
+
+def population(name: str, params: tuple[tuple[str, Any], ...] = ()) -> Population:
+    """The units a strategy or chain applies to (its parameters as a test sets them): a chain's is the
+    intersection of its steps' (the units every step applies to), which is the narrowest of them when they nest."""
+    values = with_defaults(name, params)
+    found = tuple(dict.fromkeys(get(part).population(values) for part in split_chain(name)))
+    kept = [p for p in found if not any(p.name in other.within for other in found)]  # the narrowest
+    if len(kept) == 1:
+        return kept[0]
+
+    def why_outside(example: Example) -> str:
+        return next((why for why in (p.why_outside(example) for p in found) if why), "")
+
+    return Population(" and ".join(p.name for p in kept), why_outside,
+                      tuple(dict.fromkeys(w for p in found for w in p.within)))
 
 
 def parameters(name: str) -> dict[str, Parameter]:
