@@ -636,3 +636,18 @@ def test_the_readme_freeze_step_runs_as_written_and_runs_exactly_what_was_accept
     assert sorted((c["strategy"], c["unit"], c["variant"]["sentence"]) for c in cases) == sorted(
         (r["strategy"], r["unit"], r["sentence"]) for r in accepted)
     assert {c["variant"]["provenance"]["candidate"] for c in cases} == {r["id"] for r in accepted}
+
+
+def test_source_date_epoch_fixes_the_time_decide_writes_and_a_bad_value_is_named(project, capsys, monkeypatch):
+    """A documented command sequence rebuilds a reviewed file byte for byte (docs/frozen-sets.md): the time
+    written is SOURCE_DATE_EPOCH's when set; a value that is no time is one line naming the variable."""
+    file = project / "reviewed.jsonl"
+    first = next(r["id"] for r in records(file) if r["status"] == "shipped")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764417600")
+    assert main(["decide", str(file), "--accept", first, "--reviewer", "ann"]) == 0
+    assert next(r for r in records(file) if r["id"] == first)["decided_at"] == "2025-11-29T12:00:00+00:00"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    assert main(["decide", str(file), "--reject", first, "--reviewer", "ann"]) != 0
+    err = capsys.readouterr().err
+    assert "SOURCE_DATE_EPOCH='yesterday': not a time" in err and "Traceback" not in err
+    assert next(r for r in records(file) if r["id"] == first)["decision"] == "accepted"  # nothing written

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from absa_checks.common import inputs, outputs
+from absa_checks.common import clock, inputs, outputs
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.outputs import Named
 from absa_checks.perturb.variants import DEFAULT_SEED
@@ -665,7 +665,6 @@ def _update(existing: tuple[str, tuple], loaded: LoadedSource, strategies: list[
 
 def _decide(args: argparse.Namespace) -> int:
     """`absa-checks decide FILE --accept ID... --reject ID...`: the decisions written on their lines."""
-    import datetime
 
     from absa_checks.cli.reviewer import reviewer as reviewer_of
     from absa_checks.suites.candidates import Decision, decide, others_decisions, parse_candidates, read_text
@@ -690,7 +689,7 @@ def _decide(args: argparse.Namespace) -> int:
                               f"{first.record.get('decided_at')}{more}; deciding as {reviewer} would replace "
                               f"{first.record.get('reviewer')}'s decision: add --replace to replace it, or leave it "
                               "out; nothing written")
-    now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
+    now = clock.now_iso()
     decisions: dict[str, str | Decision] = {**{i: "accepted" for i in args.accept},
                                             **{i: "rejected" for i in args.reject}}
     text, unknown = decide(text, str(path), decisions, reviewer, now)

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import datetime
 import hashlib
 import json
 import sys
 from pathlib import Path
 
-from absa_checks.common import outputs
+from absa_checks.common import clock, outputs
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.outputs import Named
 from absa_checks.judge import audit
@@ -144,4 +143,4 @@ def score(args: argparse.Namespace) -> int:
 
 
 def _now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
+    return clock.now_iso()

@@ -4,13 +4,12 @@ export back as decisions (absa_checks/suites/labelstudio.py; docs/suites.md, "La
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import sys
 from pathlib import Path
 
 from absa_checks.cli.reviewer import NO_NAME, login_name
-from absa_checks.common import outputs
+from absa_checks.common import clock, outputs
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.outputs import Named
 
@@ -79,7 +78,7 @@ def _import(args: argparse.Namespace) -> int:
                               "name the file") from None
     except (OSError, UnicodeDecodeError) as err:
         raise AbsaChecksError(f"{export}: cannot be read as UTF-8 text ({err})") from None
-    now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
+    now = clock.now_iso()
     fallback = args.reviewer or login_name()  # '' where there is none: asked for only where an annotator is missing
     reading = labelstudio.read_export(given, str(export), {c.candidate_id for c in candidates}, fallback, now)
     for found in reading.decisions:

@@ -11,7 +11,6 @@ read the token).
 
 from __future__ import annotations
 
-import datetime
 import json
 import os
 import secrets
@@ -24,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
-from absa_checks.common import outputs
+from absa_checks.common import clock, outputs
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.outputs import Named
 from absa_checks.common.serving import HOST, serve_until_stopped
@@ -73,7 +72,7 @@ class Review:
 
     def decide(self, body: dict[str, Any]) -> dict[str, Any]:
         """One decision: read fresh, applied, written atomically; the item as the page shows it now."""
-        now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
+        now = clock.now_iso()
         with self.lock:
             text, item = self.mode.apply(self.read(), self.shown, body, self.reviewer, now)
             outputs.write_text(Named("FILE", self.path), text, self.follow_symlinks, FOLLOW)
