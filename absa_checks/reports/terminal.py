@@ -97,19 +97,29 @@ def worst_cell_lines(table: summary_table.Table, shown: int = WORST_SHOWN, limit
     return lines
 
 
+VALIDITY_HEAD = "validity of the variants"  # its lines are never cut: what is audited and what is not, whole
+NOT_AUDITED_LINE = "  not audited:"
+
+
 def validity_lines(table: summary_table.Table, column: int) -> list[str]:
-    """The main table's validity column in brief: one line when nothing was audited, else a line per source
-    with each strategy's audited validity (both fluent and the intended sentiment, exact 95% interval)."""
-    by_source: dict[str, list[str]] = {}
+    """The main table's validity column in brief, per source x strategy: a line with the audited ones (both
+    fluent and the intended sentiment, exact 95% interval, n) by source, and a line naming what is not audited,
+    by strategy; one line when nothing is audited."""
+    audited: dict[str, list[str]] = {}
+    missing: dict[str, list[str]] = {}
     for row in table.rows:
-        if row[column]:  # the strategies' rows (not ARS)
-            by_source.setdefault(row[0], []).append(f"{row[1]} {row[column]}")
-    if not by_source:
-        return []
-    if all(cell.endswith(audit.NOT_AUDITED) for found in by_source.values() for cell in found):
-        return ["validity of the variants: not audited (frozen variants are audited with `absa-checks audit draw`)"]
-    lines = ["validity of the variants (audited: fluent and the intended sentiment, %, exact 95% CI):"]
-    lines += [f"  {source}: {'; '.join(found)}" for source, found in by_source.items()]
+        if not row[column]:  # the ARS rows
+            continue
+        if row[column].endswith(audit.NOT_AUDITED):
+            missing.setdefault(row[1], []).append(row[0])
+        else:
+            audited.setdefault(row[0], []).append(f"{row[1]} {row[column].removeprefix('valid ')}")
+    lines = [f"{VALIDITY_HEAD} (audited: fluent and the intended sentiment, exact 95% CI): "
+             + "; ".join(f"{source} {', '.join(found)}" for source, found in audited.items())] if audited else []
+    if missing:
+        named = "; ".join(f"{strategy} on {', '.join(sorted(sources))}" for strategy, sources in sorted(missing.items()))
+        lines.append(f"{'  ' if audited else VALIDITY_HEAD + ': '}{NOT_AUDITED_LINE.strip()} {named} (frozen variants are audited "
+                     "with `absa-checks audit draw`)")
     return lines
 
 
@@ -220,6 +230,7 @@ def summary(result, options) -> list[str]:
         return lines
     failed = failed_gate_lines(result.gates, options.inconclusive)
     whole = set(context.notes) | {line for line in lines if line.startswith(("also not measured: ", "domains: "))}
+    whole |= {line for line in lines if line.startswith((VALIDITY_HEAD, NOT_AUDITED_LINE))}
     whole |= {line for line in failed if line.startswith(WHOLE_GATES)}
     verdict = verdict_line(result.verdict, len(failed), result.metrics)
     # the run's notes and what it failed to measure keep their fix; the rest is in the reports; a failed gate's
