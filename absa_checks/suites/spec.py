@@ -446,7 +446,7 @@ def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_source
     files = VariantFiles()
     if isinstance(merged.get("variants"), dict):
         files = _variant_files(check, merged["variants"], where("variants"), folder, shown, sources)
-        variants = "frozen" if files.frozen else files.otherwise
+        variants = "frozen" if files.frozen[0] else files.otherwise
     else:
         variants = check.choice(merged.get("variants", "auto"), where("variants"), VARIANT_MODES)
     if gates.min_validity is not None and not files.any:  # never audited: a gate that could never pass
