@@ -311,3 +311,18 @@ def test_frozen_files_and_live_pairs_per_source():
     assert audit.frozen_files(records) == {("laptop", "revtgt"): "laptop.jsonl", ("arts", "revtgt"): "arts.jsonl"}
     assert audit.live_pairs(records) == {("other", "revtgt")}
     assert audit.ignored_pairs(records) == {("x", "revtgt")}
+
+
+def test_the_schema_accepts_the_per_source_form_and_refuses_what_the_loader_refuses():
+    import jsonschema
+    import yaml
+
+    from absa_checks.suites import schema
+
+    validator = jsonschema.Draft202012Validator(schema.suite_schema())
+    suite = yaml.safe_load(SUITE)
+    assert list(validator.iter_errors(suite)) == []
+    for wrong in ({"frozen": {"laptop": "f.jsonl"}, "otherwise": "generatd"}, {"otherwise": "auto"},
+                  {"frozen": {}}, {"frozen": {"laptop": "f.jsonl"}, "audit": {"arts": "g.jsonl"}}):
+        suite["tests"][0]["variants"] = wrong
+        assert list(validator.iter_errors(suite)), wrong
