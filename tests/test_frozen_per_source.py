@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from candidate_examples import EXAMPLES_ABC
@@ -239,6 +240,7 @@ def test_absa_variants_live_leaves_every_file_aside_and_says_validity_was_not_me
     assert all("not measured: --absa-variants live" in g["reason"] for g in gates)
     assert "validity of the variants: not audited: revnon on laptop, other; revtgt on arts, laptop, other" in \
         done.summary
+    assert done.report["run"]["fingerprint"]["parts"]["options"]["variants"] == "live"
 
 
 # the suite syntax: one line naming the file, the line and the fix
@@ -304,7 +306,7 @@ def test_the_per_source_lookup_and_the_single_file_form(tmp_path):
 
 
 def test_frozen_files_and_live_pairs_per_source():
-    records = [{"source": "laptop", "strategy": "revtgt", "audits": {}, "frozen": "laptop.jsonl"},
+    records: list[dict[str, Any]] = [{"source": "laptop", "strategy": "revtgt", "audits": {}, "frozen": "laptop.jsonl"},
                {"source": "arts", "strategy": "revtgt", "audits": {}, "frozen": "arts.jsonl"},
                {"source": "other", "strategy": "revtgt"},
                {"source": "x", "strategy": "revtgt", "ignored": "x.jsonl"}]
@@ -314,7 +316,7 @@ def test_frozen_files_and_live_pairs_per_source():
 
 
 def test_the_schema_accepts_the_per_source_form_and_refuses_what_the_loader_refuses():
-    import jsonschema
+    import jsonschema  # type: ignore[import-untyped]
     import yaml
 
     from absa_checks.suites import schema
@@ -322,7 +324,8 @@ def test_the_schema_accepts_the_per_source_form_and_refuses_what_the_loader_refu
     validator = jsonschema.Draft202012Validator(schema.suite_schema())
     suite = yaml.safe_load(SUITE)
     assert list(validator.iter_errors(suite)) == []
-    for wrong in ({"frozen": {"laptop": "f.jsonl"}, "otherwise": "generatd"}, {"otherwise": "auto"},
-                  {"frozen": {}}, {"frozen": {"laptop": "f.jsonl"}, "audit": {"arts": "g.jsonl"}}):
+    wrongs: list[dict[str, Any]] = [{"frozen": {"laptop": "f.jsonl"}, "otherwise": "generatd"}, {"otherwise": "auto"},
+                                    {"frozen": {}}, {"frozen": {"laptop": "f.jsonl"}, "audit": {"arts": "g.jsonl"}}]
+    for wrong in wrongs:
         suite["tests"][0]["variants"] = wrong
         assert list(validator.iter_errors(suite)), wrong
