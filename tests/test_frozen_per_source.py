@@ -238,8 +238,8 @@ def test_absa_variants_live_leaves_every_file_aside_and_says_validity_was_not_me
     gates = [g for g in done.report["gates"] if g["gate"] == "min_validity"]
     assert {(g["source"], g["verdict"]) for g in gates} == {("laptop", "fail"), ("arts", "fail")}
     assert all("not measured: --absa-variants live" in g["reason"] for g in gates)
-    assert "validity of the variants: not audited: revnon on laptop, other; revtgt on arts, laptop, other" in \
-        done.summary
+    assert ("validity of the variants: not audited, all 5 source x strategy pairs of the run (frozen variants are "
+            "audited with `absa-checks audit draw`)") in done.summary.splitlines()
     assert done.report["run"]["fingerprint"]["parts"]["options"]["variants"] == "live"
 
 
@@ -329,3 +329,24 @@ def test_the_schema_accepts_the_per_source_form_and_refuses_what_the_loader_refu
     for wrong in wrongs:
         suite["tests"][0]["variants"] = wrong
         assert list(validator.iter_errors(suite)), wrong
+
+
+def test_the_validity_lines_group_what_is_not_audited_and_fold_within_the_limit():
+    from absa_checks.reports import summary_table, terminal
+
+    header = summary_table.HEADER[:5] + (summary_table.VALIDITY,) + summary_table.HEADER[5:]
+    sources = [f"source-number-{i}" for i in range(8)]
+    rows = [(s, strategy, "1", "", "", "valid 95% [91, 97] (n 150)" if (s, strategy) == (sources[0], "revtgt")
+             else "not audited", "", "") for s in sources for strategy in ("adddiff", "revnon", "revtgt")]
+    table = summary_table.Table("", header, tuple(rows))
+    head, rest = terminal.validity_lines(table, 5)
+    assert head.endswith("source-number-0 revtgt 95% [91, 97] (n 150)")
+    assert rest.startswith(f"  not audited: adddiff, revnon on {', '.join(sources)}; revtgt on "
+                           f"{', '.join(sources[1:])} (")
+    folded = terminal.fold(rest)
+    assert len(folded) > 1 and all(len(line) <= terminal.LINE_LIMIT for line in folded)
+    assert " ".join(line.strip() for line in folded) == rest.strip()
+    nothing = summary_table.Table("", header, tuple((*row[:5], "not audited", *row[6:]) for row in rows))
+    assert terminal.validity_lines(nothing, 5) == [
+        "validity of the variants: not audited, all 24 source x strategy pairs of the run (frozen variants are "
+        "audited with `absa-checks audit draw`)"]
