@@ -153,12 +153,192 @@ def review_items(out: Path) -> None:
     print(f"{len(items)} review items in {n} shares in {folder}", file=sys.stderr)
 
 
+REVIEWED_AT = "2026-11-29T12:45:00+00:00"  # when the review pass's decisions were recorded (benchmarks/frozen-sets)
+SCORED_EPOCH = "1795960800"                # 2026-11-29T14:00:00Z: the audit verdicts' `scored_at` (SOURCE_DATE_EPOCH)
+CHECKS_ONLY = "not reviewed: shipped on the checks alone"  # the `reviewer` of a shipped variant nobody reviewed
+
+
+def _edited(sentence: str, r: dict, unit) -> dict | None:
+    """The reviewer's text as an 'edited' decision: the target's and every other aspect's span found in it (the
+    occurrence of the same rank as in the original) with its intended polarity; None when a term is lost or
+    occurs another number of times (the edit cannot be tied to the annotation)."""
+    from absa_checks.suites.candidates import same_occurrence
+    original = unit.original
+    wanted = {a["term"]: a["must_be"].split(" ")[0] for a in intended(r["strategy"], unit) if not a["target"]}
+    start = same_occurrence(sentence, original.target.term, original.sentence, original.target.start)
+    if start is None or sentence.strip() == original.sentence.strip():
+        return None
+    others = []
+    for a in original.others:
+        found = same_occurrence(sentence, a.term, original.sentence, a.start)
+        if found is None:
+            return None
+        others.append({"term": a.term, "from": found, "to": found + len(a.term), "polarity": wanted[a.term]})
+    return {"sentence": sentence, "from": start, "to": start + len(original.target.term), "polarity": r["polarity"],
+            "other_aspects": others}
+
+
+def _reviewed(out: Path) -> dict[str, list[dict]]:
+    """source -> the recorded review decisions on its candidates (benchmarks/frozen-sets/review.jsonl)."""
+    of_item = {r["id"]: source for source, r in review_selection(out)}
+    found: dict[str, list[dict]] = {source: [] for source in SOURCES}
+    for row in _rows(REVIEW):
+        found[of_item[row["item"]]].append(row)
+    return found
+
+
+def decide(out: Path) -> dict:
+    """Per source, one file (REVTGT and REVNON candidates, then ADDDIFF's) with the review pass's decisions, and
+    every other shipped candidate accepted on the checks alone (its reviewer says so)."""
+    from absa_checks.suites.candidates import Decision
+    from absa_checks.suites.candidates import decide as write_decisions
+    counts: dict = {}
+    reviewed = _reviewed(out)
+    for source in SOURCES:
+        units = _units(source)
+        text = (out / f"candidates-{source}.jsonl").read_text(encoding="utf-8") + \
+            (out / f"adddiff-{source}.jsonl").read_text(encoding="utf-8")
+        rows = {r["id"]: r for r in (json.loads(line) for line in text.splitlines() if line.strip())}
+        by_reviewer: dict[str, dict] = {}
+        tally = {"accept": 0, "edit": 0, "reject": 0, "edit_not_tied": 0}
+        for row in reviewed[source]:
+            r = rows[row["item"]]
+            wanted: str | Decision = {"accept": "accepted", "reject": "rejected"}.get(row["decision"], "")
+            if row["decision"] == "edit":
+                edited = _edited(row["sentence"] or "", r, units[r["unit"]])
+                if edited is None:
+                    tally["edit_not_tied"] += 1
+                    continue
+                wanted = Decision("edited", edited)
+            tally[row["decision"]] += 1
+            by_reviewer.setdefault(f"review stand-in {row['share']}", {})[row["item"]] = wanted
+        decided = {i for mine in by_reviewer.values() for i in mine}
+        by_reviewer[CHECKS_ONLY] = {i: "accepted" for i, r in rows.items()
+                                    if r["status"] == "shipped" and i not in decided}
+        tally["accepted_on_checks"] = len(by_reviewer[CHECKS_ONLY])
+        for reviewer, decisions in by_reviewer.items():
+            text, left = write_decisions(text, source, decisions, reviewer, REVIEWED_AT)
+            assert not left, left
+        (out / f"frozen-{source}.jsonl").write_text(text, encoding="utf-8")
+        counts[source] = tally
+    print(json.dumps(counts, indent=1))
+    return counts
+
+
+AUDIT_SEED = 3601
+AUDIT_SAMPLE = {"ours": 130, "arts": 80}  # items per strategy and file: ours n >= 100 (issue 36), ARTS's for the table
+JUDGE_SHARES = 10                          # per judge round; two rounds: every item judged by two judges
+
+
+def _audited_files(out: Path) -> list[tuple[str, Path, str, int]]:
+    """(source, the full file, the pool drawn from, items per strategy) of every audited file."""
+    return [(s, out / f"frozen-{s}.jsonl", "used", AUDIT_SAMPLE["ours"]) for s in SOURCES] + \
+           [(s, out / f"given-{s}.jsonl", "shipped", AUDIT_SAMPLE["arts"]) for s in ARTS]
+
+
+def _drawn(out: Path) -> list[tuple[str, list[dict]]]:
+    from absa_checks.judge import audit
+    from absa_checks.suites.candidates import read_candidates
+    found = []
+    for source, path, pool, sample in _audited_files(out):
+        found.append((source, audit.draw(read_candidates(path), sample, AUDIT_SEED, pool).items))
+    return found
+
+
+def audit_items(out: Path) -> None:
+    """The sheets' items of every audited file, drawn with AUDIT_SEED, pooled (ours and ARTS's shuffled together,
+    nothing telling them apart), then dealt twice into JUDGE_SHARES shares: round a and round b, so that two
+    judges answer every item, each share to its own judge."""
+    from absa_checks.judge import audit
+    items = [item for _, drawn in _drawn(out) for item in drawn]
+    folder = out / "judge-shares"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "RUBRIC.md").write_text(audit.RUBRIC, encoding="utf-8")
+    for round_name, seed in (("a", AUDIT_SEED + 1), ("b", AUDIT_SEED + 2)):
+        dealt = list(items)
+        random.Random(seed).shuffle(dealt)
+        size = -(-len(dealt) // JUDGE_SHARES)
+        for n in range(JUDGE_SHARES):
+            part = dealt[n * size:(n + 1) * size]
+            (folder / f"share-{round_name}{n + 1:02d}.jsonl").write_text(
+                "".join(json.dumps(i, ensure_ascii=False) + "\n" for i in part), encoding="utf-8")
+    print(f"{len(items)} items, {2 * JUDGE_SHARES} shares in {folder}", file=sys.stderr)
+
+
+VERDICTS = RECORDED / "verdicts.jsonl"
+
+
+def score(out: Path) -> None:
+    """Each audited file's two answered sheets (round a's and round b's judges), rebuilt from the draw and the
+    recorded verdicts, scored with `absa-checks audit score FILE SHEET_A SHEET_B` at a fixed time."""
+    verdicts: dict[tuple[str, str], dict] = {}
+    for row in _rows(VERDICTS):
+        verdicts[(row["round"], row["item"])] = row
+    folder = out / "sheets"
+    folder.mkdir(parents=True, exist_ok=True)
+    for (source, drawn), (_, path, _, _) in zip(_drawn(out), _audited_files(out)):
+        sheets = []
+        for round_name in ("a", "b"):
+            lines = []
+            for item in drawn:
+                v = verdicts[(round_name, item["item"])]
+                lines.append(json.dumps({**item, "fluent": v["fluent"], "sentiment_ok": v["sentiment_ok"],
+                                         "reason": v["reason"]}, ensure_ascii=False) + "\n")
+            sheet = folder / f"{source}-{round_name}.jsonl"
+            sheet.write_text("".join(lines), encoding="utf-8")
+            sheets.append(str(sheet))
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "SOURCE_DATE_EPOCH": SCORED_EPOCH}
+        done = subprocess.run([sys.executable, "-m", "absa_checks.cli", "audit", "score", str(path), *sheets],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        if done.returncode != 0:
+            raise SystemExit(done.stderr)
+        print(f"{source}:\n{done.stdout}", file=sys.stderr)
+
+
+SHIPPED = ROOT / "suites" / "frozen"
+
+
+def freeze(out: Path, into: Path = SHIPPED) -> None:
+    """The textless files: `absa-checks freeze` of each audited file."""
+    into.mkdir(parents=True, exist_ok=True)
+    for source, path, _, _ in _audited_files(out):
+        target = into / f"{source}.jsonl"
+        target.unlink(missing_ok=True)
+        done = _cli("freeze", str(path), "--out", str(target))
+        if done.returncode != 0:
+            raise SystemExit(done.stderr)
+
+
+def every_step(out: Path, check: bool = False) -> None:
+    candidates(out)
+    decide(out)
+    score(out)
+    if not check:
+        freeze(out)
+        return
+    fresh = out / "shipped"
+    if fresh.exists():
+        for old in fresh.iterdir():
+            old.unlink()
+    freeze(out, fresh)
+    differ = [p.name for p in sorted(SHIPPED.glob("*.jsonl")) if (fresh / p.name).read_bytes() != p.read_bytes()]
+    if differ:
+        raise SystemExit(f"rebuilt files differ from suites/frozen/: {', '.join(differ)}")
+    print(f"suites/frozen/: {len(list(SHIPPED.glob('*.jsonl')))} files rebuilt byte for byte", file=sys.stderr)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("step", choices=("candidates", "review-items"))
+    parser.add_argument("step", choices=("candidates", "review-items", "decide", "audit-items", "score", "freeze",
+                                         "all"))
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--check", action="store_true", help="with all: compare the rebuilt files with suites/frozen/")
     args = parser.parse_args()
-    {"candidates": candidates, "review-items": review_items}[args.step](args.out)
+    if args.step == "all":
+        every_step(args.out, args.check)
+        return
+    {"candidates": candidates, "review-items": review_items, "decide": decide, "audit-items": audit_items,
+     "score": score, "freeze": freeze}[args.step](args.out)
 
 
 if __name__ == "__main__":

@@ -603,9 +603,12 @@ def test_validity_beside_each_fail_rate_in_terminal_markdown_and_allure(audited_
         rate = clopper_pearson(both, audited)
         cells[strategy] = (f"valid {100 * rate.value:.0f}% [{100 * rate.low:.0f}, {100 * rate.high:.0f}] "
                            f"(n {audited})")
-    line = next(x for x in done.summary.splitlines() if x.startswith("  mine: "))
-    assert line == f"  mine: adddiff not audited; revnon {cells['revnon']}; revtgt {cells['revtgt']}"
-    assert "  again: revtgt not audited" in done.summary
+    lines = done.summary.splitlines()
+    line = next(x for x in lines if x.startswith("validity of the variants"))
+    assert line == ("validity of the variants (audited: fluent and the intended sentiment, exact 95% CI): mine "
+                    f"revnon {cells['revnon'].removeprefix('valid ')}, revtgt {cells['revtgt'].removeprefix('valid ')}")
+    assert lines[lines.index(line) + 1] == ("  not audited: adddiff on mine; revtgt on again (frozen variants are "
+                                            "audited with `absa-checks audit draw`)")
     markdown = (folder / "summary.md").read_text()
     assert "| fail rate [95% CI] | validity (audited) [95% CI] |" in markdown
     for strategy, cell in (*cells.items(), ("adddiff", "not audited")):

@@ -39,12 +39,13 @@ def no_variant_reason(why: str) -> str:
 def record(test: str, source: str, strategy: str, units: Iterable[str], without_case: Mapping[str, str],
            originals: Mapping[str, Mapping[str, bool | None]] | None = None,
            audits: Mapping[str, list[bool]] | None = None, frozen: str = "", population: str = "",
-           outside: Mapping[str, str] | None = None) -> dict[str, Any]:
+           outside: Mapping[str, str] | None = None, ignored: str = "") -> dict[str, Any]:
     """A test's planned coverage on a source: every unit it drew, the reason of each unit without a
     variant, and per checkpoint whether each of those units' originals was predicted right (None: no answer);
     the strategy's population by name and the drawn units outside it, with why (a record without them, e.g.
     from an older shard report, counts every unit). A frozen test's record also carries its pool's audit
-    verdicts (`audits`: candidate id -> [fluent, sentiment_ok], judge.audit.validity) and its file (`frozen`)."""
+    verdicts (`audits`: candidate id -> [fluent, sentiment_ok], judge.audit.validity) and its file (`frozen`);
+    a source whose file the run left aside (--absa-variants live) names it as `ignored`."""
     kept: dict[str, Any] = {
         "test": test, "source": source, "strategy": strategy, "units": sorted(units),
         "without_case": dict(sorted(without_case.items())),
@@ -53,6 +54,8 @@ def record(test: str, source: str, strategy: str, units: Iterable[str], without_
     if audits is not None:
         kept["audits"] = {key: list(value) for key, value in sorted(audits.items())}
         kept["frozen"] = frozen
+    if ignored:
+        kept["ignored"] = ignored
     return kept
 
 

@@ -8,6 +8,7 @@ update, and the run fails on it (never passes on a set nobody reviewed).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from absa_checks.common.examples import Unit, Variant
@@ -79,8 +80,32 @@ def frozen_variants(candidates: list[Candidate], loaded: LoadedSource, units: tu
                   dict(sorted(audits.items())))
 
 
+def audited_verdicts(candidates: list[Candidate], loaded: LoadedSource, runs: Mapping[str, tuple[Variant, ...]],
+                     strategy: str, shown: str, input_file: str | None = None) -> tuple[str, dict[str, list[bool]]]:
+    """An audited source (`variants: {audited: {source: FILE}}`): the test runs the source's own variants (`runs`,
+    by unit) and the file holds audit verdicts on them. Why the file no longer fits the source ("" when it does,
+    as for a frozen file), and the verdicts that count: of candidates whose unit still has the content they were
+    made from and whose audited sentence is the text of a variant the test runs for that unit (a verdict never
+    counts for a text it did not judge): candidate id -> [fluent, sentiment_ok]."""
+    current = {unit.unit_id: unit_hash(unit.original) for unit in loaded.units}
+    hashes: dict[str, set[str]] = {}
+    for c in candidates:
+        hashes.setdefault(c.unit, set()).add(c.unit_hash)
+    changed = sorted(u for u, h in current.items() if u in hashes and h not in hashes[u])
+    new = sorted(u for u in current if u not in hashes)
+    removed = sorted(u for u in hashes if u not in current)
+    audits = {}
+    for c in candidates:
+        verdict = c.audit() if current.get(c.unit) == c.unit_hash else None
+        texts = {variant.example.sentence for variant in runs.get(c.unit, ())}
+        if verdict is not None and verdict.get("sentence") in texts:
+            audits[c.candidate_id] = [verdict["fluent"], verdict["sentiment_ok"]]
+    return (_stale(changed, new, removed, loaded.name, strategy, shown, input_file, audited=True),
+            dict(sorted(audits.items())))
+
+
 def _stale(changed: list[str], new: list[str], removed: list[str], source: str, strategy: str, shown: str,
-           input_file: str | None) -> str:
+           input_file: str | None, audited: bool = False) -> str:
     if not (changed or new or removed):
         return ""
     parts = [f"{len(found)} unit{'' if len(found) == 1 else 's'} {what} ({_listed(found)})" for found, what in
@@ -91,7 +116,8 @@ def _stale(changed: list[str], new: list[str], removed: list[str], source: str, 
     if removed:
         fixes.append("delete the lines of the units gone from the source, or restore those units")
     fix = "; ".join(fixes)
-    return (f"the frozen variants {shown} no longer fit source '{source}' ({strategy}): {'; '.join(parts)}. "
+    kind = "audited" if audited else "frozen"
+    return (f"the {kind} variants {shown} no longer fit source '{source}' ({strategy}): {'; '.join(parts)}. "
             f"Fix: {fix}")
 
 

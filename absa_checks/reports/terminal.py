@@ -97,19 +97,36 @@ def worst_cell_lines(table: summary_table.Table, shown: int = WORST_SHOWN, limit
     return lines
 
 
+VALIDITY_HEAD = "validity of the variants"  # its lines are folded, never cut: what is audited and what is not
+NOT_AUDITED_LINE = "  not audited:"
+
+
 def validity_lines(table: summary_table.Table, column: int) -> list[str]:
-    """The main table's validity column in brief: one line when nothing was audited, else a line per source
-    with each strategy's audited validity (both fluent and the intended sentiment, exact 95% interval)."""
-    by_source: dict[str, list[str]] = {}
+    """The main table's validity column in brief, per source x strategy: a line with the audited ones (both
+    fluent and the intended sentiment, exact 95% interval, n) by source, and a line naming what is not audited
+    (strategies with the same sources together); one short line when nothing is audited. The summary folds
+    them within LINE_LIMIT, never cuts them."""
+    audited: dict[str, list[str]] = {}
+    missing: dict[str, list[str]] = {}
     for row in table.rows:
-        if row[column]:  # the strategies' rows (not ARS)
-            by_source.setdefault(row[0], []).append(f"{row[1]} {row[column]}")
-    if not by_source:
-        return []
-    if all(cell.endswith(audit.NOT_AUDITED) for found in by_source.values() for cell in found):
-        return ["validity of the variants: not audited (frozen variants are audited with `absa-checks audit draw`)"]
-    lines = ["validity of the variants (audited: fluent and the intended sentiment, %, exact 95% CI):"]
-    lines += [f"  {source}: {'; '.join(found)}" for source, found in by_source.items()]
+        if not row[column]:  # the ARS rows
+            continue
+        if row[column].endswith(audit.NOT_AUDITED):
+            missing.setdefault(row[1], []).append(row[0])
+        else:
+            audited.setdefault(row[0], []).append(f"{row[1]} {row[column].removeprefix('valid ')}")
+    hint = "(frozen variants are audited with `absa-checks audit draw`)"
+    if not audited:
+        pairs = sum(len(sources) for sources in missing.values())
+        return [f"{VALIDITY_HEAD}: not audited, all {pairs} source x strategy pairs of the run {hint}"] if pairs else []
+    lines = [f"{VALIDITY_HEAD} (audited: fluent and the intended sentiment, exact 95% CI): "
+             + "; ".join(f"{source} {', '.join(found)}" for source, found in audited.items())]
+    if missing:
+        together: dict[tuple[str, ...], list[str]] = {}
+        for strategy, sources in sorted(missing.items()):
+            together.setdefault(tuple(sorted(sources)), []).append(strategy)
+        named = "; ".join(f"{', '.join(strategies)} on {', '.join(sources)}" for sources, strategies in together.items())
+        lines.append(f"{NOT_AUDITED_LINE} {named} {hint}")
     return lines
 
 
@@ -238,7 +255,9 @@ def summary(result, options) -> list[str]:
     verdict = verdict_line(result.verdict, len(failed), result.metrics)
     # the run's notes and what it failed to measure keep their fix; the rest is in the reports; a failed gate's
     # reason is folded on to indented lines, never cut
-    return [line if line in whole else cut(line) for line in lines[:-1]] \
+    return [part for line in lines[:-1] for part in ((line,) if line in whole else fold(line)
+                                                     if line.startswith((VALIDITY_HEAD, NOT_AUDITED_LINE)) else
+                                                     (cut(line),))] \
         + [part for line in failed for part in ((line,) if line in whole else fold(line))] + [verdict]
 
 

@@ -232,7 +232,9 @@ def conclude(outcomes: list[CaseOutcome], options: RunOptions, baseline: Baselin
         gate_results = _report_only(gates_module.evaluate(metrics, options.gate_basis), cross, list(context.models))
     gate_results = gates_module.mark_duplicates(gate_results, slice_contents(outcomes))
     validity_gates = audit_module.gates(metrics.tests, audit_module.validity(context.coverage),
-                                        audit_module.frozen_files(context.coverage))  # min_validity: once, any model
+                                        audit_module.frozen_files(context.coverage),  # min_validity: once, any model
+                                        audit_module.live_pairs(context.coverage),
+                                        audit_module.ignored_pairs(context.coverage))
     gate_results += _report_only(validity_gates, cross, list(context.models))
     matrices = {model: matrix_module.build(found) for model, found in by_model.items()}
     cell_gates = matrix_module.declared(outcomes)  # a suite's gates on capability x type cells

@@ -33,7 +33,15 @@ from absa_checks.run import plans as plans_module
 from absa_checks.run import reporters
 from absa_checks.run.conclusion import RunContext, RunResult, conclude, read_baseline
 from absa_checks.run.plans import CasePlan, Extraction, Plan, suite_inputs
-from absa_checks.run.run_state import OutcomeCollector, Predictor, RunOptions, SourceCache, StoredOutcomes, VariantCache
+from absa_checks.run.run_state import (
+    SUITE_VARIANTS,
+    OutcomeCollector,
+    Predictor,
+    RunOptions,
+    SourceCache,
+    StoredOutcomes,
+    VariantCache,
+)
 from absa_checks.run.shards import shard_identity
 from absa_checks.sources import DATA_ENV
 from absa_checks.sources.catalog import known_source_names
@@ -291,7 +299,8 @@ class Run:
             answers = {model: state.predictors[model].originals_right(plan.originals, predict)
                        for model in plan.models if state is not None and model in state.predictors}
             found.append(coverage.record(plan.test, plan.source, plan.strategy, plan.units, plan.without_case,
-                                         answers, plan.audits, plan.frozen, plan.population, plan.outside))
+                                         answers, plan.audits, plan.frozen, plan.population, plan.outside,
+                                         plan.ignored))
         return coverage.merged([*found, *self.worker_coverage])
 
     def merged_collection(self) -> manifest.Collection | None:
@@ -391,7 +400,8 @@ class Run:
         models = {name: model_sha256(p.spec.kind, p.spec.settings, adapters[name])
                   for name, p in self.state.predictors.items()}
         domains = {name: list(p.spec.domains) for name, p in self.state.predictors.items() if p.spec.domains}
-        chosen = {**({"domains": domains} if domains else {}), **({"cross_domain": True} if o.cross_domain else {})}
+        chosen = {**({"domains": domains} if domains else {}), **({"cross_domain": True} if o.cross_domain else {}),
+                  **({"variants": o.variants} if o.variants != SUITE_VARIANTS else {})}
         return fingerprint(inputs, models, {"seed": o.seed, "sample": o.sample,
                                             "sources": list(o.sources) if o.sources else None, **chosen})
 

@@ -17,7 +17,7 @@ from absa_checks.common.errors import AbsaChecksError
 from absa_checks.judge import gates as gates_module
 from absa_checks.models import adapters as registry
 from absa_checks.perturb.variants import DEFAULT_SEED
-from absa_checks.run.run_state import RunOptions
+from absa_checks.run.run_state import LIVE_VARIANTS, SUITE_VARIANTS, RunOptions
 from absa_checks.run.shards import parse_shard
 from absa_checks.sources import resolve_data_dir
 
@@ -84,6 +84,9 @@ OPTIONS: tuple[Option, ...] = (
                              "interval)", False, flag=True),
     Option("cross-domain", "also test checkpoints with `domains:` in models.yaml on sources of other domains, "
                            "report-only (reported, never gated)", False, flag=True),
+    Option("variants", "suite: each test runs the frozen and audited variant files its suite names (default); "
+                       "live: every test ignores them and runs the live generator as its `otherwise` says",
+           SUITE_VARIANTS, choices=(SUITE_VARIANTS, LIVE_VARIANTS)),
     Option("shard", "run shard K of N (split by unit, the same on every machine); merge the shards' --absa-report "
                     "files with `absa-checks merge`", metavar="K/N"),
 )
@@ -269,4 +272,4 @@ def read(values: dict[str, Any], rootpath: Path, *, model_alias: str | None = No
         cache_dir=Path(v["cache"] or rootpath / ".absa-cache"), no_cache=v["no_cache"],
         clear_cache=v["clear_cache"], shard=shard, simple_baseline=v["simple_baseline"],
         simple_alpha=v["simple_alpha"], require_claims=v["require_claims"],
-        follow_symlinks=v["follow_symlinks"], cross_domain=v["cross_domain"])
+        follow_symlinks=v["follow_symlinks"], cross_domain=v["cross_domain"], variants=v["variants"])

@@ -18,12 +18,13 @@ from absa_checks.common.outputs import Named
 from absa_checks.judge import coverage, manifest
 from absa_checks.perturb import frozen as frozen_module
 from absa_checks.perturb.engine import Quarantined as QuarantinedVariant
-from absa_checks.perturb.variants import VariantSet
+from absa_checks.perturb.variants import VariantRequest, VariantSet
+from absa_checks.run.run_state import LIVE_VARIANTS
 from absa_checks.sources import DataMissing
 from absa_checks.sources.catalog import known_source_names
 from absa_checks.sources.gold import with_alternatives
 from absa_checks.suites import strategies
-from absa_checks.suites.candidates import CandidatesError
+from absa_checks.suites.candidates import Candidate, CandidatesError
 from absa_checks.suites.cases import Case, expand, sample_units, strategy_label
 from absa_checks.suites.spec import ExtractionTestSpec, SuiteSpec, TestSpec
 from absa_checks.suites.templates import expand as expand_template
@@ -124,10 +125,11 @@ class CoveragePlan:
     frozen: str = ""  # a frozen test: its candidates file, as the suite names it
     population: str = ""  # the units its strategy applies to, as reports name them (strategies.Population)
     outside: dict[str, str] = field(default_factory=dict)  # the drawn units outside that population, and why
+    ignored: str = ""  # the frozen or audited file of the source that --absa-variants live left aside
 
 
 def coverage_plan(test: TestSpec, source: str, units: tuple, variants, models: list[str], unseen: bool = False,
-                  audits: dict[str, list[bool]] | None = None,
+                  audits: dict[str, list[bool]] | None = None, frozen: str = "", ignored: str = "",
                   population: strategies.Population | None = None) -> CoveragePlan:
     """What coverage needs from planning: the reasons come from the variant set (quarantined, no variant); the
     units outside the strategy's population (`population`, else the test's strategy's) are set apart, and
@@ -139,8 +141,8 @@ def coverage_plan(test: TestSpec, source: str, units: tuple, variants, models: l
     outside = {unit_id: why for unit_id, why in ((u, applies.why_outside(e)) for u, e in by_id.items()) if why}
     return CoveragePlan(test.key, source, strategy_label(test), tuple(by_id), reasons,
                         {unit_id: by_id[unit_id] for unit_id in reasons if unit_id in by_id and unit_id not in outside},
-                        tuple(models), unseen, audits, test.frozen_shown if audits is not None else "", applies.name,
-                        outside)
+                        tuple(models), unseen, audits, frozen if audits is not None else "", applies.name, outside,
+                        ignored)
 
 
 def suite_inputs(path: Path, suite: SuiteSpec) -> tuple[Named, ...]:
@@ -151,6 +153,9 @@ def suite_inputs(path: Path, suite: SuiteSpec) -> tuple[Named, ...]:
     found += [Named("the expanded ground truth", path.parent / expanded)
               for test in suite.extraction_tests for _, expanded in test.expanded]
     found += [Named(f"the frozen variants of test '{test.name}'", Path(test.frozen)) for test in suite.tests if test.frozen]
+    found += [Named(f"the {kind} variants of test '{test.name}' on {source}", Path(path)) for test in suite.tests
+              for kind, files in (("frozen", test.frozen_sources), ("audited", test.audited_sources))
+              for source, path, _ in files]
     return tuple(found)
 
 
@@ -217,11 +222,17 @@ def _test_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Iterato
     units = sample_units(loaded.units, sample, state.options.seed, source)
     stale = ""
     audits = None
+    live = state.options.variants == LIVE_VARIANTS  # --absa-variants live: every file left aside
+    frozen = None if live else test.frozen_for(source)
+    audited = None if live else test.audited_for(source)
     try:
-        if test.variants == "frozen":  # a reviewed file: its accepted candidates, the generator never asked
-            variants, stale, audits = _frozen(state, suite, test, source, loaded, units)
-        else:
-            variants = state.variants.variants(test, loaded, units)
+        if frozen is not None:  # a reviewed file: its accepted candidates, the generator never asked
+            variants, stale, audits = _frozen(state, suite, test, source, loaded, units, frozen)
+        else:  # the sources named in neither (or every source with --absa-variants live): `otherwise`
+            variants = state.variants.variants(VariantRequest(test.strategy, test.otherwise, test.params)
+                                               if live else test, loaded, units)
+            if audited is not None:  # the source's own variants, their validity read from the audit file
+                stale, audits = _audited(state, suite, test, source, loaded, variants, audited)
     except CandidatesError as err:  # the reviewed file cannot be used: a failure, never a skip
         yield NoCases(f"{test.name}[{source}:frozen]", test, source, str(err), FROZEN_GATE)
         return
@@ -231,7 +242,10 @@ def _test_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Iterato
     cases = list(expand(test, source, units, variants.by_unit))
     unseen = not cases and not variants.quarantined and test.gates.is_empty() and not (
         source in suite.inline_sources and variants.without_variant)  # no item will stand for this test here
-    state.coverage[(test.key, source)] = coverage_plan(test, source, units, variants, models, unseen, audits)
+    shown = (frozen or audited or ("", ""))[1]
+    aside = "" if not live else (test.frozen_for(source) or test.audited_for(source) or ("", ""))[1]
+    state.coverage[(test.key, source)] = coverage_plan(test, source, units, variants, models, unseen, audits, shown,
+                                                       aside)
     if stale:  # the source changed under the reviewed file: the run fails, naming the units and the update
         yield NoCases(f"{test.name}[{source}:frozen-out-of-date]", test, source, stale, FROZEN_GATE)
     elif not cases and not test.gates.is_empty():  # a gate on nothing must not vanish (and so pass)
@@ -278,19 +292,39 @@ def _template_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Ite
             yield CasePlan(name, test, source, case, model, suite.sha256)
 
 
-def _frozen(state, suite: SuiteSpec, test: TestSpec, source: str, loaded, units: tuple
-            ) -> tuple[VariantSet, str, dict[str, list[bool]]]:
-    """A frozen test's variants from its candidates file (part of the run's fingerprint), why the file no
-    longer fits the source ("" when it does), and the audit verdicts of its pool (validity)."""
-    path = Path(test.frozen)
-    state.sources.inputs.examples[f"{test.suite_path} frozen: {test.frozen_shown}"] = sha256_of_file(path)
-    # a full or a textless file (suites.textless): textless lines rebuilt from the loaded units
-    candidates = frozen_module.of_source(read_frozen(path, test.frozen_shown, loaded), source, test.strategy,
-                                         test.frozen_shown)
+def read_for(path: Path, shown: str, loaded) -> tuple[Candidate, ...]:
+    """A frozen or audited file's candidates for the source `loaded`: the one place a run reads them (a full or
+    a textless file, suites.textless: textless lines rebuilt from the loaded units)."""
+    return read_frozen(path, shown, loaded)
+
+
+def _candidates(state, suite: SuiteSpec, test: TestSpec, source: str, loaded, file: tuple[str, str]
+                ) -> tuple[list[Candidate], str | None]:
+    """The file's candidates of `source` and the test's strategy (the file is part of the run's fingerprint),
+    and the examples file an update command names (None: a known source)."""
+    path, shown = Path(file[0]), file[1]
+    state.sources.inputs.examples[f"{test.suite_path} frozen: {shown}"] = sha256_of_file(path)
+    candidates = frozen_module.of_source(read_for(path, shown, loaded), source, test.strategy, shown)
     own = suite.inline_sources.get(source)
     input_file = None if source in known_source_names() or own is None else own.file_shown or "EXAMPLES_FILE"
-    found = frozen_module.frozen_variants(candidates, loaded, units, test.strategy, test.frozen_shown, input_file)
+    return candidates, input_file
+
+
+def _frozen(state, suite: SuiteSpec, test: TestSpec, source: str, loaded, units: tuple, file: tuple[str, str]
+            ) -> tuple[VariantSet, str, dict[str, list[bool]]]:
+    """A frozen source's variants from its candidates file `file` (path, as shown), why the file no longer
+    fits the source ("" when it does), and the audit verdicts of its pool (validity)."""
+    candidates, input_file = _candidates(state, suite, test, source, loaded, file)
+    found = frozen_module.frozen_variants(candidates, loaded, units, test.strategy, file[1], input_file)
     return VariantSet("frozen", found.by_unit, without_variant=found.without_variant), found.stale, found.audits
+
+
+def _audited(state, suite: SuiteSpec, test: TestSpec, source: str, loaded, variants: VariantSet,
+             file: tuple[str, str]) -> tuple[str, dict[str, list[bool]]]:
+    """An audited source: why its audit file no longer fits the source ("" when it does), and the verdicts that
+    judge a text the test runs (validity)."""
+    candidates, input_file = _candidates(state, suite, test, source, loaded, file)
+    return frozen_module.audited_verdicts(candidates, loaded, variants.by_unit, test.strategy, file[1], input_file)
 
 
 def domain_models(state, test: str, gated: bool, source: str, own: dict[str, str | None]) -> list[str]:

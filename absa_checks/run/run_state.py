@@ -36,6 +36,8 @@ from absa_checks.suites.cases import Case
 from absa_checks.suites.inline import load_inline
 from absa_checks.suites.spec import SuiteSpec, TestSpec, source_defined_twice
 
+SUITE_VARIANTS, LIVE_VARIANTS = "suite", "live"  # --absa-variants: the suites' files, or the live generator only
+
 
 @dataclass(frozen=True)
 class RunOptions:
@@ -71,6 +73,7 @@ class RunOptions:
     require_claims: bool = False          # --absa-require-claims: claims are gates (absa_checks.judge.claims)
     follow_symlinks: bool = False         # --absa-follow-symlinks: outputs write through links (absa_checks.common.outputs)
     cross_domain: bool = False            # --absa-cross-domain: other domains' sources too, report-only
+    variants: str = "suite"               # --absa-variants: the suites' frozen/audited files, or "live" (none)
 
 
 class SourceCache:

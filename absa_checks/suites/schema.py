@@ -39,7 +39,6 @@ from absa_checks.suites.spec import (
     COMMON_KEYS,
     EXTRACTION_GATES,
     EXTRACTION_TEST_KEYS,
-    FROZEN_KEYS,
     GATE_BASES,
     GATE_KEYS,
     TEST_TYPES,
@@ -74,7 +73,8 @@ GATE_HELP = {
     "max_not_found_rate": "an extraction model: the share of the test's cases on a source whose target it did "
                           "not find",
     "min_validity": "a frozen test (variants: {frozen: FILE}): the lower bound of the exact 95% interval of its "
-                    "audited validity (fluent and the intended sentiment, `absa-checks audit`); not audited fails",
+                    "audited validity (fluent and the intended sentiment, `absa-checks audit`); not audited fails; "
+                    "with files per source, on the frozen and audited sources only",
 }
 SLICE_GATE_HELP = {
     "min_accuracy": "accuracy on the originals of the source's units in the slice",
@@ -94,8 +94,8 @@ COMMON_HELP = {
     "gates": "release thresholds, each a fraction in [0, 1], checked once per source",
     "variants": "given (the source's own variants), generated (made by absa-checks) or auto (given when the "
                 "source has any for this strategy, else generated); or {frozen: FILE}: only the accepted and edited "
-                "candidates of a reviewed candidates file, never generated (docs/suites.md, Frozen variants). "
-                "Default auto",
+                "candidates of a reviewed candidates file, never generated; or per source {frozen: {SOURCE: FILE}, "
+                "audited: {SOURCE: FILE}, otherwise: auto} (docs/suites.md, Frozen variants). Default auto",
     "capability": "the capability x test type matrix's row (free text, shown lower case): negation, binding, ... "
                   "Default: the strategy's (ARTS's three: aspect robustness)",
     "type": "the matrix's column: mft (minimum functionality: gold labels known), inv (invariance: the prediction "
@@ -258,16 +258,37 @@ def _common() -> dict[str, Schema]:
         "capability": dict(NON_EMPTY),
         "type": {"type": "string", "pattern": f"^(?:{'|'.join(_anycase(kind) for kind in TEST_TYPES)})$"},
         "variants": {"anyOf": [{"enum": list(VARIANT_MODES)},
-                               {"type": "object", "required": list(FROZEN_KEYS), "additionalProperties": False,
-                                "properties": {"frozen": {"type": "string", "minLength": 1,
-                                                          "description": "a reviewed candidates file (JSONL), "
-                                                                         "relative to the suite file"}}}],
+                               {"type": "object", "additionalProperties": False,
+                                "anyOf": [{"required": ["frozen"]}, {"required": ["audited"]}],
+                                "properties": {
+                                    "frozen": {"anyOf": [
+                                        {"type": "string", "minLength": 1,
+                                         "description": "a reviewed candidates file (JSONL) for every source of "
+                                                        "the test, relative to the suite file"},
+                                        _per_source("a reviewed candidates file (JSONL) per source, relative to "
+                                                    "the suite file")],
+                                        "description": "a reviewed candidates file for every source (FILE), or per "
+                                                       "source ({SOURCE: FILE}): only its accepted and edited "
+                                                       "candidates run, never generated"},
+                                    "audited": _per_source("per source, a candidates file of the source's own "
+                                                           "variants with audit verdicts: the source runs its "
+                                                           "variants as `otherwise` says, their validity read "
+                                                           "from the file"),
+                                    "otherwise": {"enum": list(VARIANT_MODES), "default": "auto",
+                                                  "description": "the variants of the sources named in neither "
+                                                                 "'frozen' nor 'audited'. Default auto"}}}],
                      "default": "auto"},
     }
     found = {key: {**values.get(key, {}), "description": COMMON_HELP.get(key, key)} for key in COMMON_KEYS}
     for name in strategies.all_parameter_names():
         found[name] = _parameter(name)
     return found
+
+
+def _per_source(description: str) -> Schema:
+    """`{source: FILE}`: the loader checks that each source is one of the test's."""
+    return {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string", "minLength": 1},
+            "description": description}
 
 
 def _defaults() -> Schema:

@@ -132,10 +132,32 @@ class TestSpec:
     template: templates_module.TemplateSpec | None = None
     capability: str = ""    # the capability x type matrix's row (lower case) and column (mft | inv | dir); the
     type: str = ""          # parser fills both, from the test or its defaults (capability_and_type)
+    # `variants: {frozen: {source: FILE}, audited: {source: FILE}, otherwise: MODE}`: per source, a reviewed
+    # candidates file (frozen), or a file auditing the source's own variants (audited): (source, path resolved,
+    # as shown); `variants` is then `otherwise`, the mode of the sources named in neither
+    frozen_sources: tuple[tuple[str, str, str], ...] = ()
+    audited_sources: tuple[tuple[str, str, str], ...] = ()
+    otherwise: str = "auto"  # also what every source runs with --absa-variants live
 
     @property
     def key(self) -> str:
         return f"{self.suite_path}::{self.name}"
+
+    def frozen_for(self, source: str) -> tuple[str, str] | None:
+        """The reviewed candidates file `source` runs (path, as shown): the single `frozen: FILE` for every
+        source, else the source's entry under `frozen:`; None when it runs live or audited variants."""
+        if self.frozen:
+            return self.frozen, self.frozen_shown
+        return next(((path, shown) for name, path, shown in self.frozen_sources if name == source), None)
+
+    def audited_for(self, source: str) -> tuple[str, str] | None:
+        """The file auditing `source`'s own variants (path, as shown), or None."""
+        return next(((path, shown) for name, path, shown in self.audited_sources if name == source), None)
+
+    @property
+    def has_files(self) -> bool:
+        """Some source runs a frozen file or reads its validity from an audited one (min_validity applies)."""
+        return bool(self.frozen or self.frozen_sources or self.audited_sources)
 
     def param(self, name: str) -> Any:
         """A parameter's value: as set, else the strategy's default."""
@@ -195,7 +217,9 @@ TYPE_EXPECTATIONS = {"mft": ("gold",), "inv": ("unchanged", "gold"), "dir": ("fl
 SUITE_GATE_KEYS = ("capabilities", "basis")  # the suite-level `gates:`
 CAPABILITY_GATE_KEYS = ("max_fail_rate", "basis")  # a cell's gates
 VARIANT_MODES = ("auto", "given", "generated")
-FROZEN_KEYS = ("frozen",)  # `variants: {frozen: FILE}`: a reviewed candidates file (docs/suites.md)
+# `variants: {frozen: FILE}`: a reviewed candidates file for every source, or per source `{frozen: {source: FILE},
+# audited: {source: FILE}, otherwise: auto}` (docs/suites.md, "Frozen variants")
+FROZEN_KEYS = ("frozen", "audited", "otherwise")
 
 
 def default_keys() -> tuple[str, ...]:
@@ -419,12 +443,13 @@ def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_source
     default_gates = _parse_gates(check, defaults.get("gates"), ("defaults", "gates"))
     own_gates = _parse_gates(check, test.get("gates"), at + ("gates",))
     gates = GateSpec.from_dict({**default_gates.to_dict(), **own_gates.to_dict()})
-    frozen = ("", "")
+    files = VariantFiles()
     if isinstance(merged.get("variants"), dict):
-        variants, frozen = "frozen", _frozen_file(check, merged["variants"], where("variants"), folder, shown)
+        files = _variant_files(check, merged["variants"], where("variants"), folder, shown, sources)
+        variants = "frozen" if files.frozen[0] else files.otherwise
     else:
         variants = check.choice(merged.get("variants", "auto"), where("variants"), VARIANT_MODES)
-    if gates.min_validity is not None and variants != "frozen":  # never audited: a gate that could never pass
+    if gates.min_validity is not None and not files.any:  # never audited: a gate that could never pass
         own = "min_validity" in (test.get("gates") or {})
         raise check.fail(at + ("gates", "min_validity") if own else ("defaults", "gates", "min_validity"),
                          f"'min_validity' gates the audited validity of a reviewed (frozen) file's variants; test "
@@ -434,8 +459,9 @@ def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_source
     line = check.located.line(at) or 0
     capability, test_type = capability_and_type(check, merged, where, name, strategies.capability(strategy), kind)
     return TestSpec(shown, line, name, _text(test.get("description")), strategy,
-                    Expectation(kind, tolerance), sources, sample, tags, gates, variants, params, *frozen,
-                    capability=capability, type=test_type)
+                    Expectation(kind, tolerance), sources, sample, tags, gates, variants, params, *files.frozen,
+                    capability=capability, type=test_type, frozen_sources=files.frozen_sources,
+                    audited_sources=files.audited_sources, otherwise=files.otherwise)
 
 
 def capability_name(text: str) -> str:
@@ -583,16 +609,74 @@ def _parse_template_test(check: _Checker, raw: dict, at: tuple, defaults: dict, 
                     template=spec, capability=capability, type=kind)
 
 
-def _frozen_file(check: _Checker, raw: dict, at: tuple, folder: Path, shown: str) -> tuple[str, str]:
-    """`variants: {frozen: FILE}`: a reviewed candidates file, relative to the suite file; (path, as shown)."""
+@dataclass(frozen=True)
+class VariantFiles:
+    """A test's `variants:` mapping, read: the single frozen file (path, as shown) or none, the per-source
+    frozen and audited files ((source, path, as shown), ...), and the mode of the other sources."""
+
+    frozen: tuple[str, str] = ("", "")
+    frozen_sources: tuple[tuple[str, str, str], ...] = ()
+    audited_sources: tuple[tuple[str, str, str], ...] = ()
+    otherwise: str = "auto"
+
+    @property
+    def any(self) -> bool:
+        return bool(self.frozen[0] or self.frozen_sources or self.audited_sources)
+
+
+def _variant_files(check: _Checker, raw: dict, at: tuple, folder: Path, shown: str,
+                   sources: tuple[str, ...]) -> VariantFiles:
+    """`variants: {frozen: FILE}` (every source), or per source `{frozen: {source: FILE}, audited: {source: FILE},
+    otherwise: auto|given|generated}`; files relative to the suite file."""
     body = check.mapping(raw, at, FROZEN_KEYS)
-    if "frozen" not in body:
-        raise check.fail(at, "'variants' as a mapping names a reviewed candidates file: {frozen: FILE}")
-    file = check.string(body["frozen"], at + ("frozen",))
+    if "frozen" not in body and "audited" not in body:
+        raise check.fail(at, "'variants' as a mapping names reviewed files: {frozen: FILE}, or per source "
+                             "{frozen: {SOURCE: FILE}, audited: {SOURCE: FILE}, otherwise: auto} (docs/suites.md)")
+    otherwise = check.choice(body["otherwise"], at + ("otherwise",), VARIANT_MODES) if "otherwise" in body \
+        else "auto"
+    if not isinstance(body.get("frozen"), dict) and "frozen" in body:  # the single file: every source
+        if "audited" in body:
+            raise check.fail(at + ("audited",), f"'{check.name(at + ('frozen',))}' names one file for every source "
+                                                "of the test, so no source is left to audit: name the frozen file "
+                                                "per source (frozen: {SOURCE: FILE}) to use 'audited' too")
+        return VariantFiles(_frozen_file(check, body["frozen"], at + ("frozen",), folder, shown),
+                            otherwise=otherwise)
+    frozen = _per_source(check, body.get("frozen"), at + ("frozen",), folder, shown, sources)
+    audited = _per_source(check, body.get("audited"), at + ("audited",), folder, shown, sources)
+    for source, _, _ in audited:
+        if any(source == name for name, _, _ in frozen):
+            raise check.fail(at + ("audited", source), f"source '{source}' is under both 'frozen' and 'audited'; "
+                                                       "a source runs either a reviewed file (frozen) or its own "
+                                                       "variants with their audit (audited): keep one")
+    return VariantFiles(frozen_sources=frozen, audited_sources=audited, otherwise=otherwise)
+
+
+def _per_source(check: _Checker, raw: Any, at: tuple, folder: Path, shown: str,
+                sources: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
+    """`{source: FILE, ...}` under `frozen` or `audited`; each source one of the test's."""
+    if raw is None:
+        return ()
+    files = check.mapping(raw, at, tuple(raw) if isinstance(raw, dict) else ())
+    if not files:
+        raise check.fail(at, f"'{check.name(at)}' names no source; e.g. {{{sources[0]}: FILE}}")
+    found = []
+    for source, file in files.items():
+        if source not in sources:
+            hint = difflib.get_close_matches(str(source), sources, n=1)
+            fix = f"did you mean '{hint[0]}'?" if hint else f"the test's sources: {', '.join(sources)}"
+            raise check.fail(at + (source,), f"'{check.name(at)}' names source '{source}', which is not one of "
+                                             f"the test's sources; {fix}")
+        found.append((str(source), *_frozen_file(check, file, at + (source,), folder, shown)))
+    return tuple(found)
+
+
+def _frozen_file(check: _Checker, raw: Any, at: tuple, folder: Path, shown: str) -> tuple[str, str]:
+    """A reviewed candidates file, relative to the suite file; (path, as shown)."""
+    file = check.string(raw, at)
     path = folder / file
     if not path.is_file():
-        raise check.fail(at + ("frozen",), f"candidates file '{file}' not found (the path is relative to the suite "
-                                           "file); write it with `absa-checks generate --candidates --out FILE`")
+        raise check.fail(at, f"candidates file '{file}' not found (the path is relative to the suite "
+                             "file); write it with `absa-checks generate --candidates --out FILE`")
     return str(path.resolve()), os.path.normpath(os.path.join(os.path.dirname(shown), file))
 
 
