@@ -139,12 +139,42 @@ def review_item(source: str, r: dict, unit) -> dict:
             "aspects": intended(r["strategy"], unit), "proposal": proposal, "note": note}
 
 
-def review_items(out: Path) -> None:
-    chosen = review_selection(out)
+RESCUED = ("semeval14-restaurant", "mams-restaurant")  # REVTGT's coverage there after the first pass: 91.0%, 89.99%
+REVIEW_2 = RECORDED / "review-2.jsonl"
+
+
+def second_selection(out: Path) -> list[tuple[str, dict]]:
+    """The second pass (other reviewers, a larger rewrite allowed): every REVTGT polar target of RESCUED with no
+    variant after the first pass; the candidate the first pass decided (else the unit's last attempt)."""
+    first = {row["item"]: row for row in _rows(REVIEW)}
+    chosen = []
+    for source in RESCUED:
+        rows = _rows(out / f"frozen-{source}.jsonl")
+        units = _units(source)
+        used = {r["unit"] for r in rows if r["strategy"] == "revtgt" and r.get("decision") in ("accepted", "edited")}
+        last: dict[str, dict] = {}
+        for r in rows:
+            if r["strategy"] != "revtgt" or r["unit"] in used or r["status"] == "not_applicable" \
+                    or not _in_population("revtgt", units[r["unit"]]):
+                continue
+            if r["unit"] not in last or r["id"] in first:
+                last[r["unit"]] = r
+        chosen += [(source, r) for r in last.values()]
+    return chosen
+
+
+def review_items(out: Path, second: bool = False) -> None:
+    chosen = second_selection(out) if second else review_selection(out)
     units = {source: _units(source) for source in SOURCES}
     items = [review_item(source, r, units[source][r["unit"]]) for source, r in chosen]
-    random.Random(36).shuffle(items)
-    folder = out / "review-shares"
+    if second:  # what the first reviewer said, as the note
+        first = {row["item"]: row for row in _rows(REVIEW)}
+        for item in items:
+            said = first.get(item["item"])
+            if said:
+                item["note"] = f"a first reviewer rejected it: {said['reason']}"
+    random.Random(37 if second else 36).shuffle(items)
+    folder = out / ("review-2-shares" if second else "review-shares")
     folder.mkdir(parents=True, exist_ok=True)
     for n, start in enumerate(range(0, len(items), REVIEW_SHARE), 1):
         part = items[start:start + REVIEW_SHARE]
@@ -164,26 +194,34 @@ def _edited(sentence: str, r: dict, unit) -> dict | None:
     occurs another number of times (the edit cannot be tied to the annotation)."""
     from absa_checks.suites.candidates import same_occurrence
     original = unit.original
-    wanted = {a["term"]: a["must_be"].split(" ")[0] for a in intended(r["strategy"], unit) if not a["target"]}
+    wanted = [(a["must_be"] or "").split(" ")[0] or None for a in intended(r["strategy"], unit)[1:]]  # the others
     start = same_occurrence(sentence, original.target.term, original.sentence, original.target.start)
     if start is None or sentence.strip() == original.sentence.strip():
         return None
     others = []
-    for a in original.others:
+    for a, polarity in zip(original.others, wanted):
         found = same_occurrence(sentence, a.term, original.sentence, a.start)
         if found is None:
             return None
-        others.append({"term": a.term, "from": found, "to": found + len(a.term), "polarity": wanted[a.term]})
+        others.append({"term": a.term, "from": found, "to": found + len(a.term), "polarity": polarity})
     return {"sentence": sentence, "from": start, "to": start + len(original.target.term), "polarity": r["polarity"],
             "other_aspects": others}
 
 
 def _reviewed(out: Path) -> dict[str, list[dict]]:
-    """source -> the recorded review decisions on its candidates (benchmarks/frozen-sets/review.jsonl)."""
+    """source -> the recorded review decisions on its candidates: the first pass's (benchmarks/frozen-sets/
+    review.jsonl), then the second's (review-2.jsonl), which replace the first's on the same candidate."""
     of_item = {r["id"]: source for source, r in review_selection(out)}
     found: dict[str, list[dict]] = {source: [] for source in SOURCES}
     for row in _rows(REVIEW):
         found[of_item[row["item"]]].append(row)
+    if REVIEW_2.exists():
+        units = {source: _units(source) for source in RESCUED}
+        for source in RESCUED:
+            rows = {r["id"]: r for r in _rows(out / f"candidates-{source}.jsonl")}
+            for row in _rows(REVIEW_2):
+                if row["item"] in rows and rows[row["item"]]["unit"] in units[source]:
+                    found[source].append({**row, "share": f"2-{row['share']}"})
     return found
 
 
@@ -227,7 +265,7 @@ def decide(out: Path) -> dict:
 
 AUDIT_SEED = 3601
 AUDIT_SAMPLE = {"ours": 130, "arts": 80}  # items per strategy and file: ours n >= 100 (issue 36), ARTS's for the table
-JUDGE_SHARES = 10                          # per judge round; two rounds: every item judged by two judges
+JUDGE_SHARES = 14                          # per judge round; two rounds: every item judged by two judges
 
 
 def _audited_files(out: Path) -> list[tuple[str, Path, str, int]]:
@@ -333,11 +371,15 @@ def main() -> None:
                                          "all"))
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--check", action="store_true", help="with all: compare the rebuilt files with suites/frozen/")
+    parser.add_argument("--second", action="store_true", help="with review-items: the second pass's items")
     args = parser.parse_args()
     if args.step == "all":
         every_step(args.out, args.check)
         return
-    {"candidates": candidates, "review-items": review_items, "decide": decide, "audit-items": audit_items,
+    if args.step == "review-items":
+        review_items(args.out, args.second)
+        return
+    {"candidates": candidates, "decide": decide, "audit-items": audit_items,
      "score": score, "freeze": freeze}[args.step](args.out)
 
 
