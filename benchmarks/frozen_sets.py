@@ -279,8 +279,33 @@ def _drawn(out: Path) -> list[tuple[str, list[dict]]]:
     from absa_checks.suites.candidates import read_candidates
     found = []
     for source, path, pool, sample in _audited_files(out):
-        found.append((source, audit.draw(read_candidates(path), sample, AUDIT_SEED, pool).items))
+        candidates = read_candidates(path)
+        items = audit.draw(candidates, sample, AUDIT_SEED, pool).items
+        if source in ARTS:
+            items = _arts_questions(items, {c.candidate_id: c for c in candidates}, _units(source))
+        found.append((source, items))
     return found
+
+
+def _arts_questions(items: list[dict], candidates: dict, units: dict) -> list[dict]:
+    """ARTS's published REVNON variants name no other aspect, so the sheet's question would ask for the other
+    aspects "unchanged": ask what REVNON asks instead, from the unit's own annotation (the aspects that shared
+    the target's sentiment now opposite, the opposite ones more strongly so), as our own REVNON items do."""
+    from dataclasses import replace
+
+    from absa_checks.judge import audit
+    fixed = []
+    for item in items:
+        candidate = candidates[item["item"]]
+        if item["strategy"] == "revnon" and not candidate.record.get("other_aspects"):
+            original = units[candidate.unit].original
+            flip = {"positive": "negative", "negative": "positive"}
+            others = tuple(replace(a, polarity=flip[a.polarity]) if a.polarity == original.target.polarity
+                           and a.polarity in flip else a for a in original.others)
+            asked = replace(candidate.example(), others=others)
+            item = {**item, "question": audit.question(asked, "revnon", item["original"])}
+        fixed.append(item)
+    return fixed
 
 
 def audit_items(out: Path) -> None:
