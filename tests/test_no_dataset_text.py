@@ -28,7 +28,10 @@ TOKEN = re.compile(r"\w+|[^\w\s]")
 # Found quoting the data when this test was written (reported to the lead): rewriter-answers/round-11.jsonl and
 # test-sets.jsonl (answers that restate a sentence), and docs/quality's judged items of rounds 1, 3, 11 and
 # probe-issue-35 (variants and originals shown to the judges).
-KNOWN = ("docs/quality/", "benchmarks/rewriter-answers/")
+# The stand-in reviewers' recorded texts of issue 36 (benchmarks/frozen-sets/review*.jsonl) are kept verbatim for
+# the same reason as the rewriter's answers; one reviewer's variant is word for word ARTS's published variant of
+# that unit. The shipped files (suites/, absa_checks/fixtures/) have no exception.
+KNOWN = ("docs/quality/", "benchmarks/rewriter-answers/", "benchmarks/frozen-sets/")
 
 
 def tokens(text: str) -> tuple[str, ...]:

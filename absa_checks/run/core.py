@@ -66,6 +66,8 @@ class RunState:
     suite_files: list[str] = field(default_factory=list)  # every suite file planned (for the run manifest)
     domain_planned: list[manifest.Planned] = field(default_factory=list)  # pairs left out / report-only for domain
     coverage: dict[tuple[str, str], plans_module.CoveragePlan] = field(default_factory=dict)  # (test, source)
+    # frozen and audited files read so far: (path, its sha256, source) -> candidates (each file read once a run)
+    frozen_files: dict[tuple[str, str, str], tuple] = field(default_factory=dict)
 
 
 def refuse_one_checkpoint_twice(options: RunOptions, specs: list, adapters: list) -> None:

@@ -303,8 +303,12 @@ def _candidates(state, suite: SuiteSpec, test: TestSpec, source: str, loaded, fi
     """The file's candidates of `source` and the test's strategy (the file is part of the run's fingerprint),
     and the examples file an update command names (None: a known source)."""
     path, shown = Path(file[0]), file[1]
-    state.sources.inputs.examples[f"{test.suite_path} frozen: {shown}"] = sha256_of_file(path)
-    candidates = frozen_module.of_source(read_for(path, shown, loaded), source, test.strategy, shown)
+    sha256 = sha256_of_file(path)
+    state.sources.inputs.examples[f"{test.suite_path} frozen: {shown}"] = sha256
+    key = (str(path), sha256, source)  # one file serves the tests of every strategy: read once a run
+    if key not in state.frozen_files:
+        state.frozen_files[key] = read_for(path, shown, loaded)
+    candidates = frozen_module.of_source(state.frozen_files[key], source, test.strategy, shown)
     own = suite.inline_sources.get(source)
     input_file = None if source in known_source_names() or own is None else own.file_shown or "EXAMPLES_FILE"
     return candidates, input_file

@@ -180,11 +180,20 @@ def parse_candidates(text: str, shown: str) -> tuple[Candidate, ...]:
 
 def parse_line(line: str, at: str, number: int) -> Candidate:
     """One line, checked (the review page checks an edit with it before saving): `at` is "FILE:LINE"."""
+    return check_record(load_line(line, at), at, number)
+
+
+def load_line(line: str, at: str) -> object:
+    """One line's JSON value (checked by check_record), or one CandidatesError naming FILE:LINE."""
     try:
-        record = json.loads(line)
+        return json.loads(line)
     except ValueError as err:
         raise CandidatesError(f"{at}: not a JSON line ({err.args[0].split(':')[0]}); each line is one JSON "
                               "object (a candidate)") from None
+
+
+def check_record(record: object, at: str, number: int) -> Candidate:
+    """One line's value, checked as a candidate (parse_line without the JSON reading)."""
     if not isinstance(record, dict):
         raise CandidatesError(f"{at}: expected a JSON object (a candidate), got {type(record).__name__}")
     missing = [key for key in REQUIRED if not isinstance(record.get(key), str) or not record[key]]

@@ -24,6 +24,8 @@ from absa_checks.suites.candidates import (
     USED,
     Candidate,
     CandidatesError,
+    check_record,
+    load_line,
     parse_candidates,
     parse_line,
     read_text,
@@ -247,5 +249,27 @@ def rebuild_text(text: str, shown: str, loaded: LoadedSource) -> Rebuilt:
 
 def read_frozen(path: Path, shown: str, loaded: LoadedSource) -> tuple[Candidate, ...]:
     """A frozen test's candidates file, full or textless: textless lines rebuilt from `loaded`'s units before
-    they are checked; a stale one stays textless (the frozen_up_to_date gate names its unit)."""
-    return parse_candidates(rebuild_text(read_text(path, shown), shown, loaded).text, shown)
+    they are checked; a stale one stays textless (the frozen_up_to_date gate names its unit). The same as
+    parse_candidates(rebuild_text(...).text), each line read once (a run reads files of thousands of lines)."""
+    units = {unit.unit_id: unit for unit in loaded.units}
+    hashes: dict[str, str] = {}  # unit id -> unit_hash, computed once per unit
+    found: list[Candidate] = []
+    seen: dict[str, int] = {}
+    for number, line in enumerate(read_text(path, shown).removeprefix("\ufeff").split("\n"), 1):
+        if not line.strip():
+            continue
+        at = f"{shown}:{number}"
+        candidate = check_record(load_line(line, at), at, number)
+        record = candidate.record
+        unit = units.get(record["unit"]) if is_textless(record) else None
+        if unit is not None:
+            if unit.unit_id not in hashes:
+                hashes[unit.unit_id] = unit_hash(unit.original)
+            if hashes[unit.unit_id] == record["unit_hash"]:
+                candidate = check_record(rebuild(record, unit, at), at, number)
+        if candidate.candidate_id in seen:
+            raise CandidatesError(f"{shown}:{number}: candidate id '{candidate.candidate_id}' is also on line "
+                                  f"{seen[candidate.candidate_id]}; each candidate has its own id")
+        seen[candidate.candidate_id] = number
+        found.append(candidate)
+    return tuple(found)
