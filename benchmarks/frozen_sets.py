@@ -18,6 +18,7 @@ benchmarks/frozen-sets/review.jsonl (the stand-in reviewers' decisions) and benc
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -101,7 +102,11 @@ def intended(strategy: str, unit) -> list[dict]:
     return found
 
 
-TASKS = {"revtgt": "REVTGT: reverse the sentiment towards the target; every other aspect keeps its sentiment",
+TASKS = {"adddiff": "ADDDIFF: clauses about other aspects, not in the sentence, are appended with the sentiment opposite "
+                    "to the target's; the target keeps its sentiment; the added clauses must join fluently (a "
+                    "connective that fits what precedes), must not cover or compare against the target or anything "
+                    "the sentence already says, and must not contradict the sentence",
+         "revtgt": "REVTGT: reverse the sentiment towards the target; every other aspect keeps its sentiment",
          "revnon": "REVNON: the target keeps its sentiment; every other aspect that shares the target's sentiment is "
                    "reversed, every other aspect of the opposite sentiment is made more strongly so"}
 
@@ -130,13 +135,21 @@ def review_selection(out: Path) -> list[tuple[str, dict]]:
     return chosen
 
 
+def _added(r: dict, unit) -> list[dict]:
+    """An ADDDIFF candidate's appended aspects (those of its other aspects after the original sentence's text)."""
+    keep = len(unit.original.sentence.rstrip(".!? ")) if r["strategy"] == "adddiff" else None
+    return [a for a in r.get("other_aspects") or () if keep is not None and a["from"] >= keep]
+
+
 def review_item(source: str, r: dict, unit) -> dict:
     proposal = r.get("sentence") if r.get("sentence") != unit.original.sentence else None
     note = None
     if r["status"] == "quarantined":
         note = (r.get("reason") or "").removeprefix("rewriter: ")
+    aspects = intended(r["strategy"], unit) + [{"term": a["term"], "target": False, "added": True, "now": None,
+                                                "must_be": a["polarity"]} for a in _added(r, unit)]
     return {"item": r["id"], "task": TASKS[r["strategy"]], "original": unit.original.sentence,
-            "aspects": intended(r["strategy"], unit), "proposal": proposal, "note": note}
+            "aspects": aspects, "proposal": proposal, "note": note}
 
 
 RESCUED = ("semeval14-restaurant", "mams-restaurant")  # REVTGT's coverage there after the first pass: 91.0%, 89.99%
@@ -163,8 +176,22 @@ def second_selection(out: Path) -> list[tuple[str, dict]]:
     return chosen
 
 
-def review_items(out: Path, second: bool = False) -> None:
-    chosen = second_selection(out) if second else review_selection(out)
+THIRD = (("semeval14-laptop", "revnon"), ("mams-restaurant", "revtgt"), ("mams-restaurant", "revnon"),
+         ("mams-restaurant", "adddiff"))  # below the bar in the first audit (docs/frozen-sets.md)
+REVIEW_3 = RECORDED / "review-3.jsonl"
+
+
+def third_selection(out: Path) -> list[tuple[str, dict]]:
+    """The third pass: every variant of THIRD's cells that nobody reviewed (shipped on the checks alone)."""
+    chosen = []
+    for source in SOURCES:
+        rows = _rows(out / f"frozen-{source}.jsonl")
+        chosen += [(source, r) for r in rows if (source, r["strategy"]) in THIRD and r.get("reviewer") == CHECKS_ONLY]
+    return chosen
+
+
+def review_items(out: Path, second: bool = False, third: bool = False) -> None:
+    chosen = third_selection(out) if third else second_selection(out) if second else review_selection(out)
     units = {source: _units(source) for source in SOURCES}
     items = [review_item(source, r, units[source][r["unit"]]) for source, r in chosen]
     if second:  # what the first reviewer said, as the note
@@ -173,8 +200,8 @@ def review_items(out: Path, second: bool = False) -> None:
             said = first.get(item["item"])
             if said:
                 item["note"] = f"a first reviewer rejected it: {said['reason']}"
-    random.Random(37 if second else 36).shuffle(items)
-    folder = out / ("review-2-shares" if second else "review-shares")
+    random.Random(38 if third else 37 if second else 36).shuffle(items)
+    folder = out / ("review-3-shares" if third else "review-2-shares" if second else "review-shares")
     folder.mkdir(parents=True, exist_ok=True)
     for n, start in enumerate(range(0, len(items), REVIEW_SHARE), 1):
         part = items[start:start + REVIEW_SHARE]
@@ -204,6 +231,13 @@ def _edited(sentence: str, r: dict, unit) -> dict | None:
         if found is None:
             return None
         others.append({"term": a.term, "from": found, "to": found + len(a.term), "polarity": polarity})
+    if r["strategy"] == "adddiff":  # the appended aspects the reviewer kept, where they are now
+        for a in _added(r, unit):
+            found = same_occurrence(sentence, a["term"], r["sentence"], a["from"])
+            if found is not None:
+                others.append({"term": a["term"], "from": found, "to": found + len(a["term"]), "polarity": a["polarity"]})
+        if len(others) == len(original.others):
+            return None  # nothing appended is left: not an ADDDIFF variant
     return {"sentence": sentence, "from": start, "to": start + len(original.target.term), "polarity": r["polarity"],
             "other_aspects": others}
 
@@ -222,6 +256,11 @@ def _reviewed(out: Path) -> dict[str, list[dict]]:
             for row in _rows(REVIEW_2):
                 if row["item"] in rows and rows[row["item"]]["unit"] in units[source]:
                     found[source].append({**row, "share": f"2-{row['share']}"})
+    if REVIEW_3.exists():
+        of_third = {r["id"]: source for source in SOURCES for r in _rows(out / f"candidates-{source}.jsonl") +
+                    _rows(out / f"adddiff-{source}.jsonl")}
+        for row in _rows(REVIEW_3):
+            found[of_third[row["item"]]].append({**row, "share": f"3-{row['share']}"})
     return found
 
 
@@ -242,8 +281,14 @@ def decide(out: Path) -> dict:
         for row in reviewed[source]:
             r = rows[row["item"]]
             wanted: str | Decision = {"accept": "accepted", "reject": "rejected"}.get(row["decision"], "")
-            if row["decision"] == "edit":
-                edited = _edited(row["sentence"] or "", r, units[r["unit"]])
+            variant_text = row["sentence"] or ""
+            if row["decision"] == "accept" and r["status"] == "quarantined":
+                # the reviewer accepted the attempt's text with the sentiments the item showed (`intended`); the
+                # attempt's own annotation may say otherwise (a refused REVNON attempt keeps the others' old
+                # labels): recorded as the reviewer's text with the intended annotation
+                variant_text = r["sentence"]
+            if variant_text:
+                edited = _edited(variant_text, r, units[r["unit"]])
                 if edited is None:
                     tally["edit_not_tied"] += 1
                     continue
@@ -314,29 +359,40 @@ def audit_items(out: Path) -> None:
     judges answer every item, each share to its own judge."""
     from absa_checks.judge import audit
     items = [item for _, drawn in _drawn(out) for item in drawn]
+    if VERDICTS.exists():  # a later audit: only the drawn items no judge has answered yet (a verdict is of its text)
+        judged = set(_verdicts())
+        items = [item for item in items if any((r, item["item"], _sha(item["variant"])) not in judged for r in "ab")]
     folder = out / "judge-shares"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "RUBRIC.md").write_text(audit.RUBRIC, encoding="utf-8")
     for round_name, seed in (("a", AUDIT_SEED + 1), ("b", AUDIT_SEED + 2)):
         dealt = list(items)
         random.Random(seed).shuffle(dealt)
-        size = -(-len(dealt) // JUDGE_SHARES)
-        for n in range(JUDGE_SHARES):
+        shares = min(JUDGE_SHARES, -(-len(dealt) // 100))  # about 100-120 items a judge
+        size = -(-len(dealt) // shares)
+        for n in range(shares):
             part = dealt[n * size:(n + 1) * size]
             (folder / f"share-{round_name}{n + 1:02d}.jsonl").write_text(
                 "".join(json.dumps(i, ensure_ascii=False) + "\n" for i in part), encoding="utf-8")
-    print(f"{len(items)} items, {2 * JUDGE_SHARES} shares in {folder}", file=sys.stderr)
+    print(f"{len(items)} items, {2 * shares} shares in {folder}", file=sys.stderr)
 
 
 VERDICTS = RECORDED / "verdicts.jsonl"
 
 
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _verdicts() -> dict[tuple[str, str, str], dict]:
+    """(round, item, sha256 of the text judged) -> the verdict; a later line (a re-judged item) replaces an earlier."""
+    return {(row["round"], row["item"], row["variant_sha256"]): row for row in _rows(VERDICTS)}
+
+
 def score(out: Path) -> None:
     """Each audited file's two answered sheets (round a's and round b's judges), rebuilt from the draw and the
     recorded verdicts, scored with `absa-checks audit score FILE SHEET_A SHEET_B` at a fixed time."""
-    verdicts: dict[tuple[str, str], dict] = {}
-    for row in _rows(VERDICTS):
-        verdicts[(row["round"], row["item"])] = row
+    verdicts = _verdicts()
     folder = out / "sheets"
     folder.mkdir(parents=True, exist_ok=True)
     for (source, drawn), (_, path, _, _) in zip(_drawn(out), _audited_files(out)):
@@ -344,7 +400,7 @@ def score(out: Path) -> None:
         for round_name in ("a", "b"):
             lines = []
             for item in drawn:
-                v = verdicts[(round_name, item["item"])]
+                v = verdicts[(round_name, item["item"], _sha(item["variant"]))]
                 lines.append(json.dumps({**item, "fluent": v["fluent"], "sentiment_ok": v["sentiment_ok"],
                                          "reason": v["reason"]}, ensure_ascii=False) + "\n")
             sheet = folder / f"{source}-{round_name}.jsonl"
@@ -356,6 +412,36 @@ def score(out: Path) -> None:
         if done.returncode != 0:
             raise SystemExit(done.stderr)
         print(f"{source}:\n{done.stdout}", file=sys.stderr)
+
+
+def rates(out: Path) -> dict:
+    """Validity per source x strategy from the recorded verdicts and the draw alone (not the product's audit code):
+    an item is valid only when both judges say fluent and sentiment_ok; exact (Clopper-Pearson) 95% intervals
+    with scipy; and per origin of the variant (the rules' own, the rewriter's, a reviewer's text)."""
+    from scipy.stats import beta
+
+    def exact(k: int, n: int) -> dict:
+        low = 0.0 if k == 0 else float(beta.ppf(0.025, k, n - k + 1))
+        high = 1.0 if k == n else float(beta.ppf(0.975, k + 1, n - k))
+        return {"valid": k, "n": n, "rate": round(k / n, 4), "low": round(low, 4), "high": round(high, 4)}
+
+    verdicts = _verdicts()
+    found: dict = {}
+    for source, path, _, _ in _audited_files(out):
+        rows = {r["id"]: r for r in _rows(path)}
+        for item in dict(_drawn(out))[source]:
+            r = rows[item["item"]]
+            judged = [verdicts[(k, item["item"], _sha(item["variant"]))] for k in ("a", "b")]
+            both = all(v["fluent"] and v["sentiment_ok"] for v in judged)
+            origin = ("reviewer's text" if r.get("decision") == "edited" else
+                      "ARTS" if r.get("mode") == "given" else "rewriter" if r.get("origin") == "rewriter" else "rules")
+            for key in ((source, item["strategy"], "all"), (source, item["strategy"], origin),
+                        ("ours" if source in SOURCES else "arts", item["strategy"], origin)):
+                k, n = found.get(key, (0, 0))
+                found[key] = (k + both, n + 1)
+    table = {" / ".join(key): exact(k, n) for key, (k, n) in sorted(found.items())}
+    print(json.dumps(table, indent=1))
+    return table
 
 
 SHIPPED = ROOT / "suites" / "frozen"
@@ -393,19 +479,20 @@ def every_step(out: Path, check: bool = False) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("step", choices=("candidates", "review-items", "decide", "audit-items", "score", "freeze",
-                                         "all"))
+                                         "rates", "all"))
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--check", action="store_true", help="with all: compare the rebuilt files with suites/frozen/")
     parser.add_argument("--second", action="store_true", help="with review-items: the second pass's items")
+    parser.add_argument("--third", action="store_true", help="with review-items: the third pass's items")
     args = parser.parse_args()
     if args.step == "all":
         every_step(args.out, args.check)
         return
     if args.step == "review-items":
-        review_items(args.out, args.second)
+        review_items(args.out, args.second, args.third)
         return
     {"candidates": candidates, "decide": decide, "audit-items": audit_items,
-     "score": score, "freeze": freeze}[args.step](args.out)
+     "score": score, "freeze": freeze, "rates": rates}[args.step](args.out)
 
 
 if __name__ == "__main__":

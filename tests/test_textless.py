@@ -190,3 +190,23 @@ def test_generate_update_on_a_textless_file_adds_candidates_keeps_decided_ones_a
     rebuilt = textless.rebuild_text(after, "s", loaded(project))
     assert rebuilt.stale == ()
     assert any(r["unit"] == "d" and r["sentence"] for r in map(json.loads, rebuilt.text.splitlines()))
+
+
+def test_a_published_variant_that_recases_its_target_keeps_its_term_and_round_trips(generated):
+    """ARTS's own variants sometimes recase or shorten the target ('Startup disk' for 'startup disk'): the textless
+    line keeps that term (a few words, never the sentence) and rebuilds it; without it the line could not be
+    rebuilt and every ARTS audit file would read as stale."""
+    full = parse_candidates((generated / "full.jsonl").read_text(), "full.jsonl")
+    shipped = next(c for c in full if c.status == "shipped" and c.strategy == "revtgt")
+    record = dict(shipped.record)
+    start, end = record["from"], record["to"]
+    recased = record["sentence"][start:end].upper()
+    record.update(sentence=record["sentence"][:start] + recased + record["sentence"][end:], term=recased,
+                  mode="given", edits=[])
+    line = textless.strip(record)
+    assert line["term"] == recased and "sentence" not in line
+    unit = next(u for u in load_file(generated / "mine.yaml", "mine").units if u.unit_id == record["unit"])
+    rebuilt = textless.rebuild(line, unit, "x:1")
+    assert (rebuilt["sentence"], rebuilt["term"]) == (record["sentence"], recased)
+    same_term = textless.strip(shipped.record)
+    assert "term" not in same_term  # the usual case: the unit's own target, read from the data

@@ -34,7 +34,8 @@ from absa_checks.suites.candidates import (
 
 TEXTLESS = "textless"
 # a textless line's keys, in this order (those the candidate has)
-KEYS = ("id", TEXTLESS, "strategy", "unit", "source", "status", "reason", "from", "to", "polarity", "other_aspects",
+KEYS = ("id", TEXTLESS, "strategy", "unit", "source", "status", "reason", "term", "from", "to", "polarity",
+        "other_aspects",
         "edits", "origin", "generator", "seed", "params", "mode", "unit_hash", "decision", "reviewer", "decided_at",
         "edited", "audit")
 # a rebuilt (full) line's keys, in the order `absa-checks generate --candidates` writes them
@@ -131,7 +132,9 @@ def strip(record: dict[str, Any]) -> dict[str, Any]:
     if is_textless(record):
         return {key: record[key] for key in KEYS if key in record}
     found: dict[str, Any] = {key: record[key] for key in KEYS if key in record and key not in
-                             ("reason", "other_aspects", "edits", "edited", "audit")}
+                             ("reason", "term", "other_aspects", "edits", "edited", "audit")}
+    if isinstance(record.get("term"), str) and record["term"] != (record.get("original") or {}).get("term"):
+        found["term"] = record["term"]  # a source's own variant that recased or changed its target (ARTS's do)
     found[TEXTLESS] = 1
     used = record.get("status") == "shipped" or record.get("decision") in USED
     found["reason"] = record.get("reason") if used else None  # other reasons may quote the data
@@ -175,7 +178,7 @@ def rebuild(record: dict[str, Any], unit: Unit, at: str = "") -> dict[str, Any]:
     found["sentence"] = sentence
     if sentence is not None:
         term = _term(sentence, record.get("from"), record.get("to"), target)
-        if term != target:
+        if term != record.get("term", target):
             raise CandidatesError(f"{at}: the target's span {record.get('from')}-{record.get('to')} does not hold the "
                                   f"unit's target in the rebuilt sentence (stale); regenerate its candidates with "
                                   "`absa-checks generate --update FILE`")
