@@ -190,18 +190,43 @@ def third_selection(out: Path) -> list[tuple[str, dict]]:
     return chosen
 
 
-def review_items(out: Path, second: bool = False, third: bool = False) -> None:
-    chosen = third_selection(out) if third else second_selection(out) if second else review_selection(out)
+FOURTH = "mams-restaurant"  # REVTGT 85.5% and ADDDIFF 99.0% of their populations after the third pass
+REVIEW_4 = RECORDED / "review-4.jsonl"
+
+
+def fourth_selection(out: Path) -> list[tuple[str, dict]]:
+    """The fourth pass (other reviewers; a rewrite may change the events that carry the sentiment): every REVTGT
+    polar target and every ADDDIFF unit of FOURTH with no variant after the third pass; the candidate last
+    decided (else the unit's last attempt)."""
+    rows = _rows(out / f"frozen-{FOURTH}.jsonl")
+    units = _units(FOURTH)
+    chosen: dict[tuple[str, str], dict] = {}
+    used = {(r["unit"], r["strategy"]) for r in rows if r.get("decision") in ("accepted", "edited")}
+    for r in rows:
+        key = (r["unit"], r["strategy"])
+        if r["strategy"] not in ("revtgt", "adddiff") or key in used or r["status"] == "not_applicable" \
+                or (r["strategy"] == "revtgt" and not _in_population("revtgt", units[r["unit"]])):
+            continue
+        if key not in chosen or r.get("decision") is not None:
+            chosen[key] = r
+    return [(FOURTH, r) for r in chosen.values()]
+
+
+def review_items(out: Path, second: bool = False, third: bool = False, fourth: bool = False) -> None:
+    chosen = fourth_selection(out) if fourth else third_selection(out) if third else second_selection(out) \
+        if second else review_selection(out)
     units = {source: _units(source) for source in SOURCES}
     items = [review_item(source, r, units[source][r["unit"]]) for source, r in chosen]
-    if second:  # what the first reviewer said, as the note
-        first = {row["item"]: row for row in _rows(REVIEW)}
+    if second or fourth:  # what the last reviewer said, as the note
+        first = {row["item"]: row for path in ((REVIEW,) if second else (REVIEW, REVIEW_2, REVIEW_3))
+                 for row in _rows(path)}
         for item in items:
             said = first.get(item["item"])
             if said:
-                item["note"] = f"a first reviewer rejected it: {said['reason']}"
-    random.Random(38 if third else 37 if second else 36).shuffle(items)
-    folder = out / ("review-3-shares" if third else "review-2-shares" if second else "review-shares")
+                item["note"] = f"an earlier reviewer said: {said['decision']}, {said['reason']}"
+    random.Random(39 if fourth else 38 if third else 37 if second else 36).shuffle(items)
+    folder = out / ("review-4-shares" if fourth else "review-3-shares" if third else "review-2-shares" if second
+                    else "review-shares")
     folder.mkdir(parents=True, exist_ok=True)
     for n, start in enumerate(range(0, len(items), REVIEW_SHARE), 1):
         part = items[start:start + REVIEW_SHARE]
@@ -261,6 +286,8 @@ def _reviewed(out: Path) -> dict[str, list[dict]]:
                     _rows(out / f"adddiff-{source}.jsonl")}
         for row in _rows(REVIEW_3):
             found[of_third[row["item"]]].append({**row, "share": f"3-{row['share']}"})
+    if REVIEW_4.exists():
+        found[FOURTH] += [{**row, "share": f"4-{row['share']}"} for row in _rows(REVIEW_4)]
     return found
 
 
@@ -484,12 +511,13 @@ def main() -> None:
     parser.add_argument("--check", action="store_true", help="with all: compare the rebuilt files with suites/frozen/")
     parser.add_argument("--second", action="store_true", help="with review-items: the second pass's items")
     parser.add_argument("--third", action="store_true", help="with review-items: the third pass's items")
+    parser.add_argument("--fourth", action="store_true", help="with review-items: the fourth pass's items")
     args = parser.parse_args()
     if args.step == "all":
         every_step(args.out, args.check)
         return
     if args.step == "review-items":
-        review_items(args.out, args.second, args.third)
+        review_items(args.out, args.second, args.third, args.fourth)
         return
     {"candidates": candidates, "decide": decide, "audit-items": audit_items,
      "score": score, "freeze": freeze, "rates": rates}[args.step](args.out)
