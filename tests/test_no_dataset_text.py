@@ -20,7 +20,9 @@ pytestmark = pytest.mark.skipif(not (SHARED_DATA / "semeval2014").is_dir(),
                                 reason=f"needs the shared data at {SHARED_DATA} (set ABSA_SHARED_DIR to the shared "
                                        "folder)")
 FOLDERS = ("suites", "absa_checks/fixtures", "benchmarks", "docs")
-MIN_WORDS = 4
+# sentences of five words or more: shorter ones ("The location is perfect.", "The food was good.") are also the
+# project's own ADDDIFF clauses (absa_checks/fixtures), common English rather than a quotation of the data
+MIN_WORDS = 5
 TOKEN = re.compile(r"\w+|[^\w\s]")
 # Files that quote dataset sentences on purpose and that only the lead can decide about (reported, not changed):
 # the quality rounds' judged items and units (docs/quality/) and the rewriter's recorded answers, whose
@@ -98,6 +100,6 @@ def test_no_shipped_file_holds_a_sentence_of_any_dataset():
 
 
 def test_the_check_finds_a_quoted_sentence():
-    index = {("the", "pasta", "was", "great"): [tokens("The pasta was great.")]}
-    assert quoted(json.dumps({"a": {"b": ["x", "I said: the pasta was  GREAT. Then"]}}), index)
+    index = {("the", "pasta", "was", "really", "great"): [tokens("The pasta was really great.")]}
+    assert quoted(json.dumps({"a": {"b": ["x", "I said: the pasta was  really GREAT. Then"]}}), index)
     assert quoted(json.dumps({"textless": 1, "edits": [{"old": "great", "new": "bad"}]}), index) is None

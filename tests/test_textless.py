@@ -192,21 +192,27 @@ def test_generate_update_on_a_textless_file_adds_candidates_keeps_decided_ones_a
     assert any(r["unit"] == "d" and r["sentence"] for r in map(json.loads, rebuilt.text.splitlines()))
 
 
-def test_a_published_variant_that_recases_its_target_keeps_its_term_and_round_trips(generated):
-    """ARTS's own variants sometimes recase or shorten the target ('Startup disk' for 'startup disk'): the textless
-    line keeps that term (a few words, never the sentence) and rebuilds it; without it the line could not be
-    rebuilt and every ARTS audit file would read as stale."""
+def test_a_sources_own_variant_is_shipped_as_a_hash_and_found_again_in_the_source(generated):
+    """A source's own variants (ARTS's, mode given) are the source's text: the textless line holds only their hash
+    and is rebuilt from the variant the source gives (recased target and all); a source that no longer gives it
+    makes the line stale, one error naming it. Judges' reasons (they quote the sentence) are left out."""
+    from dataclasses import replace
+
+    from absa_checks.common.examples import Aspect, Example, Variant
     full = parse_candidates((generated / "full.jsonl").read_text(), "full.jsonl")
-    shipped = next(c for c in full if c.status == "shipped" and c.strategy == "revtgt")
+    shipped = next(c for c in full if c.decision == "accepted" and c.strategy == "revtgt" and c.audit())
     record = dict(shipped.record)
     start, end = record["from"], record["to"]
     recased = record["sentence"][start:end].upper()
-    record.update(sentence=record["sentence"][:start] + recased + record["sentence"][end:], term=recased,
-                  mode="given", edits=[])
+    sentence = record["sentence"][:start] + recased + record["sentence"][end:]
+    record.update(sentence=sentence, term=recased, mode="given",
+                  audit={**record["audit"], "sentence": sentence, "reason": "'" + sentence + "' reads oddly"})
     line = textless.strip(record)
-    assert line["term"] == recased and "sentence" not in line
+    assert "sentence" not in line and "edits" not in line and "term" not in line and line["given_sha256"]
+    assert line["audit"]["reason"] == "" and sentence not in json.dumps(line)
     unit = next(u for u in load_file(generated / "mine.yaml", "mine").units if u.unit_id == record["unit"])
-    rebuilt = textless.rebuild(line, unit, "x:1")
-    assert (rebuilt["sentence"], rebuilt["term"]) == (record["sentence"], recased)
-    same_term = textless.strip(shipped.record)
-    assert "term" not in same_term  # the usual case: the unit's own target, read from the data
+    variant = Variant("revtgt", Example(sentence, Aspect(recased, start, end, record["polarity"]), ()))
+    rebuilt = textless.rebuild(line, replace(unit, given={"revtgt": (variant,)}), "x:1")
+    assert (rebuilt["sentence"], rebuilt["term"], rebuilt["audit"]["sentence"]) == (sentence, recased, sentence)
+    with pytest.raises(CandidatesError, match=r"x:1: the source no longer gives this revtgt variant"):
+        textless.rebuild(line, replace(unit, given={}), "x:1")

@@ -35,9 +35,8 @@ from absa_checks.suites.candidates import (
 TEXTLESS = "textless"
 # a textless line's keys, in this order (those the candidate has)
 KEYS = ("id", TEXTLESS, "strategy", "unit", "source", "status", "reason", "term", "from", "to", "polarity",
-        "other_aspects",
-        "edits", "origin", "generator", "seed", "params", "mode", "unit_hash", "decision", "reviewer", "decided_at",
-        "edited", "audit")
+        "other_aspects", "edits", "given_sha256", "origin", "generator", "seed", "params", "mode", "unit_hash",
+        "decision", "reviewer", "decided_at", "edited", "audit")
 # a rebuilt (full) line's keys, in the order `absa-checks generate --candidates` writes them
 FULL_KEYS = ("id", "strategy", "unit", "source", "sentence", "term", "from", "to", "polarity", "other_aspects",
              "original", "edits", "origin", "status", "reason", "generator", "seed", "params", "mode", "unit_hash",
@@ -116,13 +115,16 @@ def _spans(aspects: object) -> list[dict[str, Any]]:
 
 
 def _strip_audit(audit: dict[str, Any]) -> dict[str, Any]:
+    """The verdicts without text: the judged sentence as its hash, the judges' reasons left out (they quote
+    the sentence; the audit's own records keep them)."""
     found = dict(audit)
     judged = found.pop("sentence", None)
     if isinstance(judged, str):
         found["sentence_sha256"] = sha256(judged)
+    found["reason"] = ""
     if isinstance(found.get("judges"), list):
-        found["judges"] = [{key: j.get(key) for key in JUDGE_KEYS if key in j} for j in found["judges"]
-                           if isinstance(j, dict)]
+        found["judges"] = [{key: ("" if key == "reason" else j.get(key)) for key in JUDGE_KEYS if key in j}
+                           for j in found["judges"] if isinstance(j, dict)]
     return {key: found[key] for key in AUDIT_KEYS if key in found}
 
 
@@ -133,14 +135,18 @@ def strip(record: dict[str, Any]) -> dict[str, Any]:
         return {key: record[key] for key in KEYS if key in record}
     found: dict[str, Any] = {key: record[key] for key in KEYS if key in record and key not in
                              ("reason", "term", "other_aspects", "edits", "edited", "audit")}
-    if isinstance(record.get("term"), str) and record["term"] != (record.get("original") or {}).get("term"):
-        found["term"] = record["term"]  # a source's own variant that recased or changed its target (ARTS's do)
+    given = record.get("mode") == "given" and isinstance(record.get("sentence"), str)
+    if not given and isinstance(record.get("term"), str) and \
+            record["term"] != (record.get("original") or {}).get("term"):
+        found["term"] = record["term"]  # a variant that recased or changed its target
     found[TEXTLESS] = 1
     used = record.get("status") == "shipped" or record.get("decision") in USED
     found["reason"] = record.get("reason") if used else None  # other reasons may quote the data
     if "other_aspects" in record:
         found["other_aspects"] = _spans(record["other_aspects"])
-    if isinstance(record.get("sentence"), str):
+    if given:  # a source's own variant (ARTS's): its text is the source's, found again there by its hash
+        found["given_sha256"] = sha256(record["sentence"])
+    elif isinstance(record.get("sentence"), str):
         found["edits"] = _edits_of(record)
     edited = record.get("edited")
     if isinstance(edited, dict):
@@ -175,10 +181,19 @@ def rebuild(record: dict[str, Any], unit: Unit, at: str = "") -> dict[str, Any]:
     target = o.target.term
     found: dict[str, Any] = {key: value for key, value in record.items() if key != TEXTLESS}
     sentence = apply_edits(o.sentence, record["edits"], at) if "edits" in record else None
+    own_term = record.get("term", target)
+    if "given_sha256" in found:
+        variant = next((v for v in unit.given.get(record["strategy"], ()) if sha256(v.example.sentence) ==
+                        found.pop("given_sha256")), None)
+        if variant is None:
+            raise CandidatesError(f"{at}: the source no longer gives this {record['strategy']} variant of unit "
+                                  f"{unit.unit_id} (stale); regenerate its candidates with `absa-checks generate "
+                                  "--update FILE`")
+        sentence, own_term = variant.example.sentence, variant.example.target.term
     found["sentence"] = sentence
     if sentence is not None:
         term = _term(sentence, record.get("from"), record.get("to"), target)
-        if term != record.get("term", target):
+        if term != own_term:
             raise CandidatesError(f"{at}: the target's span {record.get('from')}-{record.get('to')} does not hold the "
                                   f"unit's target in the rebuilt sentence (stale); regenerate its candidates with "
                                   "`absa-checks generate --update FILE`")
