@@ -88,14 +88,17 @@ def test_a_failed_case_shows_once_and_skips_point_at_the_suite(tmp_path):
 
 @needs_shared_data
 def test_the_full_data_run_fits_one_screen():
-    """The default model on every source of the shared data (991 failed cases, 4,000 quarantined variants):
-    `-q --tb=no` in at most 150 lines, the default in at most 250; no summary line over 160 characters."""
+    """The default model on every source of the shared data (about 2,000 failed cases over 25,000, 1,900
+    quarantined variants): absa-checks' summary in at most 150 lines under `-q --tb=no` (pytest's own progress
+    lines, one per 72 cases, come on top: 29 of them since the frozen sets of issue 36 measure nearly every
+    target), the whole default output in at most 250; no summary line over 160 characters."""
     args = ["suites/", "--absa-data", str(SHARED_DATA)]
     for extra, budget in ((["-q", "--tb=no"], 150), ([], 250)):
         done = run_pytest([*args, *extra], timeout=1200)
         lines = done.out.splitlines()
         assert lines[-2].startswith(("absa-checks FAILED: ", "absa-checks PASSED: ")), done.out[-3000:]
-        assert len(lines) <= budget, (extra, len(lines), done.out[-3000:])
+        counted = lines if extra == [] else done.out[done.out.index("= absa-checks ="):].splitlines()
+        assert len(counted) <= budget, (extra, len(counted), done.out[-3000:])
         failed = int(lines[-1].split(" failed")[0].split()[-1])
         assert failed > 100  # the real problem: hundreds of failed cases, none of them sampled away
         assert not any(line.startswith("FAILED suites/") for line in lines)
@@ -217,3 +220,12 @@ def test_a_failed_gates_reason_is_folded_on_to_a_second_line_not_cut(tmp_path, r
     folded = [lines[start]] + [line for line in lines[start + 1:start + 4] if line.startswith("      ")]
     assert len(folded) >= 2 and all(len(line) <= terminal.LINE_LIMIT for line in folded), folded
     assert gate["reason"] in " ".join(line.strip() for line in folded) and " ..." not in folded[-1], folded
+
+
+def test_a_folded_lines_continuation_is_never_merged_with_another_lines():
+    """Two long lines folded over several whose last parts are alike ("      every unit") keep them: only a whole
+    repeated line (with its continuations) is counted (issue 36: coverage lines of two sources lost their ends)."""
+    lines = ["  arts-laptop: revnon 120/237 ...; adddiff: every", f"{terminal.FOLDED}unit",
+             "  arts-restaurant: revnon 410/641 ...; adddiff: every", f"{terminal.FOLDED}unit",
+             "same", f"{terminal.FOLDED}tail", "same", f"{terminal.FOLDED}tail"]
+    assert terminal.fold_repeated(lines) == lines[:4] + ["same", f"{terminal.FOLDED}tail (2 times)"]

@@ -434,10 +434,12 @@ def test_every_key_has_a_description_for_editors_to_show():
 
 def _named(at: tuple) -> bool:
     """Keys that are names the user chooses (any name is one): sources, a template test's slots and gold
-    keys, a lexicon's categories and word lists."""
+    keys, a lexicon's categories and word lists, the sources of a test's per-source `variants` files (a source
+    name the suite defines may be any name; the loader refuses one the test does not run, with did-you-mean)."""
     return at == ("sources",) or at in (("lexicons", "aspects"), ("lexicons", "words")) or at[:2] == (
         "lexicons", "opinions") and len(at) == 3 or (len(at) == 3 and at[0] == "tests"
-                                                   and at[2] in ("slots", "gold", "variant_gold"))
+                                                   and at[2] in ("slots", "gold", "variant_gold")) or (
+        len(at) == 4 and at[0] == "tests" and at[2] == "variants" and at[3] in ("frozen", "audited"))
 
 
 def key_paths(node, at=()) -> list[tuple]:

@@ -177,9 +177,9 @@ def coverage_lines(table: summary_table.Table) -> list[str]:
     """The coverage table in brief: per source, each strategy that left units without a case, with its units
     with a case of the units drawn and the originals' accuracy with a case minus without; the strategies with
     a case for every unit counted together (the reasons: -v and the reports). A strategy that applies to part
-    of the units only (REVTGT: polar targets) has a line of its own naming its population and counting the
-    units outside it: `  src revtgt: 197/359 polar targets, 23 outside (+8.4)` (strategies saying the same, e.g.
-    revnon and revnon+adddiff, share it)."""
+    of the units only (REVTGT: polar targets) names its population and counts the units outside it, first on its
+    source's line: `  src: revtgt 197/359 polar targets, 23 outside (+8.4); ...` (strategies saying the same, e.g.
+    revnon and revnon+adddiff, share it); a source's line wraps at 160 characters, never cut."""
     partial: dict[str, list[str]] = {}
     whole: dict[str, list[str]] = {}
     narrow: dict[str, dict[str, list[str]]] = {}  # source -> what is said -> the strategies that say it
@@ -204,9 +204,9 @@ def coverage_lines(table: summary_table.Table) -> list[str]:
         every = whole.get(source, [])
         if every:
             found = [*found, f"{every[0]}: every unit" if len(every) == 1 else f"{len(every)} others: every unit"]
+        found = [f"{', '.join(named)} {said}" for said, named in narrow.get(source, {}).items()] + found
         if found and not (source.startswith(TEMPLATE_SOURCE) and not partial[source]):  # templates: made by
-            lines.append(f"  {source}: {'; '.join(found)}")  # construction, every unit has its case
-        lines += [f"  {source} {', '.join(named)}: {said}" for said, named in narrow.get(source, {}).items()]
+            lines += fold(f"  {source}: {'; '.join(found)}")  # construction, every unit has its case
     return lines
 
 
@@ -278,18 +278,26 @@ def cut(line: str, limit: int = LINE_LIMIT) -> str:
 
 
 def fold_repeated(lines: list[str]) -> list[str]:
-    """Every repeated non-blank line once, where it first appears, with how many times it came."""
-    counts: dict[str, int] = {}
+    """Every repeated non-blank line once, where it first appears, with how many times it came. A line folded
+    over several (its continuations indented by FOLDED) counts as one: two lines that end alike keep their ends."""
+    entries: list[list[str]] = []
     for line in lines:
-        counts[line] = counts.get(line, 0) + 1
-    seen: set[str] = set()
-    folded = []
-    for line in lines:
-        if not line.strip() or counts[line] == 1:
-            folded.append(line)
-        elif line not in seen:
-            seen.add(line)
-            folded.append(f"{line} ({counts[line]} times)")
+        if line.startswith(FOLDED) and entries and entries[-1][0].strip():
+            entries[-1].append(line)
+        else:
+            entries.append([line])
+    counts: dict[tuple[str, ...], int] = {}
+    for entry in entries:
+        counts[tuple(entry)] = counts.get(tuple(entry), 0) + 1
+    seen: set[tuple[str, ...]] = set()
+    folded: list[str] = []
+    for entry in entries:
+        key = tuple(entry)
+        if not entry[0].strip() or counts[key] == 1:
+            folded += entry
+        elif key not in seen:
+            seen.add(key)
+            folded += [*entry[:-1], f"{entry[-1]} ({counts[key]} times)"]
     return folded
 
 
