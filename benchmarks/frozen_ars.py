@@ -50,10 +50,15 @@ def run(model: str, out: Path) -> dict:
     return json.loads(report.read_text(encoding="utf-8"))
 
 
+def _bounds(rate: dict) -> tuple[float, float]:
+    return tuple(rate["ci95"]) if "ci95" in rate else (rate["low"], rate["high"])  # type: ignore[return-value]
+
+
 def _pct(rate: dict | None) -> str:
-    if not rate:
+    if not rate or rate.get("value") is None:
         return "-"
-    return f"{100 * rate['value']:.1f} [{100 * rate['low']:.1f}, {100 * rate['high']:.1f}]"
+    low, high = _bounds(rate)
+    return f"{100 * rate['value']:.1f} [{100 * low:.1f}, {100 * high:.1f}]"
 
 
 def _find(report: dict, *keys: str):
@@ -78,7 +83,7 @@ def table(reports: dict[str, dict]) -> list[str]:
             coverage.append(cov)
             one = _find(first, "validity", source, strategy) or {}
             both = one.get("both")
-            validity.append(f"{100 * both['value']:.0f}% [{100 * both['low']:.0f}, {100 * both['high']:.0f}] "
+            validity.append(f"{100 * both['value']:.0f}% [{100 * _bounds(both)[0]:.0f}, {100 * _bounds(both)[1]:.0f}] "
                             f"({one['audited']})" if both else "not audited")
         kind = "ARTS published" if source.startswith("arts-") else "ours (frozen)"
         lines.append(f"| {source} | {kind} | " + " | ".join(ars) + f" | {' / '.join(coverage)} | "

@@ -1,18 +1,21 @@
 """Issue 36: the audited, frozen variant sets of the public test sets, rebuilt from the data, the recorded answers,
-the recorded review and the recorded audit verdicts (docs/frozen-sets.md says what each step is and why).
+the recorded reviews and the recorded audit verdicts (docs/frozen-sets.md says what each step is and why).
 
+    python benchmarks/frozen_sets.py all --out DIR [--check]  # every step below; --check: byte for byte vs suites/frozen/
     python benchmarks/frozen_sets.py candidates --out DIR     # rules, then the rewriter (recorded answers, 2 repair turns)
-    python benchmarks/frozen_sets.py review-items --out DIR   # the review pass's items, in shares (quote the data)
-    python benchmarks/frozen_sets.py decide --out DIR         # the recorded review decisions, written on the candidates
-    python benchmarks/frozen_sets.py audit-items --out DIR    # the blind audit's sheets, two judges an item
-    python benchmarks/frozen_sets.py score --out DIR          # the recorded verdicts, written on the candidates
+    python benchmarks/frozen_sets.py decide --out DIR         # the four review passes' recorded decisions
+    python benchmarks/frozen_sets.py score --out DIR          # the recorded verdicts (two judges), at a fixed time
     python benchmarks/frozen_sets.py freeze --out DIR         # the textless files shipped in suites/frozen/
-    python benchmarks/frozen_sets.py all --out DIR            # every step; `--check` compares with suites/frozen/
+    python benchmarks/frozen_sets.py rates --out DIR          # validity per source x strategy and origin (scipy)
+
+and, to make the items the people (here: stand-in helper sessions) answered:
+    review-items [--second | --third | --fourth] --out DIR    # a review pass's items, in shares (they quote the data)
+    audit-items --out DIR                                     # the blind audit's sheets, two judges an item
 
 DIR holds the full candidates files (they quote the data: keep DIR out of git). Everything recorded that the steps
-read is committed: benchmarks/rewriter-answers/test-sets.jsonl (the stand-in's answers),
-benchmarks/frozen-sets/review.jsonl (the stand-in reviewers' decisions) and benchmarks/frozen-sets/verdicts.jsonl
-(the blind judges' verdicts). The same data and files give byte-identical shipped files.
+read is committed: benchmarks/rewriter-answers/test-sets.jsonl (the stand-in's answers) and
+benchmarks/frozen-sets/ (review*.jsonl, verdicts.jsonl: README there). The same data, files and generator (its
+fingerprint is in every line) give byte-identical shipped files.
 """
 
 from __future__ import annotations
