@@ -57,18 +57,13 @@ def candidates(out: Path) -> None:
     adddiff: rules; the arts-* sources: their own published variants (mode given)."""
     out.mkdir(parents=True, exist_ok=True)
     rewriter_run.run(out, ANSWERS.resolve(), REPAIRS)
-    for source in SOURCES:
-        target = out / f"adddiff-{source}.jsonl"
+    made = [(f"adddiff-{source}.jsonl", source, "generated", "adddiff") for source in SOURCES]
+    made += [(f"given-{source}.jsonl", source, "given", "revtgt,revnon,adddiff") for source in ARTS]
+    for name, source, variants, strategies in made:
+        target = out / name
         target.unlink(missing_ok=True)
-        done = _cli("generate", "--source", source, "--data", str(SHARED / "data"), "--variants", "generated",
-                    "--strategies", "adddiff", "--candidates", "--out", str(target))
-        if done.returncode != 0:
-            raise SystemExit(done.stderr)
-    for source in ARTS:
-        target = out / f"given-{source}.jsonl"
-        target.unlink(missing_ok=True)
-        done = _cli("generate", "--source", source, "--data", str(SHARED / "data"), "--variants", "given",
-                    "--strategies", "revtgt,revnon,adddiff", "--candidates", "--out", str(target))
+        done = _cli("generate", "--source", source, "--data", str(SHARED / "data"), "--variants", variants,
+                    "--strategies", strategies, "--candidates", "--out", str(target))
         if done.returncode != 0:
             raise SystemExit(done.stderr)
 

@@ -161,15 +161,21 @@ def reviewed_work(text: str) -> ReviewedWork:
     return ReviewedWork(decisions, audits)
 
 
-def parse_candidates(text: str, shown: str) -> tuple[Candidate, ...]:
-    """Every line of a candidates file's text, checked (a byte-order mark an editor left is not a bad line)."""
+def parse_candidates(text: str, shown: str,
+                     then: Callable[[Candidate, str, int], Candidate] | None = None) -> tuple[Candidate, ...]:
+    """Every line of a candidates file's text, checked (a byte-order mark an editor left is not a bad line);
+    `then(candidate, "FILE:LINE", number)`, when given, may give another candidate for a line (a textless line
+    rebuilt from its unit: suites.textless.read_frozen) before ids are compared."""
     found: list[Candidate] = []
     seen: dict[str, int] = {}
     # lines end at "\n" only: str.splitlines would also split at U+2028 or U+0085 inside a sentence
     for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
         if not line.strip():
             continue
-        candidate = parse_line(line, f"{shown}:{number}", number)
+        at = f"{shown}:{number}"
+        candidate = parse_line(line, at, number)
+        if then is not None:
+            candidate = then(candidate, at, number)
         if candidate.candidate_id in seen:
             raise CandidatesError(f"{shown}:{number}: candidate id '{candidate.candidate_id}' is also on line "
                                   f"{seen[candidate.candidate_id]}; each candidate has its own id")

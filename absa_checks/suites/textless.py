@@ -25,7 +25,6 @@ from absa_checks.suites.candidates import (
     Candidate,
     CandidatesError,
     check_record,
-    load_line,
     parse_candidates,
     parse_line,
     read_text,
@@ -271,23 +270,15 @@ def read_frozen(path: Path, shown: str, loaded: LoadedSource) -> tuple[Candidate
     parse_candidates(rebuild_text(...).text), each line read once (a run reads files of thousands of lines)."""
     units = {unit.unit_id: unit for unit in loaded.units}
     hashes: dict[str, str] = {}  # unit id -> unit_hash, computed once per unit
-    found: list[Candidate] = []
-    seen: dict[str, int] = {}
-    for number, line in enumerate(read_text(path, shown).removeprefix("\ufeff").split("\n"), 1):
-        if not line.strip():
-            continue
-        at = f"{shown}:{number}"
-        candidate = check_record(load_line(line, at), at, number)
+
+    def rebuilt(candidate: Candidate, at: str, number: int) -> Candidate:
         record = candidate.record
         unit = units.get(record["unit"]) if is_textless(record) else None
-        if unit is not None:
-            if unit.unit_id not in hashes:
-                hashes[unit.unit_id] = unit_hash(unit.original)
-            if hashes[unit.unit_id] == record["unit_hash"]:
-                candidate = check_record(rebuild(record, unit, at), at, number)
-        if candidate.candidate_id in seen:
-            raise CandidatesError(f"{shown}:{number}: candidate id '{candidate.candidate_id}' is also on line "
-                                  f"{seen[candidate.candidate_id]}; each candidate has its own id")
-        seen[candidate.candidate_id] = number
-        found.append(candidate)
-    return tuple(found)
+        if unit is None:
+            return candidate
+        if unit.unit_id not in hashes:
+            hashes[unit.unit_id] = unit_hash(unit.original)
+        return check_record(rebuild(record, unit, at), at, number) if hashes[unit.unit_id] == record["unit_hash"] \
+            else candidate
+
+    return parse_candidates(read_text(path, shown), shown, rebuilt)
