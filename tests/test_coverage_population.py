@@ -106,12 +106,12 @@ def test_every_line_names_the_population_and_counts_the_rest_apart(tmp_path):
     assert row[2] == "1/4 polar targets" and row[4] == "1: neutral target (1)"
     table = summary_table.Table(summary_table.COVERAGE_TITLE, summary_table.COVERAGE_HEADER, (row,))
     lines = terminal.coverage_lines(table)
-    assert lines[2:] == ["  s revtgt: 1/4 polar targets, 1 outside (+66.7)"]  # 1 of 1 right with a case, 1 of 3 without
+    assert lines[2:] == ["  s: revtgt 1/4 polar targets, 1 outside (+66.7)"]  # 1 of 1 right with a case, 1 of 3 without
     assert all(len(line) <= terminal.LINE_LIMIT for line in lines)
     assert "applies to" in lines[1] and "population" in summary_table.COVERAGE_TITLE
     chain = (row[0], "revnon+adddiff", *row[2:])  # strategies saying the same share a line
     both = summary_table.Table(table.title, table.header, (row, chain))
-    assert terminal.coverage_lines(both)[2:] == ["  s revtgt, revnon+adddiff: 1/4 polar targets, 1 outside (+66.7)"]
+    assert terminal.coverage_lines(both)[2:] == ["  s: revtgt, revnon+adddiff 1/4 polar targets, 1 outside (+66.7)"]
     markdown = "\n".join(summary_table.render_markdown(table))
     assert "| s | revtgt | 1/4 polar targets | " in markdown and "outside the population" in markdown
 
