@@ -265,15 +265,19 @@ def rebuild_text(text: str, shown: str, loaded: LoadedSource) -> Rebuilt:
 
 
 def read_frozen(path: Path, shown: str, loaded: LoadedSource) -> tuple[Candidate, ...]:
-    """A frozen test's candidates file, full or textless: textless lines rebuilt from `loaded`'s units before
-    they are checked; a stale one stays textless (the frozen_up_to_date gate names its unit). The same as
-    parse_candidates(rebuild_text(...).text), each line read once (a run reads files of thousands of lines)."""
+    """A frozen test's candidates file, full or textless: the textless lines a run uses (accepted, edited or
+    audited) rebuilt from `loaded`'s units before they are checked, the others (not applicable, rejected, not
+    decided) left textless; a stale one stays textless (the frozen_up_to_date gate names its unit, from every
+    line's unit_hash). Each line is read once (a run reads files of thousands of lines); `rebuild_text` rebuilds
+    every line."""
     units = {unit.unit_id: unit for unit in loaded.units}
     hashes: dict[str, str] = {}  # unit id -> unit_hash, computed once per unit
 
     def rebuilt(candidate: Candidate, at: str, number: int) -> Candidate:
         record = candidate.record
-        unit = units.get(record["unit"]) if is_textless(record) else None
+        if not is_textless(record) or (candidate.decision not in USED and record.get("audit") is None):
+            return candidate  # a run uses only the accepted, edited and audited lines' text
+        unit = units.get(record["unit"])
         if unit is None:
             return candidate
         if unit.unit_id not in hashes:
