@@ -78,10 +78,10 @@ def _units(source: str) -> dict:
 
 
 def _in_population(strategy: str, unit) -> bool:
-    target = unit.original.target
-    if target.polarity not in POLAR:
-        return False
-    return strategy == "revtgt" or any(a.polarity in POLAR for a in unit.original.others)
+    """The unit is one the strategy applies to (suites.strategies: REVTGT polar targets, REVNON polar targets with
+    another polar aspect), as the run's coverage counts them."""
+    from absa_checks.suites import strategies
+    return strategies.population(strategy).applies(unit.original)
 
 
 def intended(strategy: str, unit) -> list[dict]:

@@ -34,10 +34,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from absa_checks.sources import load_dataset  # noqa: E402
+from absa_checks.suites import strategies  # noqa: E402
 
 SHARED = Path(os.environ.get("ABSA_SHARED_DIR", ROOT.parent / "shared"))
 SOURCES = ("semeval14-laptop", "semeval14-restaurant", "mams-restaurant")
-POLAR = ("positive", "negative")
 SHARE = 50
 PORT = 18731  # the rewriter's cache is kept by endpoint: every run asks the same one
 
@@ -102,11 +102,9 @@ def _serve(answers: Path) -> subprocess.Popen:
 
 def populations(source: str) -> dict[str, set[str]]:
     """The units each strategy applies to: polar targets (REVTGT), polar targets with another polar aspect (REVNON)."""
-    loaded = load_dataset(source, SHARED / "data")
-    polar = {u.unit_id for u in loaded.units if u.original.target.polarity in POLAR}
-    with_other = {u.unit_id for u in loaded.units if u.original.target.polarity in POLAR
-                  and any(a.polarity in POLAR for a in u.original.others)}
-    return {"revtgt": polar, "revnon": with_other}
+    loaded = load_dataset(source, SHARED / "data")  # the populations as the run's coverage counts them
+    return {strategy: {u.unit_id for u in loaded.units if strategies.population(strategy).applies(u.original)}
+            for strategy in ("revtgt", "revnon")}
 
 
 def run(out: Path, answers: Path, repairs: int = 1) -> dict:

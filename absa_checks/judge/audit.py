@@ -245,10 +245,11 @@ def combine_judges(sheets: Sequence[tuple[Sequence[Verdict], Sequence[str], str]
     if not judged:
         return out
     first = sheets[judged[0]]
-    items = {v.item: v for v in first[0]}
+    by_item = {index: {v.item: v for v in sheets[index][0]} for index in judged}  # each judge's verdicts, by item
+    items = by_item[judged[0]]
     for index in judged[1:]:
         found, _, name = sheets[index]
-        own = {v.item: v for v in found}
+        own = by_item[index]
         for verdict in found:
             other = items.get(verdict.item)
             if other is None:
@@ -264,7 +265,7 @@ def combine_judges(sheets: Sequence[tuple[Sequence[Verdict], Sequence[str], str]
                              "judges' sheets of one draw answer the same items (answer it there, or score the "
                              "sheets apart)")
     for item, verdict in items.items():
-        each = [next(v for v in sheets[i][0] if v.item == item) for i in judged]
+        each = [by_item[i][item] for i in judged]
         if item in out:
             raise AuditError(f"{verdict.at}: item '{item}' is also answered on {out[item][0].at}, a sheet of another "
                              "draw; score the draws one at a time")

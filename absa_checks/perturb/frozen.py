@@ -49,15 +49,10 @@ def update_command(shown: str, source: str, strategy: str, input_file: str | Non
 def frozen_variants(candidates: list[Candidate], loaded: LoadedSource, units: tuple[Unit, ...], strategy: str,
                     shown: str, input_file: str | None = None) -> Frozen:
     """The accepted variants of `units`, and whether the file is out of date for any unit of the source."""
-    current = {unit.unit_id: unit_hash(unit.original) for unit in loaded.units}
-    hashes: dict[str, set[str]] = {}
+    current, changed, new, removed = _fit(candidates, loaded)
     of_unit: dict[str, list[Candidate]] = {}
     for c in candidates:
-        hashes.setdefault(c.unit, set()).add(c.unit_hash)
         of_unit.setdefault(c.unit, []).append(c)
-    changed = sorted(u for u, h in current.items() if u in hashes and h not in hashes[u])
-    new = sorted(u for u in current if u not in hashes)
-    removed = sorted(u for u in hashes if u not in current)
     by_unit: dict[str, tuple[Variant, ...]] = {}
     without: list[tuple[str, str]] = []
     for unit in units:
@@ -87,13 +82,7 @@ def audited_verdicts(candidates: list[Candidate], loaded: LoadedSource, runs: Ma
     as for a frozen file), and the verdicts that count: of candidates whose unit still has the content they were
     made from and whose audited sentence is the text of a variant the test runs for that unit (a verdict never
     counts for a text it did not judge): candidate id -> [fluent, sentiment_ok]."""
-    current = {unit.unit_id: unit_hash(unit.original) for unit in loaded.units}
-    hashes: dict[str, set[str]] = {}
-    for c in candidates:
-        hashes.setdefault(c.unit, set()).add(c.unit_hash)
-    changed = sorted(u for u, h in current.items() if u in hashes and h not in hashes[u])
-    new = sorted(u for u in current if u not in hashes)
-    removed = sorted(u for u in hashes if u not in current)
+    current, changed, new, removed = _fit(candidates, loaded)
     audits = {}
     for c in candidates:
         verdict = c.audit() if current.get(c.unit) == c.unit_hash else None
@@ -102,6 +91,20 @@ def audited_verdicts(candidates: list[Candidate], loaded: LoadedSource, runs: Ma
             audits[c.candidate_id] = [verdict["fluent"], verdict["sentiment_ok"]]
     return (_stale(changed, new, removed, loaded.name, strategy, shown, input_file, audited=True),
             dict(sorted(audits.items())))
+
+
+def _fit(candidates: list[Candidate], loaded: LoadedSource
+         ) -> tuple[dict[str, str], list[str], list[str], list[str]]:
+    """The source's units' content hashes (unit id -> unit_hash), and the units that do not fit the file: changed
+    since their lines were made, new (no line), gone from the source (lines, no unit)."""
+    current = {unit.unit_id: unit_hash(unit.original) for unit in loaded.units}
+    hashes: dict[str, set[str]] = {}
+    for c in candidates:
+        hashes.setdefault(c.unit, set()).add(c.unit_hash)
+    changed = sorted(u for u, h in current.items() if u in hashes and h not in hashes[u])
+    new = sorted(u for u in current if u not in hashes)
+    removed = sorted(u for u in hashes if u not in current)
+    return current, changed, new, removed
 
 
 def _stale(changed: list[str], new: list[str], removed: list[str], source: str, strategy: str, shown: str,

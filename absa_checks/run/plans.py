@@ -292,12 +292,6 @@ def _template_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Ite
             yield CasePlan(name, test, source, case, model, suite.sha256)
 
 
-def read_for(path: Path, shown: str, loaded) -> tuple[Candidate, ...]:
-    """A frozen or audited file's candidates for the source `loaded`: the one place a run reads them (a full or
-    a textless file, suites.textless: textless lines rebuilt from the loaded units)."""
-    return read_frozen(path, shown, loaded)
-
-
 def _candidates(state, suite: SuiteSpec, test: TestSpec, source: str, loaded, file: tuple[str, str]
                 ) -> tuple[list[Candidate], str | None]:
     """The file's candidates of `source` and the test's strategy (the file is part of the run's fingerprint),
@@ -306,8 +300,8 @@ def _candidates(state, suite: SuiteSpec, test: TestSpec, source: str, loaded, fi
     sha256 = sha256_of_file(path)
     state.sources.inputs.examples[f"{test.suite_path} frozen: {shown}"] = sha256
     key = (str(path), sha256, source)  # one file serves the tests of every strategy: read once a run
-    if key not in state.frozen_files:
-        state.frozen_files[key] = read_for(path, shown, loaded)
+    if key not in state.frozen_files:  # a full or a textless file (its used lines rebuilt from the loaded units)
+        state.frozen_files[key] = read_frozen(path, shown, loaded)
     candidates = frozen_module.of_source(state.frozen_files[key], source, test.strategy, shown)
     own = suite.inline_sources.get(source)
     input_file = None if source in known_source_names() or own is None else own.file_shown or "EXAMPLES_FILE"

@@ -73,7 +73,7 @@ class RunOptions:
     require_claims: bool = False          # --absa-require-claims: claims are gates (absa_checks.judge.claims)
     follow_symlinks: bool = False         # --absa-follow-symlinks: outputs write through links (absa_checks.common.outputs)
     cross_domain: bool = False            # --absa-cross-domain: other domains' sources too, report-only
-    variants: str = "suite"               # --absa-variants: the suites' frozen/audited files, or "live" (none)
+    variants: str = SUITE_VARIANTS        # --absa-variants: the suites' frozen/audited files, or "live" (none)
 
 
 class SourceCache:

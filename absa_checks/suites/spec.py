@@ -154,11 +154,6 @@ class TestSpec:
         """The file auditing `source`'s own variants (path, as shown), or None."""
         return next(((path, shown) for name, path, shown in self.audited_sources if name == source), None)
 
-    @property
-    def has_files(self) -> bool:
-        """Some source runs a frozen file or reads its validity from an audited one (min_validity applies)."""
-        return bool(self.frozen or self.frozen_sources or self.audited_sources)
-
     def param(self, name: str) -> Any:
         """A parameter's value: as set, else the strategy's default."""
         return strategies.with_defaults(self.strategy, self.params)[name]

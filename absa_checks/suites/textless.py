@@ -16,10 +16,11 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from absa_checks.common.examples import Unit
 from absa_checks.sources.base import LoadedSource
+from absa_checks.suites import candidates
 from absa_checks.suites.candidates import (
     USED,
     Candidate,
@@ -40,8 +41,11 @@ KEYS = ("id", TEXTLESS, "strategy", "unit", "source", "status", "reason", "term"
 FULL_KEYS = ("id", "strategy", "unit", "source", "sentence", "term", "from", "to", "polarity", "other_aspects",
              "original", "edits", "origin", "status", "reason", "generator", "seed", "params", "mode", "unit_hash",
              "decision", "reviewer", "decided_at", "edited", "audit")
-AUDIT_KEYS = ("fluent", "sentiment_ok", "reason", "sentence_sha256", "sheet", "scored_at", "judges")
-JUDGE_KEYS = ("fluent", "sentiment_ok", "reason", "sheet")
+# an audit's keys as the candidates file has them (the judged sentence, the judges), and as a textless line has
+# them (the judged sentence's hash instead)
+FULL_AUDIT_KEYS = (*candidates.AUDIT_KEYS, "judges")
+AUDIT_KEYS = tuple("sentence_sha256" if key == "sentence" else key for key in FULL_AUDIT_KEYS)
+JUDGE_KEYS = tuple(candidates.JUDGE_KEYS)
 EDITED_BY_REVIEWER = "edited by the reviewer"
 DIFFERENCE = "the candidate's text"  # the edits of a candidate whose own edits do not give its sentence
 _TOKENS = re.compile(r"\s+|\w+|[^\w\s]")
@@ -92,7 +96,7 @@ def apply_edits(original: str, edits: object, at: str) -> str:
     return "".join(out + [original[at_char:]])
 
 
-def _int(value: object) -> bool:
+def _int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
@@ -160,9 +164,9 @@ def strip(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def _term(sentence: str | None, start: object, end: object, otherwise: str | None) -> str | None:
-    if sentence is None or not isinstance(start, int) or not isinstance(end, int) or not _int(start) or not _int(end):
-        return otherwise
-    return sentence[start:end]
+    if sentence is not None and _int(start) and _int(end):
+        return sentence[start:end]
+    return otherwise
 
 
 def _aspects(sentence: str | None, spans: list, unit: Unit) -> list[dict[str, Any]]:
@@ -182,8 +186,9 @@ def rebuild(record: dict[str, Any], unit: Unit, at: str = "") -> dict[str, Any]:
     sentence = apply_edits(o.sentence, record["edits"], at) if "edits" in record else None
     own_term = record.get("term", target)
     if "given_sha256" in found:
-        variant = next((v for v in unit.given.get(record["strategy"], ()) if sha256(v.example.sentence) ==
-                        found.pop("given_sha256")), None)
+        wanted = found.pop("given_sha256")
+        variant = next((v for v in unit.given.get(record["strategy"], ()) if sha256(v.example.sentence) == wanted),
+                       None)
         if variant is None:
             raise CandidatesError(f"{at}: the source no longer gives this {record['strategy']} variant of unit "
                                   f"{unit.unit_id} (stale); regenerate its candidates with `absa-checks generate "
@@ -216,8 +221,7 @@ def rebuild(record: dict[str, Any], unit: Unit, at: str = "") -> dict[str, Any]:
     if isinstance(audit, dict):
         if text is not None and audit.get("sentence_sha256") == sha256(text):
             judged = {key: value for key, value in audit.items() if key != "sentence_sha256"}
-            found["audit"] = {key: (text if key == "sentence" else judged[key]) for key in
-                              ("fluent", "sentiment_ok", "reason", "sentence", "sheet", "scored_at", "judges")
+            found["audit"] = {key: (text if key == "sentence" else judged[key]) for key in FULL_AUDIT_KEYS
                               if key == "sentence" or key in judged}
         else:  # it judged another text than the line now runs: not this candidate's verdict
             found.pop("audit")
