@@ -1,6 +1,6 @@
 """Allure at scale: the report for the default suites and for the full data, built and opened in Chromium.
 
-    python benchmarks/allure_scale.py [--data ../shared/data]
+    python benchmarks/performance/allure_scale.py [--data ../shared/data]
 
 Two runs of `pytest suites/ -n 2 --alluredir` with the offline lexicon model: the default sources (the
 built-in fixtures) and every source (the fixtures, ARTS and SemEval, about 23,000 items). For each it
@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ALLURE = ROOT / "node_modules" / ".bin" / "allure"
 
 

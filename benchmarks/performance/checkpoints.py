@@ -1,6 +1,6 @@
 """What several checkpoints in one run cost: one checkpoint against three, same suites and data.
 
-    python benchmarks/checkpoints.py [--data ../shared/data] [--repeat 3]
+    python benchmarks/performance/checkpoints.py [--data ../shared/data] [--repeat 3]
 
 The three published ARTS laptop models (BERT-PT, BERT-Sent, TD-LSTM) are replayed as three checkpoints
 of a models.yaml group, so the model costs nothing and what is measured is the plugin: three times the
@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FLAGS = ["-q", "--tb=no", "-p", "no:cacheprovider"]
 
 

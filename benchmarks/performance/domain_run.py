@@ -1,6 +1,6 @@
 """Issue 25's acceptance run: the shared restaurant checkpoint, declared `domains: [restaurant]`, on the full data.
 
-    python benchmarks/domain_run.py [--data ../shared/data] [--checkpoint ../shared/models/minilm-absa-pair-rest]
+    python benchmarks/performance/domain_run.py [--data ../shared/data] [--checkpoint ../shared/models/minilm-absa-pair-rest]
 
 Writes a models file holding one entry (`kind: transformers`, aspect-first, `domains: [restaurant]`) to a
 temporary folder and runs `pytest suites/ --model rest --absa-data DATA -n 2` as a user would (default
@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def main() -> int:

@@ -1,6 +1,6 @@
 """How fast the token tagger extracts, in file order vs longest first (what absa-checks does).
 
-    python benchmarks/extraction_throughput.py [--data ../shared/data] [--model ../shared/models/minilm-absa-e2e-rest]
+    python benchmarks/performance/extraction_throughput.py [--data ../shared/data] [--model ../shared/models/minilm-absa-e2e-rest]
 
 The same sentences (SemEval-2014 restaurant and laptop test, ASQP rest15 and rest16 test: 2,680), the
 same adapter, the same batch size (64), one process; the best of three timed passes of each order after
@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from absa_checks.sources.gold_sources import GOLD_SOURCES, load_gold  # noqa: E402

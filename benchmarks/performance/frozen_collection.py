@@ -1,6 +1,6 @@
 """What the frozen sets cost the stock run's collection (issue 36: at most 1 s more than without them).
 
-    python benchmarks/frozen_collection.py [--repeat 5]      # needs the public data (ABSA_SHARED_DIR or ../shared)
+    python benchmarks/performance/frozen_collection.py [--repeat 5]      # needs the public data (ABSA_SHARED_DIR or ../shared)
 
 Times `pytest suites/ --collect-only -q --absa-data DATA` (a warm cache folder, filled by one run first; best of N
 and median) for
@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(os.environ.get("ABSA_SHARED_DIR", ROOT.parent / "shared")) / "data"
 
 

@@ -1,6 +1,6 @@
 """Benchmark: generate REVTGT, REVNON and ADDDIFF over both SemEval-2014 test sets (with TOWE opinions).
 
-    python benchmarks/generate_semeval.py [--data ../shared/data] [--repeat 2] [--json out.json]
+    python benchmarks/performance/generate_semeval.py [--data ../shared/data] [--repeat 2] [--json out.json]
 
 Reports wall time per step (loading WordNet and the tagger, loading the data, generating) and the
 coverage: REVTGT attempted for every opinion-annotated target and how many ship, REVNON and ADDDIFF
@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from absa_checks.common.examples import Variant  # noqa: E402
 from absa_checks.perturb.engine import Quarantined, Settings, generate  # noqa: E402
@@ -67,7 +67,7 @@ def measure(data: Path) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
+    parser.add_argument("--data", default=str(Path(__file__).resolve().parents[3] / "shared" / "data"))
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--json", default=None)
     args = parser.parse_args()

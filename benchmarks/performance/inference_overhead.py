@@ -1,9 +1,9 @@
 """What absa-checks adds on top of the model: suite vs plain batched inference, and cold vs warm.
 
-    python benchmarks/inference_overhead.py [--data ../shared/data] [--checkpoint ../shared/models/minilm-absa-pair-rest]
+    python benchmarks/performance/inference_overhead.py [--data ../shared/data] [--checkpoint ../shared/models/minilm-absa-pair-rest]
 
 (a) `pytest suites/ --model bert-pt` over ARTS laptop + restaurant (cache off) against
-    benchmarks/plain_inference.py on the same unique queries, same batch size, both timed as whole
+    benchmarks/performance/plain_inference.py on the same unique queries, same batch size, both timed as whole
     processes (model load included), one after the other, twice, best of each;
 (b) a cold run into an empty cache, then a warm run from it;
 (c) the queries and model calls each run made (from the JSON report).
@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def timed(command: list[str], env: dict) -> float:
@@ -41,7 +41,7 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="absa-bench-"))
     suite = [sys.executable, "-m", "pytest", "suites/", "-q", "--tb=no", "-p", "no:cacheprovider",
              "--absa-data", str(data), "--absa-sources", "arts-laptop,arts-restaurant", "--model", "bert-pt"]
-    plain = [sys.executable, "benchmarks/plain_inference.py", args.checkpoint,
+    plain = [sys.executable, "benchmarks/performance/plain_inference.py", args.checkpoint,
              str(data / "arts/arts_testset/laptop_test_enriched.json"),
              str(data / "arts/arts_testset/rest_test_enriched.json"), "--batch-size", "64"]
     suite_times, plain_times = [], []

@@ -1,6 +1,6 @@
 """A whole offline run: the README's `pytest suites/` (default `lexicon` model, built-in sources, no data).
 
-    python benchmarks/offline_run.py [--repeat 3]
+    python benchmarks/performance/offline_run.py [--repeat 3]
 
 Times the whole process (best of N, medians too) and collection alone (`--collect-only`), each cold (a new,
 empty cache folder: WordNet loaded, every variant generated) and warm (the cache folder of a run before: the
@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def timed(args: list[str]) -> tuple[float, str]:

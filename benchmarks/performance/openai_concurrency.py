@@ -1,7 +1,7 @@
 """Concurrent requests to a served model: the `openai` adapter against a local OpenAI-compatible server
 that takes 50 ms per request, sequentially (max_concurrency 1) and 8 at a time.
 
-    python benchmarks/openai_concurrency.py
+    python benchmarks/performance/openai_concurrency.py
 
 The same 96 queries (the built-in restaurant sentences' targets), the same adapter and batch size (one
 batch of 96), the server on 127.0.0.1 (tests/openai_server.py, backed by the lexicon model); best of two
@@ -20,7 +20,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from openai_server import FakeOpenAI  # noqa: E402

@@ -7,7 +7,7 @@
    thread waits on the server: seconds from the signal to the end of the process (it used to be over a
    minute), its exit status and whether the partial report was written.
 
-    python benchmarks/openai_deadlines.py
+    python benchmarks/performance/openai_deadlines.py
 
 Each figure is the worst of three runs; a run that has not ended 120 s after the signal is killed and
 counted as hung, never dropped.
@@ -25,7 +25,7 @@ import time
 from importlib.metadata import entry_points
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from openai_server import FakeOpenAI  # noqa: E402

@@ -1,6 +1,6 @@
 """The plugin's cost per case against a plain parametrised pytest test with the same cases.
 
-    python benchmarks/per_case_overhead.py [--data ../shared/data]
+    python benchmarks/performance/per_case_overhead.py [--data ../shared/data]
 
 The suite replays the published BERT-PT predictions on ARTS laptop + restaurant (3,649 cases, no model
 cost). The plain test is one parametrised function with one case per suite case that passes or fails
@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FLAGS = ["-q", "--tb=line", "-p", "no:cacheprovider"]
 
 PLAIN_TEST = '''

@@ -1,8 +1,8 @@
-"""The baseline for benchmarks/inference_overhead.py: the same checkpoint, the same unique queries,
+"""The baseline for benchmarks/performance/inference_overhead.py: the same checkpoint, the same unique queries,
 the same batch size and the same input order as the suite (longest first by token count, which the
 transformers adapter does before batching), with nothing around it. Prints the number of queries predicted.
 
-    python benchmarks/plain_inference.py CHECKPOINT ARTS_JSON [ARTS_JSON ...] [--batch-size 64]
+    python benchmarks/performance/plain_inference.py CHECKPOINT ARTS_JSON [ARTS_JSON ...] [--batch-size 64]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What the review page costs a reviewer: opening a large file, and each decision from key to disk.
 
-    python benchmarks/review_page.py [--file CANDIDATES.jsonl] [--decisions 50]
+    python benchmarks/performance/review_page.py [--file CANDIDATES.jsonl] [--decisions 50]
 
 Default file: the REVTGT and REVNON candidates of SemEval-2014 restaurant training (7,204 lines, written by
 `absa-checks generate --candidates` into a temporary folder from ../shared/data). Starts the real `absa-checks
@@ -29,7 +29,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect, sync_playwright
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("ABSA_SHARED_DIR", REPO.parent / "shared"))
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 

@@ -1,6 +1,6 @@
 """What statistics on scipy cost and how far they move the numbers (docs/architecture.md, "Statistics on scipy").
 
-    python benchmarks/scipy_stats_cost.py [--repeat 5]
+    python benchmarks/performance/scipy_stats_cost.py [--repeat 5]
 
 (a) import time of scipy.stats (and of scipy.special alone), cumulative, from `python -X importtime`, best and
     median of N fresh processes; (b) the installed size of scipy, scipy.libs, numpy and numpy.libs; (c) the
@@ -18,7 +18,7 @@ import sys
 import timeit
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 

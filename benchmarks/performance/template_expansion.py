@@ -1,6 +1,6 @@
 """Template expansion: 10,000 template cases filled, best of 5 (issue 28: budget 1 s).
 
-    python benchmarks/template_expansion.py [--cases 10000] [--repeat 5]
+    python benchmarks/performance/template_expansion.py [--cases 10000] [--repeat 5]
 
 A suite of three template tests over its own lexicon (so the numbers do not move with the built-in words):
 a two-aspect contrast (mft, two cases per instance), a taxonomy pair (inv, `vary:`) and an intensifier pair
@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from absa_checks.common.examples import Aspect, Example, Variant  # noqa: E402

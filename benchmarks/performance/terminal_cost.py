@@ -2,7 +2,7 @@
 each failed case's `F`, the first 10 one line each) against the same run with `--tb=no` (pytest's cheapest), whole processes,
 interleaved, best of N.
 
-    python benchmarks/terminal_cost.py [--data ../shared/data] [--repeat 3]
+    python benchmarks/performance/terminal_cost.py [--data ../shared/data] [--repeat 3]
 
 The model is `lexicon-sentence` (aspect-blind: it fails about 4,200 of 7,600 cases) on ARTS laptop and
 restaurant and SemEval laptop; the terminal is a file, as in CI. Also times `-v` (every case explained).
@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def timed(command: list[str]) -> tuple[float, int]:

@@ -1,6 +1,6 @@
 """The capability x test-type matrix of several models, side by side (docs/capabilities.md, "Measured").
 
-    python benchmarks/capability_matrix.py [--models lexicon lexicon-sentence pair sent] [--out DIR]
+    python benchmarks/quality/capability_matrix.py [--models lexicon lexicon-sentence pair sent] [--out DIR]
 
 Runs the default suites (`pytest suites/`, offline: the built-in sentences and the capability templates) once
 per model with `--absa-report`, and prints one Markdown table: each capability and test type a row, each model
@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("ABSA_SHARED_DIR", REPO.parent / "shared"))
 MODELS = {"pair": f"transformers:{SHARED / 'models' / 'minilm-absa-pair-rest'}",
           "sent": f"transformers:{SHARED / 'models' / 'minilm-absa-sent-rest'}"}

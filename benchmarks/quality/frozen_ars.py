@@ -2,7 +2,7 @@
 each set's coverage and audited validity; and, per source, the covered-versus-uncovered accuracy difference of
 the aspect-first checkpoint over each strategy's population.
 
-    python benchmarks/frozen_ars.py --out DIR      # needs the public data and checkpoints (ABSA_SHARED_DIR)
+    python benchmarks/quality/frozen_ars.py --out DIR      # needs the public data and checkpoints (ABSA_SHARED_DIR)
 
 Runs the stock REVTGT, REVNON and ADDDIFF suites (suites/directional/revtgt.yaml, suites/invariance/revnon.yaml
 and adddiff.yaml, as shipped: frozen sets on SemEval-2014 and MAMS, ARTS's own variants on arts-*) on
@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("ABSA_SHARED_DIR", ROOT.parent / "shared"))
 SUITES = ("suites/directional/revtgt.yaml", "suites/invariance/revnon.yaml", "suites/invariance/adddiff.yaml")
 SOURCES = ("semeval14-laptop", "arts-laptop", "semeval14-restaurant", "arts-restaurant", "mams-restaurant")

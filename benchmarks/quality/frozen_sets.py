@@ -1,20 +1,20 @@
 """Issue 36: the audited, frozen variant sets of the public test sets, rebuilt from the data, the recorded answers,
 the recorded reviews and the recorded audit verdicts (docs/frozen-sets.md says what each step is and why).
 
-    python benchmarks/frozen_sets.py all --out DIR [--check]  # every step below; --check: byte for byte vs suites/frozen/
-    python benchmarks/frozen_sets.py candidates --out DIR     # rules, then the rewriter (recorded answers, 2 repair turns)
-    python benchmarks/frozen_sets.py decide --out DIR         # the four review passes' recorded decisions
-    python benchmarks/frozen_sets.py score --out DIR          # the recorded verdicts (two judges), at a fixed time
-    python benchmarks/frozen_sets.py freeze --out DIR         # the textless files shipped in suites/frozen/
-    python benchmarks/frozen_sets.py rates --out DIR          # validity per source x strategy and origin (scipy)
+    python benchmarks/quality/frozen_sets.py all --out DIR [--check]  # every step below; --check: byte for byte vs suites/frozen/
+    python benchmarks/quality/frozen_sets.py candidates --out DIR     # rules, then the rewriter (recorded answers, 2 repair turns)
+    python benchmarks/quality/frozen_sets.py decide --out DIR         # the four review passes' recorded decisions
+    python benchmarks/quality/frozen_sets.py score --out DIR          # the recorded verdicts (two judges), at a fixed time
+    python benchmarks/quality/frozen_sets.py freeze --out DIR         # the textless files shipped in suites/frozen/
+    python benchmarks/quality/frozen_sets.py rates --out DIR          # validity per source x strategy and origin (scipy)
 
 and, to make the items the people (here: stand-in helper sessions) answered:
     review-items [--second | --third | --fourth] --out DIR    # a review pass's items, in shares (they quote the data)
     audit-items --out DIR                                     # the blind audit's sheets, two judges an item
 
 DIR holds the full candidates files (they quote the data: keep DIR out of git). Everything recorded that the steps
-read is committed: benchmarks/rewriter-answers/test-sets.jsonl (the stand-in's answers) and
-benchmarks/frozen-sets/ (review*.jsonl, verdicts.jsonl: README there). The same data, files and generator (its
+read is committed: benchmarks/recorded/rewriter-answers/test-sets.jsonl (the stand-in's answers) and
+benchmarks/recorded/frozen-sets/ (review*.jsonl, verdicts.jsonl: README there). The same data, files and generator (its
 fingerprint is in every line) give byte-identical shipped files.
 """
 
@@ -29,16 +29,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks import test_sets_rewriter as rewriter_run  # noqa: E402
+from benchmarks.quality import test_sets_rewriter as rewriter_run  # noqa: E402
 
 SHARED = Path(os.environ.get("ABSA_SHARED_DIR", ROOT.parent / "shared"))
 SOURCES = rewriter_run.SOURCES  # the sets made here (REVTGT, REVNON, ADDDIFF)
 ARTS = ("arts-laptop", "arts-restaurant")  # ARTS's own published variants: audited, never replaced
-ANSWERS = ROOT / "benchmarks" / "rewriter-answers" / "test-sets.jsonl"
-RECORDED = ROOT / "benchmarks" / "frozen-sets"
+ANSWERS = ROOT / "benchmarks" / "recorded" / "rewriter-answers" / "test-sets.jsonl"
+RECORDED = ROOT / "benchmarks" / "recorded" / "frozen-sets"
 REVIEW = RECORDED / "review.jsonl"
 REPAIRS = 2
 POLAR = ("positive", "negative")
@@ -53,7 +53,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
 
 
 def candidates(out: Path) -> None:
-    """revtgt and revnon: rules, then the rewriter's replayed answers (benchmarks/test_sets_rewriter.py run);
+    """revtgt and revnon: rules, then the rewriter's replayed answers (benchmarks/quality/test_sets_rewriter.py run);
     adddiff: rules; the arts-* sources: their own published variants (mode given)."""
     out.mkdir(parents=True, exist_ok=True)
     rewriter_run.run(out, ANSWERS.resolve(), REPAIRS)
@@ -233,7 +233,7 @@ def review_items(out: Path, second: bool = False, third: bool = False, fourth: b
     print(f"{len(items)} review items in {n} shares in {folder}", file=sys.stderr)
 
 
-REVIEWED_AT = "2026-11-29T12:45:00+00:00"  # when the review pass's decisions were recorded (benchmarks/frozen-sets)
+REVIEWED_AT = "2026-11-29T12:45:00+00:00"  # when the review pass's decisions were recorded (benchmarks/recorded/frozen-sets)
 SCORED_EPOCH = "1795960800"                # 2026-11-29T14:00:00Z: the audit verdicts' `scored_at` (SOURCE_DATE_EPOCH)
 CHECKS_ONLY = "not reviewed: shipped on the checks alone"  # the `reviewer` of a shipped variant nobody reviewed
 
@@ -266,7 +266,7 @@ def _edited(sentence: str, r: dict, unit) -> dict | None:
 
 
 def _reviewed(out: Path) -> dict[str, list[dict]]:
-    """source -> the recorded review decisions on its candidates: the first pass's (benchmarks/frozen-sets/
+    """source -> the recorded review decisions on its candidates: the first pass's (benchmarks/recorded/frozen-sets/
     review.jsonl), then the second's (review-2.jsonl), which replace the first's on the same candidate."""
     of_item = {r["id"]: source for source, r in review_selection(out)}
     found: dict[str, list[dict]] = {source: [] for source in SOURCES}

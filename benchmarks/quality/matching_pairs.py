@@ -1,8 +1,8 @@
 """The shared tagger's real outputs for the flexible matcher: cache them, draw pairs to label, score F1.
 
-    python benchmarks/matching_pairs.py predict [--data ../shared/data] [--model ../shared/models/minilm-absa-e2e-rest]
-    python benchmarks/matching_pairs.py draw [--seed 24] [--n 40]
-    python benchmarks/matching_pairs.py f1 [--data ../shared/data]
+    python benchmarks/quality/matching_pairs.py predict [--data ../shared/data] [--model ../shared/models/minilm-absa-e2e-rest]
+    python benchmarks/quality/matching_pairs.py draw [--seed 24] [--n 40]
+    python benchmarks/quality/matching_pairs.py f1 [--data ../shared/data]
 
 (all with `--cache FILE`, default CACHE below; `predict --sources semeval14-restaurant ...` for fewer).
 
@@ -32,7 +32,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from absa_checks.common.tuples import AspectTuple  # noqa: E402
@@ -62,7 +62,7 @@ def predict(data: Path, model: str, cache: Path, sources: list[str]) -> None:
 
 def cached(cache: Path = CACHE) -> dict[str, list[AspectTuple]]:
     if not cache.is_file():
-        raise SystemExit(f"{cache} not found: run `python benchmarks/matching_pairs.py predict` first")
+        raise SystemExit(f"{cache} not found: run `python benchmarks/quality/matching_pairs.py predict` first")
     answers = {}
     for line in cache.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)

@@ -1,6 +1,6 @@
 """Benchmark: inferred opinion spans against TOWE's gold spans, and what they do to REVTGT coverage.
 
-    python benchmarks/opinion_inference.py [--data ../shared/data] [--json out.json] [--show-errors N]
+    python benchmarks/quality/opinion_inference.py [--data ../shared/data] [--json out.json] [--show-errors N]
                                            [--split train]
 
 For both SemEval-2014 test sets (laptop, restaurant) the same XML is loaded twice:
@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from absa_checks.common.examples import Unit, Variant  # noqa: E402
 from absa_checks.perturb.engine import Settings, generate  # noqa: E402
@@ -273,7 +273,7 @@ def table(results: Mapping[str, Measured]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
+    parser.add_argument("--data", default=str(Path(__file__).resolve().parents[3] / "shared" / "data"))
     parser.add_argument("--json", default=None, help="write the table's numbers to this JSON file")
     parser.add_argument("--show-errors", type=int, default=0, metavar="N",
                         help="print N inferred target opinions that overlap no gold span, per test set")

@@ -1,7 +1,7 @@
 """A reviewer's hands on the review page, for a reviewer that reads text: what the page shows, and its keys.
 
-    python benchmarks/review_driver.py show URL [--count N]      # the next N undecided candidates, as shown
-    python benchmarks/review_driver.py do URL ACTIONS.json       # decisions made with the page's keys
+    python benchmarks/quality/review_driver.py show URL [--count N]      # the next N undecided candidates, as shown
+    python benchmarks/quality/review_driver.py do URL ACTIONS.json       # decisions made with the page's keys
 
 It drives `absa-checks review FILE` (its URL is the first line the command prints) in headless Chromium:
 `show` prints the text of each undecided card (what a person sees on it, with the marked aspects'

@@ -1,10 +1,10 @@
 """What reviewing adds: a real review round on SemEval-2014 restaurant training units, then a blind audit.
 
-    python benchmarks/review_round.py draw --seed 8 --units 250 --reviewers 2 --out DIR
+    python benchmarks/quality/review_round.py draw --seed 8 --units 250 --reviewers 2 --out DIR
     (reviewers: `absa-checks review DIR/review-K.jsonl`, one page each, nothing else shown to them)
-    python benchmarks/review_round.py sheet --seed 8 --dir DIR [--judges 2]
+    python benchmarks/quality/review_round.py sheet --seed 8 --dir DIR [--judges 2]
     (judges: the rubric and one DIR/items-K.jsonl each, as in every blind round)
-    python benchmarks/review_round.py score --dir DIR --verdicts DIR/verdicts-*.jsonl [--json DIR/scores.json]
+    python benchmarks/quality/review_round.py score --dir DIR --verdicts DIR/verdicts-*.jsonl [--json DIR/scores.json]
 
 `draw` writes the candidates of the real command (`absa-checks generate --candidates`, REVTGT and REVNON)
 for --units training units drawn with --seed among those no earlier round used (docs/quality/*/key.jsonl),
@@ -37,10 +37,10 @@ from pathlib import Path
 
 from scipy.stats import beta
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from absa_checks.suites.files import load_file  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared"
 TRAIN = SHARED / "data" / "semeval2014" / "Restaurants_Train_v2.xml"
 KEY_SOURCE = "semeval14-restaurant-train"  # how earlier rounds' keys name these units

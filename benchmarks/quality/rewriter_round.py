@@ -1,11 +1,11 @@
 """Issue 29's round: coverage and blind validity of the LLM rewriter on SemEval-2014 training units.
 
-    python benchmarks/rewriter_round.py draw --seed 29 --out DIR [--per-cell 60]
-    python benchmarks/rewriter_round.py export --out DIR
-    python benchmarks/rewriter_round.py run --out DIR --answers ANSWERS [--repairs N]
-    python benchmarks/rewriter_round.py pending --out DIR     (the repair turns the kept answers need)
-    python benchmarks/rewriter_round.py items --out DIR --seed 29 [--arts 20]
-    python benchmarks/rewriter_round.py score --out DIR --verdicts V1.jsonl [V2.jsonl ...]
+    python benchmarks/quality/rewriter_round.py draw --seed 29 --out DIR [--per-cell 60]
+    python benchmarks/quality/rewriter_round.py export --out DIR
+    python benchmarks/quality/rewriter_round.py run --out DIR --answers ANSWERS [--repairs N]
+    python benchmarks/quality/rewriter_round.py pending --out DIR     (the repair turns the kept answers need)
+    python benchmarks/quality/rewriter_round.py items --out DIR --seed 29 [--arts 20]
+    python benchmarks/quality/rewriter_round.py score --out DIR --verdicts V1.jsonl [V2.jsonl ...]
 
 `draw` takes the SemEval-2014 TRAINING units (laptop and restaurant, TOWE opinion spans) of sentences no
 earlier round judged (every docs/quality/*/key.jsonl, and shared/quality/judged_2026-11.jsonl) and draws,
@@ -28,7 +28,7 @@ and the rewriter's answers by verdict and reason (`coverage.json`).
 `items` draws the blind items: every variant the rewriter shipped, every variant the rules shipped on the
 drawn units, and --arts published ARTS variants of SemEval-2014 test units (calibration), shuffled, with
 no field that tells their origin, in shards of 110; `key.jsonl` says which is which. `score` joins the
-verdicts with the key (benchmarks/variant_quality.py's score: rates with Wilson 95% intervals).
+verdicts with the key (benchmarks/quality/variant_quality.py's score: rates with Wilson 95% intervals).
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "benchmarks" / "quality"))
 
 from absa_checks.common.examples import Unit  # noqa: E402
 from absa_checks.sources.semeval import load_semeval  # noqa: E402

@@ -1,6 +1,6 @@
 """Screen ARTS's published REVTGT and REVNON variants with the checks our own variants must pass.
 
-    python benchmarks/screen_arts.py [--data ../shared/data] [--json out.json]
+    python benchmarks/quality/screen_arts.py [--data ../shared/data] [--json out.json]
 
 Each published variant is joined with its SemEval-2014 unit (same id; TOWE opinion spans and the
 other aspects' polarities) and run through absa_checks.perturb.screen: the edits are recovered by a
@@ -17,7 +17,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from absa_checks.perturb.resources import load_resources  # noqa: E402
 from absa_checks.perturb.screen import screen  # noqa: E402
@@ -49,7 +49,7 @@ def measure(data: Path) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
+    parser.add_argument("--data", default=str(Path(__file__).resolve().parents[3] / "shared" / "data"))
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
     results = measure(Path(args.data))

@@ -5,7 +5,7 @@
 (b) the regression gate's false-fail rate (equal models) and detection rate (a 5-point ARS drop) on
     1,000 units, for the shipped rule and the alternatives considered.
 
-    python benchmarks/statistics_tables.py [--runs 20000]
+    python benchmarks/quality/statistics_tables.py [--runs 20000]
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from absa_checks.judge.stats import clopper_pearson, mcnemar_exact, mcnemar_worse, wilson  # noqa: E402
 

@@ -1,8 +1,8 @@
 """Are the template sentences valid by construction? A blind round: draw, judge, score.
 
-    python benchmarks/template_quality.py draw --seed 9 --per-test 4 --out DIR
+    python benchmarks/quality/template_quality.py draw --seed 9 --per-test 4 --out DIR
     (judges: DIR/rubric.md and one DIR/items-K.jsonl each; nothing else)
-    python benchmarks/template_quality.py score --dir DIR --verdicts DIR/verdicts-*.jsonl [--json DIR/scores.json]
+    python benchmarks/quality/template_quality.py score --dir DIR --verdicts DIR/verdicts-*.jsonl [--json DIR/scores.json]
 
 `draw` runs the real thing: `pytest suites/capabilities/ --model lexicon --absa-report` (the built-in
 capability suites at their defaults), takes the template cases from the JSON report, groups them by sentence
@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from review_round import _lines, exact_rate  # noqa: E402  (the same exact intervals and JSONL reading)
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 JUDGES = 2
 RUBRIC = """# Rubric: template sentences
 

@@ -1,8 +1,8 @@
 """Issue 36's first step: the rules plus the rewriter (one repair turn) on the whole public test sets, with the
 stand-in's recorded answers replayed. Coverage per source and strategy over the populations the issue names.
 
-    python benchmarks/test_sets_rewriter.py export --out DIR            # the first turns, and the stand-ins' shares
-    python benchmarks/test_sets_rewriter.py run --out DIR --answers benchmarks/rewriter-answers/test-sets.jsonl
+    python benchmarks/quality/test_sets_rewriter.py export --out DIR            # the first turns, and the stand-ins' shares
+    python benchmarks/quality/test_sets_rewriter.py run --out DIR --answers benchmarks/recorded/rewriter-answers/test-sets.jsonl
 
 `export` runs `absa-checks generate --source S --variants generated --strategies revtgt,revnon --export-requests`
 for semeval14-laptop, semeval14-restaurant and mams-restaurant (the default prompt and settings: model "rewriter",
@@ -30,7 +30,7 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from absa_checks.sources import load_dataset  # noqa: E402

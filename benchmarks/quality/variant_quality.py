@@ -1,8 +1,8 @@
 """Blind judgement of generated variants: draw a sample, then score a judge's verdicts.
 
-    python benchmarks/variant_quality.py draw --seed 1 --out DIR [--per-cell 25] [--arts-per-cell 5]
+    python benchmarks/quality/variant_quality.py draw --seed 1 --out DIR [--per-cell 25] [--arts-per-cell 5]
                                               [--split train] [--strategies revtgt revnon]
-    python benchmarks/variant_quality.py score --key DIR/key.jsonl --verdicts V1.jsonl [V2.jsonl ...]
+    python benchmarks/quality/variant_quality.py score --key DIR/key.jsonl --verdicts V1.jsonl [V2.jsonl ...]
 
 `draw` takes SemEval-2014 test units (laptop and restaurant, TOWE opinion spans) that are NOT in the
 earlier judgement (../shared/quality/judged_2026-11.jsonl) nor in any key given with --exclude, and for
@@ -26,7 +26,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from absa_checks.common.examples import Example, Variant  # noqa: E402
 from absa_checks.judge.stats import wilson  # noqa: E402
@@ -35,7 +35,7 @@ from absa_checks.perturb.resources import load_resources  # noqa: E402
 from absa_checks.sources import load_dataset  # noqa: E402
 from absa_checks.sources.semeval import load_semeval  # noqa: E402
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+SHARED = Path(__file__).resolve().parents[3] / "shared"
 SOURCES = {"semeval14-laptop": ("laptop", "arts-laptop"), "semeval14-restaurant": ("restaurant", "arts-restaurant")}
 STRATEGIES = ("revtgt", "revnon", "adddiff")
 INTENDED = {"revtgt": lambda p: {"positive": "negative", "negative": "positive"}.get(p, p)}
