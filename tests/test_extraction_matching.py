@@ -282,10 +282,10 @@ def _missing_for_the_draw() -> str:
 @needs_extra("transformers")
 @pytest.mark.skipif(bool(_missing_for_the_draw()), reason=_missing_for_the_draw() or "-")
 def test_the_drawn_pairs_are_the_ones_the_recorded_seed_draws_from_the_taggers_real_outputs(tmp_path):
-    """The 40 pairs with `seed: 24` are what benchmarks/matching_pairs.py draws from the shared tagger's answers
+    """The 40 pairs with `seed: 24` are what benchmarks/quality/matching_pairs.py draws from the shared tagger's answers
     on the SemEval-2014 test sets (the tagger run for real, its answers cached in tmp_path only)."""
     cache = tmp_path / "answers.jsonl"
-    script = [sys.executable, str(REPO / "benchmarks" / "matching_pairs.py")]
+    script = [sys.executable, str(REPO / "benchmarks" / "quality" / "matching_pairs.py")]
     common = ["--data", str(SHARED_DATA), "--cache", str(cache)]
     subprocess.run([*script, "predict", *common, "--model", str(MODELS / "minilm-absa-e2e-rest"),
                     "--sources", "semeval14-restaurant", "semeval14-laptop"],

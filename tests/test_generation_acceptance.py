@@ -1,6 +1,6 @@
 """Generation over the SemEval-2014 test sets with TOWE opinion spans reaches what ARTS reached.
 
-Uses the benchmark's own measurement (benchmarks/generate_semeval.py), so the numbers in
+Uses the benchmark's own measurement (benchmarks/performance/generate_semeval.py), so the numbers in
 docs/performance.md and these assertions come from the same code. Its time budget is not asserted here
 (a wall-clock time depends on the machine's load): the benchmark prints it against the budget.
 """
@@ -13,7 +13,7 @@ import pytest
 
 from conftest import REPO, SHARED_DATA, needs_shared_data
 
-spec = importlib.util.spec_from_file_location("generate_semeval", REPO / "benchmarks" / "generate_semeval.py")
+spec = importlib.util.spec_from_file_location("generate_semeval", REPO / "benchmarks" / "performance" / "generate_semeval.py")
 benchmark = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(benchmark)
 

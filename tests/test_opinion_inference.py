@@ -1,5 +1,5 @@
 """Opinion inference (absa_checks/sources/infer.py): its rules on hand-written sentences, and its measured
-quality against TOWE's gold spans (benchmarks/opinion_inference.py, the numbers in docs/opinion_inference.md)."""
+quality against TOWE's gold spans (benchmarks/quality/opinion_inference.py, the numbers in docs/opinion_inference.md)."""
 
 from __future__ import annotations
 
@@ -156,7 +156,7 @@ def test_an_arts_test_set_given_as_input_gets_inferred_opinions(tmp_path):
 
 # ------------------------------------------------------------------------------------------ real data
 
-spec = importlib.util.spec_from_file_location("opinion_inference", REPO / "benchmarks" / "opinion_inference.py")
+spec = importlib.util.spec_from_file_location("opinion_inference", REPO / "benchmarks" / "quality" / "opinion_inference.py")
 benchmark = importlib.util.module_from_spec(spec)
 sys.modules[spec.name] = benchmark  # dataclasses look their module up
 spec.loader.exec_module(benchmark)

@@ -57,7 +57,7 @@ def test_cold_run_predicts_each_unique_query_once_and_warm_run_loads_no_model(pa
     assert first["model_calls"] == -(-first["predicted"] // 64) and first["model_loaded"]
     assert second["predicted"] == 0 and second["cache_hits"] == first["unique_queries"] and not second["model_loaded"]
     assert warm.report["sources"] == cold.report["sources"]  # the same answers, from the cache
-    # how much faster the warm run is: benchmarks/inference_overhead.py (docs/performance.md), not a test
+    # how much faster the warm run is: benchmarks/performance/inference_overhead.py (docs/performance.md), not a test
 
 
 def test_xdist_workers_predict_each_query_once_between_them(run):

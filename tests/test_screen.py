@@ -49,7 +49,7 @@ def test_a_published_variant_is_quarantined_for_the_same_reasons_as_ours(resourc
 
 @needs_shared_data
 def test_the_arts_screen_counts_every_published_variant():
-    spec = importlib.util.spec_from_file_location("screen_arts", REPO / "benchmarks" / "screen_arts.py")
+    spec = importlib.util.spec_from_file_location("screen_arts", REPO / "benchmarks" / "quality" / "screen_arts.py")
     benchmark = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(benchmark)
     results = benchmark.measure(SHARED_DATA)

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from absa_checks.judge.stats import Rate, clopper_pearson, wilson
-from benchmarks.statistics_tables import bootstrap_bounds  # what ARS used before
+from benchmarks.quality.statistics_tables import bootstrap_bounds  # what ARS used before
 
 Z2 = 3.841459  # z^2 for z = 1.959964
 

@@ -50,7 +50,7 @@ TEST_FILES = {
     "restaurant": DomainFiles("semeval2014/Restaurants_Test_Gold.xml", "arts/src_data/rest/test_sent_towe.json",
                               "towe/14res/test.tsv"),
 }
-# The training splits, for judging variants on units the test sets have not used up (benchmarks/variant_quality.py).
+# The training splits, for judging variants on units the test sets have not used up (benchmarks/quality/variant_quality.py).
 TRAIN_FILES = {
     "laptop": DomainFiles("semeval2014/Laptop_Train_v2.xml", "arts/src_data/laptop/train_sent_towe.json",
                           "towe/14lap/train.tsv"),
