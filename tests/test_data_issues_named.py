@@ -137,7 +137,7 @@ def test_the_extraction_gold_refuses_a_repeated_sentence_id_naming_it(tmp_path):
 def test_generate_refuses_units_that_share_an_id_rather_than_write_the_wrong_variants(tmp_path):
     from absa_checks.common.errors import AbsaChecksError
     from absa_checks.perturb.engine import Settings
-    from absa_checks.run import generate
+    from absa_checks.workflows import generate
     from absa_checks.sources.base import LoadedSource
 
     loaded = load_file(_write(tmp_path / "two.xml", _xml("100", "101")))

@@ -569,7 +569,7 @@ def test_a_quarantined_attempt_gets_the_target_and_aspects_where_the_attempt_has
     refused (an edit finds the spans in the reviewer's text)."""
     from absa_checks.common.examples import Aspect, Example, Unit
     from absa_checks.perturb.engine import Quarantined
-    from absa_checks.run.generate import _attempt
+    from absa_checks.workflows.generate import _attempt
     from absa_checks.suites.candidates import parse_line
 
     original = "The pizza is the best if you like thin crusted pizza, and the staff is kind."

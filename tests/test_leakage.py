@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from absa_checks.run import augment
-from absa_checks.run.leakage import FINGERPRINTS_FILE, fingerprint, normalise, sets_by_fingerprint, shipped_test_sets
+from absa_checks.workflows import augment
+from absa_checks.workflows.leakage import FINGERPRINTS_FILE, fingerprint, normalise, sets_by_fingerprint, shipped_test_sets
 from absa_checks.suites.files import load_file
 from conftest import REPO, SHARED_DATA, needs_shared_data
 

@@ -20,7 +20,7 @@ from absa_checks.common.llm_requests import requests_lines
 from absa_checks.perturb import rewrite_check, rewrite_prompt
 from absa_checks.perturb.engine import Quarantined, Settings
 from absa_checks.perturb.variants import VariantRequest, VariantSet
-from absa_checks.run import rewrite
+from absa_checks.workflows import rewrite
 from absa_checks.run.run_state import VariantCache
 from absa_checks.sources.base import LoadedSource
 from absa_checks.suites import strategies as strategy_names
