@@ -85,8 +85,8 @@ GENERATED_STRATEGIES = ("revtgt", "revnon", "adddiff")
 def generated_sentences(name: str, data_dir: Path) -> list[str]:
     """The variants `absa-checks generate --source NAME --variants generated` writes (seed 0, defaults)."""
     from absa_checks.perturb.engine import Settings
-    from absa_checks.workflows import generate
     from absa_checks.sources.catalog import load_named
+    from absa_checks.workflows import generate
 
     loaded = load_named(name, data_dir)
     made, _, _ = generate.run(loaded, list(GENERATED_STRATEGIES), Settings(GENERATED_SEED, ()), "generated")
