@@ -23,7 +23,7 @@ from absa_checks.common.labels import POLARITIES
 from absa_checks.common.yaml_lines import LocatedYaml, decode, load_located
 from absa_checks.suites import lexicons as lexicons_module
 from absa_checks.suites import slices as slices_module
-from absa_checks.suites import strategies
+from absa_checks.suites import strategies, template_parse
 from absa_checks.suites import templates as templates_module
 from absa_checks.suites.expectations import EXPECTATIONS, Expectation
 
@@ -585,7 +585,7 @@ def _parse_template_test(check: _Checker, raw: dict, at: tuple, defaults: dict, 
     capability = capability_name(check.string(test["capability"], at + ("capability",))) if "capability" in test \
         else capability_name(check.string(defaults["capability"], ("defaults", "capability"))) \
         if "capability" in defaults else "templates"  # the matrix's row for a template test that names none
-    spec = templates_module.parse_template(check, test, at, name, domain, lexicons.of(domain), kind, expect)
+    spec = template_parse.parse_template(check, test, at, name, domain, lexicons.of(domain), kind, expect)
     merged = {**defaults, **test}
     tags = check.string_list(merged["tags"], at + ("tags",) if "tags" in test else ("defaults", "tags")) \
         if "tags" in merged else ()
