@@ -2,6 +2,11 @@
 
 Every error names the file, the line and the key, and says how to fix it.
 The format is documented with examples in docs/suites.md.
+
+Why this module is long: it is the suite file's grammar, one top-down reader (`parse_suite`, then each test
+kind: strategy, template, extraction) whose parts share the defaults merge, the gates and the variant files of a
+test; the checks every reader shares are absa_checks.suites.yaml_checks, hand-written examples
+absa_checks.suites.examples_spec, template keys absa_checks.suites.template_parse.
 """
 
 from __future__ import annotations
