@@ -14,7 +14,7 @@ are retried (429, 408/409/425, 500/502/503/504, and what the HTTP layer raises: 
 connections, malformed replies) and how long to wait (a `Retry-After` of at most MAX_RETRY_AFTER seconds
 is honoured; a longer one is not retried and says so in one message; else exponential backoff from
 `backoff` seconds, at most 30 s, with seeded jitter). What the SDK does not do is ours, in the HTTP client
-it is given (_http_client): each request waits for its `requests_per_minute` slot and is read whole
+it is given (transport.http_client): each request waits for its `requests_per_minute` slot and is read whole
 within `timeout` seconds (a wall deadline from connecting to the last byte, around the SDK's per-read
 time-outs: a server trickling its reply is cut off), and a 2xx reply that is not a chat completion is a
 malformed reply the SDK retries. After `max_consecutive_failures` failed requests in a row the adapter
@@ -36,9 +36,7 @@ log probabilities make their own query an error.
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import hashlib
-import importlib
 import json
 import math
 import os
@@ -48,15 +46,15 @@ import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future
-from numbers import Real
 from typing import Any
-from urllib.parse import urlsplit
 
 from absa_checks.common.errors import AdapterError
 from absa_checks.common.labels import POLARITIES, polarity_word
 from absa_checks.common.redaction import looks_secret, redact_text, redact_url, shown
 from absa_checks.models.adapters import AdapterKind
 from absa_checks.models.answer_reading import read_polarity
+from model_adapters import openai_settings as checks
+from model_adapters import openai_transport as transport
 from model_adapters.protocol import Answer, Query, QueryError
 
 MODES = ("classify", "extract")
@@ -70,107 +68,6 @@ RETRY_STATUSES = {408, 409, 425, 429, 500, 502, 503, 504}
 MAX_BACKOFF = 30.0      # seconds: the longest wait between tries of our backoff
 MAX_RETRY_AFTER = 60.0  # seconds: the longest Retry-After a request waits for (the openai SDK's own cap in 1.x);
                         # a server asking for longer is not retried (one clear message): it is out for a while
-INSTALL = "pip install -e '.[openai]' in a checkout, or pip install 'absa-checks[openai]'"
-ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-PASTED_KEY = ("api_key_env must name an environment variable; it looks like a key was pasted there. Put the key "
-              "in an environment variable (export OPENAI_API_KEY=...) and write that variable's name here, e.g. "
-              "api_key_env: OPENAI_API_KEY")
-
-
-def looks_like_a_key(value: str) -> bool:
-    """Not a variable's name, or a name that reads like a secret: `sk_...`, or 20+ characters whose case and
-    digits change as often as random text's do (`AbCdEf0123456789GhIj`, `a8Fk2LqP9zR4tY7uW1xC`; not
-    `MyCompanyOpenAIKey2024` nor `AzureOpenAIKeyForTheEastUSRegion2`)."""
-    if not ENV_NAME.fullmatch(value):
-        return True
-    runs = [m.group() for m in re.finditer(r"[a-z]+|[A-Z]+|[0-9]+|_+", value)]
-    lone_lower = sum(len(r) == 1 and r.islower() for r in runs)  # camelCase words keep 2+ lower-case letters
-    digit_runs = sum(r.isdigit() for r in runs)
-    random_looking = len(runs) >= 0.4 * len(value) and (lone_lower >= 3 or digit_runs >= 2)
-    return value.lower().startswith("sk_") or (len(value) >= 20 and random_looking)
-
-
-# The upper bounds of the numeric settings: beyond them a value is a typo (or overflows a timer), not a choice.
-MAX_TIMEOUT = 3600.0             # seconds for one request: an hour
-MIN_REQUESTS_PER_MINUTE = 1 / 60  # one request an hour
-MAX_REQUESTS_PER_MINUTE = 1e6
-MAX_BACKOFF_SETTING = 600.0      # seconds before the first retry (later waits are capped at MAX_BACKOFF anyway)
-MAX_TEMPERATURE = 2.0            # the OpenAI API's own bound
-UPPER = {"max_concurrency": 256, "retries": 100, "max_consecutive_failures": 1_000_000, "seed": 2 ** 63 - 1,
-         "max_tokens": 1_000_000}
-
-
-def _whole(name: str, key: str, value: object, low: int) -> int:
-    """A whole number from `low` to UPPER[key] (a `${VAR}` gives it as text: "8" is 8)."""
-    if isinstance(value, str) and re.fullmatch(r"\s*[-+]?\d+\s*", value):
-        value = int(value)
-    high = UPPER[key]
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise AdapterError(f"model '{name}': {key} {shown(value)} must be a whole number of at least {low} and at most "
-                           f"{high}, "
-                           f"e.g. {key}: {max(low, 1) if key != 'retries' else 4}")
-    return value
-
-
-def _number(name: str, key: str, value: object, low: float, above: bool, example: str, high: float) -> float:
-    """A finite number at least (or, with `above`, greater than) `low`, and at most `high`."""
-    if isinstance(value, str):
-        try:
-            value = float(value)
-        except ValueError:
-            pass
-    if isinstance(value, Real) and not isinstance(value, bool):
-        number = float(value)
-        if math.isfinite(number) and (number > low if above else number >= low) and number <= high:
-            return number
-    bound = f"above {low:g}" if above else f"at least {low:g}"
-    raise AdapterError(f"model '{name}': {key} {shown(value)} must be a number {bound} and at most {high:g}, "
-                       f"e.g. {key}: {example}")
-
-
-def _flag(name: str, key: str, value: object) -> bool:
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return value.strip().lower() == "true"
-    if not isinstance(value, bool):
-        raise AdapterError(f"model '{name}': {key} {shown(value)} must be true or false")
-    return value
-
-
-def _base_url(name: str, value: str) -> str:
-    """http(s)://host[:port][/path], with a host, without credentials, a query or a fragment (the adapter
-    appends /chat/completions to it). The value is never repeated when it holds credentials."""
-    example = "e.g. base_url: http://127.0.0.1:8000/v1"
-    text = value.strip()
-    try:
-        parts = urlsplit(text)
-        port = parts.port
-    except ValueError:
-        raise AdapterError(f"model '{name}': base_url {shown(redact_url(text))} is not a URL "
-                           f"(http(s)://host[:port][/path]), {example}") from None
-    if parts.scheme not in ("http", "https") or not text.lower().startswith(parts.scheme + "://"):
-        raise AdapterError(f"model '{name}': base_url must start with http:// or https://, {example}")
-    if "@" in parts.netloc:
-        raise AdapterError(f"model '{name}': base_url holds credentials (user:password@); they are not shown and "
-                           "not sent. Put the key in an environment variable and name it with api_key_env (e.g. "
-                           "api_key_env: OPENAI_API_KEY); base_url keeps only http(s)://host[:port][/path]")
-    if parts.query or parts.fragment or text.rstrip("/").endswith(("?", "#")):
-        raise AdapterError(f"model '{name}': base_url {redact_url(text)} has a query string or a fragment, which "
-                           "cannot take /chat/completions after it; a key there (?api-key=...) belongs in an "
-                           "environment variable named by api_key_env; base_url keeps only "
-                           "http(s)://host[:port][/path]")
-    if not parts.hostname or port == 0 or any(c.isspace() for c in text):
-        raise AdapterError(f"model '{name}': base_url {shown(text)} names no host (or has a space or port 0), "
-                           f"{example}")
-    return text
-
-
-def _text(name: str, key: str, value: object) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise AdapterError(f"model '{name}': {key} must be a non-empty text, e.g. {key}: "
-                           f"{'http://127.0.0.1:8000/v1' if key == 'base_url' else '...'}")
-    return value
-
-
 class OpenAIAdapter:
     cacheable = True
 
@@ -179,34 +76,37 @@ class OpenAIAdapter:
                  max_concurrency: int = 4, timeout: float = 30.0, retries: int = 4,
                  requests_per_minute: float | None = None, max_consecutive_failures: int = 8,
                  temperature: float = 0.0, seed: int = 0, max_tokens: int | None = None, backoff: float = 0.5):
-        base_url, model = _base_url(name, _text(name, "base_url", base_url)), _text(name, "model", model)
+        base_url = checks.base_url(name, checks.text(name, "base_url", base_url))
+        model = checks.text(name, "model", model)
         if looks_secret(model):
             raise AdapterError(f"model '{name}': model looks like an API key (not shown); model: is the name the "
-                               f"server knows the model by (e.g. model: gpt-4o-mini). {PASTED_KEY.split('; ', 1)[1]}")
+                               "server knows the model by (e.g. model: gpt-4o-mini). "
+                               f"{checks.PASTED_KEY.split('; ', 1)[1]}")
         if mode not in MODES:
             raise AdapterError(f"model '{name}': mode {shown(mode)} is not one of {', '.join(MODES)}")
         if guided not in GUIDED:
             raise AdapterError(f"model '{name}': guided {shown(guided)} is not one of {', '.join(GUIDED)}")
         if prompt is not None and not isinstance(prompt, str):
             raise AdapterError(f"model '{name}': prompt must be text holding {{sentence}} (and {{aspect}})")
-        max_concurrency = _whole(name, "max_concurrency", max_concurrency, 1)
-        retries = _whole(name, "retries", retries, 0)
-        max_consecutive_failures = _whole(name, "max_consecutive_failures", max_consecutive_failures, 1)
-        seed = _whole(name, "seed", seed, 0)
+        max_concurrency = checks.whole(name, "max_concurrency", max_concurrency, 1)
+        retries = checks.whole(name, "retries", retries, 0)
+        max_consecutive_failures = checks.whole(name, "max_consecutive_failures", max_consecutive_failures, 1)
+        seed = checks.whole(name, "seed", seed, 0)
         if max_tokens is not None:
-            max_tokens = _whole(name, "max_tokens", max_tokens, 1)
-        timeout = _number(name, "timeout", timeout, 0.0, True, "30 (seconds for the whole request)", MAX_TIMEOUT)
+            max_tokens = checks.whole(name, "max_tokens", max_tokens, 1)
+        timeout = checks.number(name, "timeout", timeout, 0.0, True, "30 (seconds for the whole request)",
+                                checks.MAX_TIMEOUT)
         if requests_per_minute is not None:
-            requests_per_minute = _number(name, "requests_per_minute", requests_per_minute, 0.0, True, "60",
-                                          MAX_REQUESTS_PER_MINUTE)
-            if requests_per_minute < MIN_REQUESTS_PER_MINUTE:
+            requests_per_minute = checks.number(name, "requests_per_minute", requests_per_minute, 0.0, True, "60",
+                                                checks.MAX_REQUESTS_PER_MINUTE)
+            if requests_per_minute < checks.MIN_REQUESTS_PER_MINUTE:
                 raise AdapterError(f"model '{name}': requests_per_minute {requests_per_minute:g} is less than one "
                                    "request an hour (at least 0.0167); leave it out for no limit, e.g. "
                                    "requests_per_minute: 60")
-        temperature = _number(name, "temperature", temperature, 0.0, False, "0", MAX_TEMPERATURE)
-        backoff = _number(name, "backoff", backoff, 0.0, False, "0.5 (seconds before the first retry)",
-                          MAX_BACKOFF_SETTING)
-        logprobs = _flag(name, "logprobs", logprobs)
+        temperature = checks.number(name, "temperature", temperature, 0.0, False, "0", checks.MAX_TEMPERATURE)
+        backoff = checks.number(name, "backoff", backoff, 0.0, False, "0.5 (seconds before the first retry)",
+                                checks.MAX_BACKOFF_SETTING)
+        logprobs = checks.flag(name, "logprobs", logprobs)
         template = prompt or (DEFAULT_EXTRACT_PROMPT if mode == "extract" else DEFAULT_PROMPT)
         needed = ("{sentence}",) if mode == "extract" else ("{sentence}", "{aspect}")
         missing = [field for field in needed if field not in template]
@@ -217,8 +117,8 @@ class OpenAIAdapter:
             raise AdapterError(f"model '{name}': api_key_env is empty; write the name of the environment variable "
                                "that holds the key (api_key_env: OPENAI_API_KEY), or leave it out")
         if api_key_env is not None:
-            if not isinstance(api_key_env, str) or looks_like_a_key(api_key_env.strip()):
-                raise AdapterError(f"model '{name}': {PASTED_KEY}")
+            if not isinstance(api_key_env, str) or checks.looks_like_a_key(api_key_env.strip()):
+                raise AdapterError(f"model '{name}': {checks.PASTED_KEY}")
             api_key_env = api_key_env.strip()
             self.key = os.environ.get(api_key_env, "")
             if not self.key:
@@ -258,7 +158,7 @@ class OpenAIAdapter:
         self._stopped = ""
         self._stopped_reason = ""  # what the requests not sent once stopped are counted by
         self._halt = threading.Event()  # set by an interrupt: every request under way is cancelled
-        self._batches: set[_Batch] = set()  # the batches under way, for halt()
+        self._batches: set[transport.Batch] = set()  # the batches under way, for halt()
 
     # ------------------------------------------------------------------ what it is
 
@@ -296,8 +196,8 @@ class OpenAIAdapter:
         """Every request body's reply, asked on an event loop in a daemon thread while this thread waits: an
         interrupt here (Ctrl-C, SIGTERM as KeyboardInterrupt) cancels the requests and lets go at once. With
         `stop`, an adapter that stopped asking raises its one message for the whole batch."""
-        sdk = _import_sdk(self.name)
-        batch = _Batch()
+        sdk = transport.import_sdk(self.name)
+        batch = transport.Batch()
         outcome: Future = Future()
         worker = threading.Thread(target=self._serve, args=(sdk, bodies, batch, outcome), daemon=True,
                                   name=f"absa-checks openai {self.name}")
@@ -411,7 +311,7 @@ class OpenAIAdapter:
                 "type": "object", "properties": {"polarity": {"enum": list(POLARITIES)}}, "required": ["polarity"]}}}
         return body
 
-    def _serve(self, sdk: _Sdk, bodies: list[dict], batch: _Batch, outcome: Future) -> None:
+    def _serve(self, sdk: transport.Sdk, bodies: list[dict], batch: transport.Batch, outcome: Future) -> None:
         """The worker thread: one event loop for this batch."""
         loop = asyncio.new_event_loop()
         try:
@@ -421,9 +321,9 @@ class OpenAIAdapter:
         finally:
             loop.close()
 
-    async def _ask_all(self, sdk: _Sdk, bodies: list[dict], batch: _Batch) -> list:
+    async def _ask_all(self, sdk: transport.Sdk, bodies: list[dict], batch: transport.Batch) -> list:
         gate = asyncio.Semaphore(self.max_concurrency)
-        client = _client(sdk, self)
+        client = transport.client(sdk, self)
         try:
             tasks = [asyncio.ensure_future(self._one(sdk, client, gate, body)) for body in bodies]
             batch.start(asyncio.get_running_loop(), tasks)
@@ -437,7 +337,7 @@ class OpenAIAdapter:
                 raise reply
         return [self._not_asked() if isinstance(reply, asyncio.CancelledError) else reply for reply in done]
 
-    async def _one(self, sdk: _Sdk, client: Any, gate: asyncio.Semaphore, body: dict) -> dict | QueryError:
+    async def _one(self, sdk: transport.Sdk, client: Any, gate: asyncio.Semaphore, body: dict) -> dict | QueryError:
         """A reply {content, logprobs}, or QueryError when this request failed for good."""
         try:
             async with gate:
@@ -470,9 +370,9 @@ class OpenAIAdapter:
         return QueryError(f"model '{self.name}': not asked, the run was interrupted", "not sent: the run was interrupted",
                           sent=False)
 
-    async def _ask(self, sdk: _Sdk, client: Any, body: dict) -> dict | QueryError:
+    async def _ask(self, sdk: transport.Sdk, client: Any, body: dict) -> dict | QueryError:
         """One chat completion through the SDK (its retries included); the reply was checked whole by the
-        HTTP client (_http_client), so it is a chat completion here."""
+        HTTP client (transport.http_client), so it is a chat completion here."""
         body = dict(body)  # the caller's body stays as it was
         extra = {key: body.pop(key) for key in ("guided_choice",) if key in body}  # not in the OpenAI API
         openai = sdk.openai
@@ -480,14 +380,14 @@ class OpenAIAdapter:
             raw = await client.chat.completions.with_raw_response.create(**body, extra_body=extra or None)
             choice = raw.http_response.json()["choices"][0]
             self._succeeded()
-            if not isinstance(choice["message"]["content"], str):  # a completion without text (_is_completion)
+            if not isinstance(choice["message"]["content"], str):  # a completion without text (transport.is_completion)
                 problem, reason = self._no_text(choice.get("finish_reason"))
                 return QueryError(f"model '{self.name}': {problem}", reason)
             return {"content": choice["message"]["content"], "logprobs": choice.get("logprobs")}
         except openai.APIStatusError as err:
             problem = f"HTTP {err.status_code} from {self.shown_url}"
             reason = f"HTTP {err.status_code}"
-            wait = _retry_after(err.response.headers)
+            wait = transport.retry_after(err.response.headers)
             if err.status_code not in RETRY_STATUSES:
                 message = f"{problem}{self._refusal(err.response)}; the request was refused, not retried"
             elif wait is not None and wait > MAX_RETRY_AFTER:
@@ -517,14 +417,14 @@ class OpenAIAdapter:
 
     def _should_retry(self, status: int, headers: Any) -> bool:
         """A reply worth asking again: a status of RETRY_STATUSES, unless its Retry-After is too long to wait."""
-        wait = _retry_after(headers)
+        wait = transport.retry_after(headers)
         return status in RETRY_STATUSES and not (wait is not None and wait > MAX_RETRY_AFTER)
 
     def _wait_before_retry(self, retried: int, headers: Any) -> float:
         """Seconds before the next try after `retried` retries: the reply's Retry-After (at most
         MAX_RETRY_AFTER, see _should_retry), else `backoff` doubling, at most MAX_BACKOFF, times a seeded
         jitter in [0.5, 1)."""
-        wait = _retry_after(headers)
+        wait = transport.retry_after(headers)
         if wait is not None and wait <= MAX_RETRY_AFTER:
             return wait
         with self._lock:
@@ -557,134 +457,12 @@ class OpenAIAdapter:
                                  f"row (the last: {problem}); check the server at {self.shown_base_url}")
 
 
-def _retry_after(headers: Any) -> float | None:
-    """Seconds a reply's Retry-After header asks for (a number of seconds or an HTTP date; at least 0,
-    inf for an endless wait); None without a readable one."""
-    value = headers.get("retry-after") if headers is not None else None
-    if value is None:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        date = email.utils.parsedate_tz(value)
-        if date is None:
-            return None
-        try:
-            seconds = email.utils.mktime_tz(date) - time.time()
-        except (OverflowError, ValueError, OSError):
-            return None
-    return None if math.isnan(seconds) else max(0.0, seconds)
-
-
-class _Sdk:
-    """The openai SDK and the HTTP library it is built on (httpx for openai 1.x, httpx2 later), imported
-    when a batch is first asked for: the module can be listed and its settings checked without them."""
-
-    def __init__(self, openai: Any):
-        self.openai = openai
-        base = next(c for c in openai.DefaultAsyncHttpxClient.__mro__ if c.__name__ == "AsyncClient")
-        self.http = importlib.import_module(base.__module__.split(".")[0])
-
-
-def _import_sdk(name: str) -> _Sdk:
-    try:
-        return _Sdk(importlib.import_module("openai"))
-    except ImportError as err:  # check_installed said it was there: a broken installation
-        raise AdapterError(f"model '{name}' (kind openai) needs the openai SDK, which cannot be imported here "
-                           f"({type(err).__name__}); {INSTALL}") from None
-
-
-class _Batch:
-    """One predict()/extract() call's event loop and request tasks, which halt() cancels from any thread."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._tasks: Sequence[asyncio.Future] = []
-
-    def start(self, loop: asyncio.AbstractEventLoop, tasks: Sequence[asyncio.Future]) -> None:
-        with self._lock:
-            self._loop, self._tasks = loop, tasks
-
-    def cancel(self) -> None:
-        with self._lock:
-            loop, tasks = self._loop, list(self._tasks)
-        if loop is None:
-            return
-        try:
-            loop.call_soon_threadsafe(lambda: [task.cancel() for task in tasks])
-        except RuntimeError:  # the loop has closed: the batch is over
-            pass
-
-
-def _client(sdk: _Sdk, adapter: OpenAIAdapter) -> Any:
-    """An AsyncOpenAI client for one batch: the SDK's retries (`retries` of them) with our policy in its two
-    retry hooks, over _http_client (which sets the Authorization header: the api_key given here is not sent)."""
-    base: Any = sdk.openai.AsyncOpenAI  # the SDK is imported when first needed (_Sdk): its types are not known
-
-    class Client(base):
-        def _should_retry(self, response: Any) -> bool:
-            return adapter._should_retry(response.status_code, response.headers)
-
-        def _calculate_retry_timeout(self, remaining_retries: int, options: Any, response_headers: Any = None) -> float:
-            return adapter._wait_before_retry(self.max_retries - remaining_retries, response_headers)
-
-    return Client(api_key=adapter.key or "unused", base_url=adapter.base_url, max_retries=adapter.retries,
-                  timeout=adapter.timeout, http_client=_http_client(sdk, adapter))
-
-
-def _http_client(sdk: _Sdk, adapter: OpenAIAdapter) -> Any:
-    """The SDK's default async HTTP client, whose send() is one try: it carries our key and nothing the SDK
-    took from its environment, waits for its rate-limit slot, and is read whole within `timeout` seconds
-    (the per-read time-outs cannot cut off a server trickling its reply); a 2xx reply must be a chat
-    completion. A passed deadline is the HTTP library's ReadTimeout and a malformed reply its DecodingError:
-    errors the SDK retries like any other."""
-    http = sdk.http
-    base: Any = sdk.openai.DefaultAsyncHttpxClient  # imported when first needed (_Sdk)
-
-    class Client(base):
-        async def send(self, request: Any, **kwargs: Any) -> Any:
-            for name in ("Authorization", "OpenAI-Organization", "OpenAI-Project"):  # what the SDK may add
-                if name in request.headers:  # from OPENAI_* variables: not this entry's to send
-                    del request.headers[name]
-            if adapter.key:
-                request.headers["Authorization"] = f"Bearer {adapter.key}"
-            await adapter._start_try()
-            try:
-                return await asyncio.wait_for(self._whole(request, **kwargs), adapter.timeout)
-            except asyncio.TimeoutError:
-                raise http.ReadTimeout(f"no complete reply within timeout {adapter.timeout:g} s",
-                                       request=request) from None
-
-        async def _whole(self, request: Any, **kwargs: Any) -> Any:
-            response = await super().send(request, **kwargs)
-            try:
-                await response.aread()
-            finally:
-                await response.aclose()
-            if response.is_success and not _is_completion(response.content):
-                raise http.DecodingError("not an OpenAI chat completion", request=request)
-            return response
-
-    return Client(timeout=adapter.timeout)
-
-
-def _is_completion(data: bytes) -> bool:
-    """A chat completion: {"choices": [{"message": {"content": "..."}}, ...]}, or one whose content is null with
-    the reason it has no text ("finish_reason": "length", "content_filter"; told by OpenAIAdapter._no_text)."""
-    try:
-        choice = json.loads(data)["choices"][0]
-        content = choice["message"]["content"]
-        return isinstance(content, str) or (content is None and isinstance(choice.get("finish_reason"), str))
-    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
-        return False
-
-
 def _build(spec) -> OpenAIAdapter:
     settings = {key: value for key, value in spec.settings.items() if key != "kind"}
     given = settings.get("api_key_env")
     via = [variable for variable, value in spec.from_env if isinstance(given, str) and value == given]
-    if via and isinstance(given, str) and not (ENV_NAME.fullmatch(given.strip()) and os.environ.get(given.strip())):
+    named = isinstance(given, str) and checks.ENV_NAME.fullmatch(given.strip()) and os.environ.get(given.strip())
+    if via and isinstance(given, str) and not named:
         # `api_key_env: ${MYK}` hands over MYK's value (the key itself), not the variable's name
         raise AdapterError(f"model '{spec.name}': api_key_env names the variable that holds the key, it does not "
                            f"take its value: write api_key_env: {via[0]}, not api_key_env: ${{{via[0]}}}")

@@ -4,7 +4,7 @@ knows the public test sets by, from the project's shared data (see each folder's
     python scripts/build_leakage_fingerprints.py [--data ../shared/data] [--out FILE]
 
 Every sentence of each file is read (sentences without aspects too; the ARTS files with all their
-variants), normalised and hashed as absa_checks/run/leakage.py does; no sentence is written. Then, per test set
+variants), normalised and hashed as absa_checks/workflows/leakage.py does; no sentence is written. Then, per test set
 the suites run, the variants absa-checks' own generator makes of it (`absa-checks generate --source NAME
 --variants generated`, seed 0 and default parameters: REVTGT, REVNON, ADDDIFF), as a set `NAME:generated`:
 the very cases the suites test, which augment must never turn into training data. Variants made with
@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from absa_checks.common import outputs  # noqa: E402
-from absa_checks.run.leakage import FINGERPRINTS_FILE, PublicSet, fingerprint, format_fingerprints  # noqa: E402
+from absa_checks.workflows.leakage import FINGERPRINTS_FILE, PublicSet, fingerprint, format_fingerprints  # noqa: E402
 
 
 def xml_texts(path: Path) -> list[str]:
@@ -85,8 +85,8 @@ GENERATED_STRATEGIES = ("revtgt", "revnon", "adddiff")
 def generated_sentences(name: str, data_dir: Path) -> list[str]:
     """The variants `absa-checks generate --source NAME --variants generated` writes (seed 0, defaults)."""
     from absa_checks.perturb.engine import Settings
-    from absa_checks.run import generate
     from absa_checks.sources.catalog import load_named
+    from absa_checks.workflows import generate
 
     loaded = load_named(name, data_dir)
     made, _, _ = generate.run(loaded, list(GENERATED_STRATEGIES), Settings(GENERATED_SEED, ()), "generated")

@@ -13,7 +13,8 @@ from absa_checks.cli import main
 from absa_checks.common.errors import DataError
 from absa_checks.sources.arts import load_arts
 from absa_checks.sources.gold import semeval_sentences
-from absa_checks.sources.semeval import SemevalSentence, read_towe_json
+from absa_checks.sources.semeval import SemevalSentence
+from absa_checks.sources.towe import read_towe_json
 from absa_checks.suites.files import load_file
 
 SOUP = "The soup was bland but the staff were friendly."
@@ -137,8 +138,8 @@ def test_the_extraction_gold_refuses_a_repeated_sentence_id_naming_it(tmp_path):
 def test_generate_refuses_units_that_share_an_id_rather_than_write_the_wrong_variants(tmp_path):
     from absa_checks.common.errors import AbsaChecksError
     from absa_checks.perturb.engine import Settings
-    from absa_checks.run import generate
     from absa_checks.sources.base import LoadedSource
+    from absa_checks.workflows import generate
 
     loaded = load_file(_write(tmp_path / "two.xml", _xml("100", "101")))
     twins = LoadedSource("two", tuple(replace(u, unit_id="100_0") if u.unit_id == "101_0" else u

@@ -12,7 +12,8 @@ from absa_checks.common.examples import Aspect
 from absa_checks.sources import BUILTIN_SOURCES, load_dataset
 from absa_checks.sources.infer import infer_opinions
 from absa_checks.sources.mams import load_mams
-from absa_checks.sources.semeval import align_tokens, load_semeval, read_semeval_xml
+from absa_checks.sources.semeval import load_semeval, read_semeval_xml
+from absa_checks.sources.towe import align_tokens
 from conftest import SHARED_DATA, needs_shared_data
 
 # ------------------------------------------------------------------------------------------ helpers

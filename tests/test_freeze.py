@@ -569,8 +569,8 @@ def test_a_quarantined_attempt_gets_the_target_and_aspects_where_the_attempt_has
     refused (an edit finds the spans in the reviewer's text)."""
     from absa_checks.common.examples import Aspect, Example, Unit
     from absa_checks.perturb.engine import Quarantined
-    from absa_checks.run.generate import _attempt
     from absa_checks.suites.candidates import parse_line
+    from absa_checks.workflows.generate import _attempt
 
     original = "The pizza is the best if you like thin crusted pizza, and the staff is kind."
     unit = Unit("s", "u1", Example(original, Aspect("pizza", 4, 9, "positive"),

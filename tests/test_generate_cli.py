@@ -14,8 +14,8 @@ from absa_checks.common.examples import Aspect, Example, Unit, Variant
 from absa_checks.perturb.engine import Quarantined
 from absa_checks.perturb.strategies import NotApplicable
 from absa_checks.perturb.variants import VariantSet
-from absa_checks.run.generate import Tally
 from absa_checks.sources.catalog import known_source_names
+from absa_checks.workflows.generate import Tally
 from conftest import REPO, SHARED_DATA, needs_shared_data
 
 SENTENCES = """\

@@ -1,6 +1,7 @@
 """The packages by stage (docs/architecture.md) and their import contracts ([tool.importlinter] in
 pyproject.toml), checked by import-linter: the layers import downwards only, absa_checks never imports a
-concrete adapter, only the pytest front door imports pytest, and collection imports no reporter."""
+concrete adapter, only the pytest front door imports pytest, and collection imports no reporter. The run core
+(run/) never imports the generation workflows (workflows/), which the front doors call."""
 
 from __future__ import annotations
 
@@ -54,8 +55,11 @@ def test_every_package_is_a_stage_of_the_layers():
 VIOLATIONS = [  # (contract id, file of the copy, the import added to it)
     ("layers", "common/errors.py", "from absa_checks.reports import terminal"),
     ("layers", "suites/spec.py", "import absa_checks.perturb.engine"),
+    ("layers", "run/core.py", "from absa_checks.workflows import generate"),
+    ("layers", "workflows/generate.py", "from absa_checks.review import server"),
     ("no-concrete-adapter", "models/adapters.py", "import model_adapters.lexicon"),
     ("pytest-only-in-front-door", "judge/metrics.py", "import pytest"),
+    ("pytest-only-in-front-door", "workflows/augment.py", "import pytest"),
     ("collection-without-reporters", "pytest_plugin/items.py", "from absa_checks.reports import report_json"),
 ]
 

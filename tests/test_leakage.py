@@ -15,9 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from absa_checks.run import augment
-from absa_checks.run.leakage import FINGERPRINTS_FILE, fingerprint, normalise, sets_by_fingerprint, shipped_test_sets
 from absa_checks.suites.files import load_file
+from absa_checks.workflows import augment
+from absa_checks.workflows.leakage import (
+    FINGERPRINTS_FILE,
+    fingerprint,
+    normalise,
+    sets_by_fingerprint,
+    shipped_test_sets,
+)
 from conftest import REPO, SHARED_DATA, needs_shared_data
 
 SHIPPED = REPO / "absa_checks" / "fixtures" / FINGERPRINTS_FILE

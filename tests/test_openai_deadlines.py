@@ -321,6 +321,6 @@ def test_an_llm_answer_is_read_for_what_it_asserts_or_refused_with_its_text(answ
     ("AbCdEf0123456789GhIjKlMnOp", True), ("Bearer abc", True), ("ghp-123", True),
 ])
 def test_what_looks_like_a_pasted_key(value, pasted):
-    from model_adapters.openai_adapter import looks_like_a_key
+    from model_adapters.openai_settings import looks_like_a_key
 
     assert looks_like_a_key(value) is pasted

@@ -18,7 +18,8 @@ from test_missing_extras import pytest_without
 from absa_checks.models.protocol import Query, QueryError
 from conftest import EXTRAS, REPO, needs_extra
 from model_adapters.lexicon import LexiconAdapter
-from model_adapters.openai_adapter import MAX_RETRY_AFTER, OpenAIAdapter, _retry_after
+from model_adapters.openai_adapter import MAX_RETRY_AFTER, OpenAIAdapter
+from model_adapters.openai_transport import retry_after
 
 SENTENCE = "The fries were soggy but the burgers were great."
 QUERY = Query(SENTENCE, "fries", 4, 9)
@@ -124,7 +125,7 @@ def test_consecutive_long_retry_afters_stop_the_adapter_naming_the_last():
     ("nan", None), ("soon", None), (None, None),
 ])
 def test_retry_after_is_read_as_seconds(value, seconds):
-    assert _retry_after({} if value is None else {"retry-after": value}) == seconds
+    assert retry_after({} if value is None else {"retry-after": value}) == seconds
 
 
 @pytest.mark.parametrize("value, retried", [("60", True), ("59.5", True), ("60.5", False), ("3600", False),

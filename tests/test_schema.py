@@ -18,7 +18,8 @@ import yaml
 from absa_checks.common.errors import SpecError
 from absa_checks.sources.catalog import known_source_names
 from absa_checks.suites import schema, strategies
-from absa_checks.suites.spec import parse_examples_file, parse_suite
+from absa_checks.suites.examples_spec import parse_examples_file
+from absa_checks.suites.spec import parse_suite
 from absa_checks.suites.suite_files import classify
 
 REPO = Path(__file__).resolve().parents[1]

@@ -292,10 +292,10 @@ def _strategy_list(option: str) -> list[str]:
 
 def _augment(args) -> int:
     from absa_checks.perturb.engine import Settings
-    from absa_checks.run import augment, generate, leakage
     from absa_checks.sources import resolve_data_dir
     from absa_checks.suites import strategies as names
     from absa_checks.suites.files import load_file
+    from absa_checks.workflows import augment, generate, leakage
 
     strategies = _strategy_list(args.strategies)
     unknown = [s for s in strategies if not names.is_known(s)]
@@ -482,10 +482,10 @@ def _strategy_params(written: list[str], chosen: list[str], **shortcuts) -> tupl
 
 def _generate(args: argparse.Namespace) -> int:
     from absa_checks.perturb.engine import Settings
-    from absa_checks.run import generate
     from absa_checks.sources import resolve_data_dir
     from absa_checks.suites import strategies as names
     from absa_checks.suites.files import load_file
+    from absa_checks.workflows import generate
 
     if (args.input is None) == (args.source is None):
         raise AbsaChecksError("generate: pass exactly one of --input FILE (an annotated file) or --source NAME "
@@ -589,7 +589,7 @@ def _rewriter(args: argparse.Namespace):
     """The entry --rewriter names (built, nothing asked), or None."""
     if args.rewriter is None:
         return None
-    from absa_checks.run import rewrite
+    from absa_checks.workflows import rewrite
 
     models_file = Path(args.models_file or "models.yaml")
     if args.models_file is not None and not models_file.is_file():
@@ -603,7 +603,7 @@ def _asking(args: argparse.Namespace, rewriter):
     if rewriter is None:
         return None
     from absa_checks.models.cache import PredictionCache
-    from absa_checks.run import rewrite
+    from absa_checks.workflows import rewrite
 
     cache_dir = Path(args.cache or ".absa-cache")
     if cache_dir.exists() and not cache_dir.is_dir():
@@ -627,7 +627,7 @@ def _existing_candidates(path: Path) -> tuple[str, tuple]:
 def _write_candidates(args: argparse.Namespace, existing: tuple[str, tuple] | None, loaded: LoadedSource,
                       strategies: list[str], settings, mode: str, wanted: list[Named], asking=None) -> int:
     """`generate --candidates --out FILE` (a new file) or `generate --update FILE` (lines added, none changed)."""
-    from absa_checks.run import generate
+    from absa_checks.workflows import generate
 
     if existing is None:
         records, incomplete = generate.proposals(loaded, strategies, settings, mode, rewriter=asking)
@@ -650,9 +650,9 @@ def _update(existing: tuple[str, tuple], loaded: LoadedSource, strategies: list[
             out: Named, asking=None) -> tuple[str, int, str | None]:
     """`generate --update FILE`; a textless (shipped) file is rebuilt from the source first (its stale lines stay
     textless), updated as a full one, and written back textless (absa_checks.suites.textless)."""
-    from absa_checks.run import generate
     from absa_checks.suites import textless
     from absa_checks.suites.candidates import parse_candidates
+    from absa_checks.workflows import generate
 
     text, found = existing
     if not any(textless.is_textless(c.record) for c in found):

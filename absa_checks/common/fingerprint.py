@@ -29,7 +29,8 @@ PACKAGE = Path(__file__).resolve().parent.parent
 # What makes generated variants: the generator, the strategies' declarations, the word lists and lexicon,
 # the clause finder, case expansion, the template engine, and the package's own data (fixtures).
 GENERATOR_FILES = ("perturb/*.py", "common/text.py", "suites/strategies.py", "sources/clauses.py", "suites/cases.py",
-                   "suites/inline.py", "sources/infer.py", "fixtures/*", "suites/templates.py", "suites/lexicons.py",
+                   "suites/inline.py", "sources/infer.py", "fixtures/*", "suites/templates.py",
+                   "suites/template_parse.py", "suites/lexicons.py",
                    "fixtures/lexicons/*")  # the template engine and its built-in lexicons too
 # The LLM rewriter's modules make no rule-made variant (its own carry the prompt's sha256): a run without it is
 # the same run, with the same generator hash, as before it existed

@@ -74,7 +74,7 @@ REASONS = (NOT_JSON, DECLINED, NO_ANSWER, OUTSIDE, OVERLAP, MISAPPLIED, NOTHING,
            GENERAL_SPECIFIC, NEGATED_NEGATION, VERIFIER)
 
 MAX_CHANGED_WORDS = 8  # the prompt asks for at most 6 words; a word-level diff counts a little more
-# Refusals a second turn may mend (absa_checks.run.rewrite): every check's, not the model's own refusal, a
+# Refusals a second turn may mend (absa_checks.workflows.rewrite): every check's, not the model's own refusal, a
 # failed request, or the verifier's reading
 NOT_REPAIRED = frozenset({DECLINED, NO_ANSWER, VERIFIER})
 

@@ -182,7 +182,7 @@ def _shots() -> list[dict]:
 
 
 FEW_SHOT = tuple(_shots())
-# The repair turn: an answer the checks refused goes back once with the reason (absa_checks.run.rewrite)
+# The repair turn: an answer the checks refused goes back once with the reason (absa_checks.workflows.rewrite)
 REPAIR = ("Your edit was not accepted: {reason}{detail}. Give a corrected edit of the same original sentence that "
           "avoids this, following every rule, as one JSON object only; or decline as the rules say.")
 # The prompt's fingerprint: the instructions, the worked examples and the task texts (each variant's provenance)

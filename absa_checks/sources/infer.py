@@ -36,6 +36,11 @@ The word lists are written by hand from general review vocabulary, not taken fro
 data set. Spans never touch an aspect's words; at most three per aspect. Every opinion made here has
 `inferred=True`. Precision matters more than recall: a wrong opinion word makes a wrong variant.
 benchmarks/opinion_inference.py measures both against TOWE's gold spans (docs/opinion_inference.md).
+
+Why this module is long: the eight rules are one ordered cascade over one tagged sentence; they share the word
+lists, the lexicon tests and the chain walkers, and a word list is only meaningful beside the rule that reads
+it. Split by section, every rule would import a dozen private helpers from its neighbours and a change to one
+list could not be read against the rules it changes; the whole is measured as one (docs/opinion_inference.md).
 """
 
 from __future__ import annotations

@@ -58,8 +58,8 @@ def load_file(path: Path, domain: str | None = None) -> LoadedSource:
                  for m in read_marked_file(path) for k, example in enumerate(examples_of(m))]
         loaded = LoadedSource(name, tuple(units))
     elif suffix in (".yaml", ".yml"):
+        from absa_checks.suites.examples_spec import parse_examples_file
         from absa_checks.suites.inline import load_inline
-        from absa_checks.suites.spec import parse_examples_file
 
         loaded = load_inline(parse_examples_file(path, name))
     else:

@@ -10,7 +10,7 @@ from absa_checks.common.labels import opposite
 from absa_checks.sources.base import LoadedSource
 from absa_checks.sources.infer import with_inferred_opinions
 from absa_checks.suites import strategies
-from absa_checks.suites.spec import InlineExampleSpec, InlineSourceSpec
+from absa_checks.suites.examples_spec import InlineExampleSpec, InlineSourceSpec
 
 
 def load_inline(spec: InlineSourceSpec) -> LoadedSource:

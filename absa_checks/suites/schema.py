@@ -17,6 +17,10 @@ Editors' validators (yaml-language-server) implement draft 7, so the schema, dec
 checked with `jsonschema` in the tests, uses only keywords draft 7 has too (`$defs` is reached by JSON
 pointer; no `prefixItems`). Patterns are written for both Python's `re` and JavaScript: no inline flags, no
 escapes that JavaScript's unicode mode refuses.
+
+Why this module is long: it builds one document, the two schemas, whose parts reference one another by
+`$defs` name (tests, gates, sources, examples, lexicons); split apart, each part would import the names and
+help texts of the others and the document could no longer be read in one place beside the loader it mirrors.
 """
 
 from __future__ import annotations

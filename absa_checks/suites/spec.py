@@ -2,6 +2,11 @@
 
 Every error names the file, the line and the key, and says how to fix it.
 The format is documented with examples in docs/suites.md.
+
+Why this module is long: it is the suite file's grammar, one top-down reader (`parse_suite`, then each test
+kind: strategy, template, extraction) whose parts share the defaults merge, the gates and the variant files of a
+test; the checks every reader shares are absa_checks.suites.yaml_checks, hand-written examples
+absa_checks.suites.examples_spec, template keys absa_checks.suites.template_parse.
 """
 
 from __future__ import annotations
@@ -10,7 +15,6 @@ import difflib
 import hashlib
 import os
 import re
-import unicodedata
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -18,14 +22,14 @@ from typing import Any
 from absa_checks.common import inputs
 from absa_checks.common.domains import DOMAINS
 from absa_checks.common.errors import SpecError
-from absa_checks.common.examples import term_starts
-from absa_checks.common.labels import POLARITIES
-from absa_checks.common.yaml_lines import LocatedYaml, decode, load_located
+from absa_checks.common.yaml_lines import decode, load_located
 from absa_checks.suites import lexicons as lexicons_module
 from absa_checks.suites import slices as slices_module
-from absa_checks.suites import strategies
+from absa_checks.suites import strategies, template_parse
 from absa_checks.suites import templates as templates_module
+from absa_checks.suites.examples_spec import InlineSourceSpec, parse_inline_sources
 from absa_checks.suites.expectations import EXPECTATIONS, Expectation
+from absa_checks.suites.yaml_checks import Checker, strategy_name
 
 GATE_BASES = ("interval", "point")
 
@@ -72,44 +76,6 @@ class GateSpec:
                            tuple((k, v) for k, v in found.items() if k != "basis"))
                           for capability, kinds in cells.items() for kind, found in kinds.items())
                       if cells else None})
-
-
-@dataclass(frozen=True)
-class InlineVariantSpec:
-    strategy: str
-    sentence: str
-    polarity: str | None
-    span: tuple[int, int] | None
-    line: int
-
-
-@dataclass(frozen=True)
-class InlineExampleSpec:
-    example_id: str | None
-    sentence: str
-    aspect: str
-    span: tuple[int, int] | None
-    polarity: str
-    others: tuple[tuple[str, str | None, tuple[int, int] | None], ...]  # (term, polarity, span)
-    variants: tuple[InlineVariantSpec, ...]
-    line: int
-    # (aspect index: 0 the target, i the i-th of `others`; text; start), or None when the example gives
-    # none, and they are inferred
-    opinions: tuple[tuple[int, str, int], ...] | None = None
-
-
-@dataclass(frozen=True)
-class InlineSourceSpec:
-    name: str
-    path: str  # the file the examples were written in
-    examples: tuple[InlineExampleSpec, ...]
-    # where the suite defines it ("suites/a.yaml:4"), and what it is: the examples' file, resolved. Two
-    # definitions of one name in a run are one source only when they read the same file (items.py checks)
-    defined_at: str = ""
-    identity: str = ""
-    file_sha256: str = ""  # an examples file (`file:`): the sha256 of its bytes, as shown (part of the run's fingerprint)
-    file_shown: str = ""
-    domain: str | None = None  # `domain: restaurant`: checkpoints of other domains leave it out (absa_checks.common.domains)
 
 
 @dataclass(frozen=True)
@@ -228,88 +194,6 @@ def allowed_test_keys() -> tuple[str, ...]:
 
 GATE_KEYS = ("max_fail_rate", "min_ars", "min_variant_accuracy", "max_not_found_rate", "min_validity", "basis",
              "slices")
-SOURCE_KEYS = ("examples", "file", "domain")
-EXAMPLE_KEYS = ("id", "sentence", "aspect", "span", "polarity", "opinions", "aspects", "variants")
-OTHER_ASPECT_KEYS = ("term", "polarity", "span", "opinions")
-OPINION_KEYS = ("text", "span")
-VARIANT_KEYS = ("sentence", "polarity", "span")
-
-
-class _Checker:
-    """Validation helpers bound to one file, so every error can name file and line."""
-
-    def __init__(self, path: str, located: LocatedYaml):
-        self.path = path
-        self.located = located
-
-    def fail(self, at: tuple, message: str) -> SpecError:
-        return SpecError(self.path, self.located.line(at), message)
-
-    def name(self, at: tuple) -> str:
-        return ".".join(str(p) for p in at) or "the file"
-
-    def label(self, at: tuple) -> str:
-        """`'tests.0.gates'` quoted, or `the file` for the top level."""
-        return f"'{self.name(at)}'" if at else "the file"
-
-    def mapping(self, value: Any, at: tuple, allowed: tuple[str, ...]) -> dict:
-        if not isinstance(value, dict):
-            raise self.fail(at, f"{self.label(at)} must be a mapping (key: value lines), got {_kind(value)}")
-        for key in value:
-            if key not in allowed:
-                hint = difflib.get_close_matches(str(key), allowed, n=1)
-                fix = f"did you mean '{hint[0]}'?" if hint else f"allowed keys: {', '.join(allowed)}"
-                raise self.fail(at + (key,), f"unknown key '{key}' in {self.label(at)}; {fix}"
-                                             f"{self.located.name_hint(at + (key,), key=True)}")
-        return value
-
-    def string(self, value: Any, at: tuple) -> str:
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(at, f"'{self.name(at)}' must be a non-empty string, got {_kind(value)}"
-                                f"{self.located.name_hint(at)}")
-        return value
-
-    def fraction(self, value: Any, at: tuple) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-            raise self.fail(at, f"'{self.name(at)}' must be a fraction between 0 and 1 "
-                                f"(e.g. 0.25 for 25%), got {value!r}")
-        return float(value)
-
-    def positive_int(self, value: Any, at: tuple) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise self.fail(at, f"'{self.name(at)}' must be a whole number of at least 1, got {value!r}")
-        return value
-
-    def choice(self, value: Any, at: tuple, options: tuple[str, ...]) -> str:
-        if value not in options:
-            hint = difflib.get_close_matches(str(value), options, n=1)
-            fix = f"did you mean '{hint[0]}'?" if hint else f"use one of: {', '.join(options)}"
-            raise self.fail(at, f"'{self.name(at)}' is {value!r}; {fix}")
-        return value
-
-    def string_list(self, value: Any, at: tuple) -> tuple[str, ...]:
-        if isinstance(value, str):
-            value = [value]
-        if not isinstance(value, list) or not value:
-            raise self.fail(at, f"'{self.name(at)}' must be a list of names, got {_kind(value)}"
-                                f"{self.located.name_hint(at)}")
-        return tuple(self.string(item, at + (i,)) for i, item in enumerate(value))
-
-    def span(self, value: Any, at: tuple, sentence: str) -> tuple[int, int]:
-        ok = (isinstance(value, list) and len(value) == 2
-              and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-              and 0 <= value[0] < value[1] <= len(sentence))
-        if not ok:
-            raise self.fail(at, f"'{self.name(at)}' must be [from, to], character offsets inside the "
-                                f"sentence (0 <= from < to <= {len(sentence)}), got {value!r}")
-        return (value[0], value[1])
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    kinds: dict[type, str] = {dict: "a mapping", list: "a list", str: f"the string {value!r}"}
-    return kinds.get(type(value), repr(value))
 
 
 def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: str | None = None) -> SuiteSpec:
@@ -323,14 +207,14 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
     located = load_located(decode(raw, shown), shown)
     if located.data is None:
         raise SpecError(shown, 1, "the suite file is empty; it needs at least a 'tests:' list (see docs/suites.md)")
-    check = _Checker(shown, located)
+    check = Checker(shown, located)
     top = check.mapping(located.data, (), SUITE_KEYS)
     if "tests" not in top:
         raise check.fail((), "a suite file needs a 'tests:' list (see docs/suites.md)")
     name = check.string(top.get("suite", path.stem), ("suite",))
     description = _text(top.get("description"))
 
-    inline = _parse_inline_sources(check, top.get("sources", {}), path, shown)
+    inline = parse_inline_sources(check, top.get("sources", {}), path, shown)
     lexicons = _Lexicons(check, top)
     defaults = check.mapping(top.get("defaults", {}), ("defaults",), default_keys())
     all_sources = tuple(known_sources) + tuple(inline)
@@ -362,7 +246,7 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
                      tuple(extraction_tests))
 
 
-def _test_name(check: _Checker, test: dict, at: tuple) -> str:
+def _test_name(check: Checker, test: dict, at: tuple) -> str:
     if "name" not in test:
         raise check.fail(at, "every test needs a 'name'")
     name = check.string(test["name"], at + ("name",))
@@ -371,7 +255,7 @@ def _test_name(check: _Checker, test: dict, at: tuple) -> str:
     return name
 
 
-def _parse_extraction_test(check: _Checker, raw: dict, at: tuple, shown: str) -> ExtractionTestSpec:
+def _parse_extraction_test(check: Checker, raw: dict, at: tuple, shown: str) -> ExtractionTestSpec:
     from absa_checks.sources.gold_sources import GOLD_SOURCES
 
     test = check.mapping(raw, at, EXTRACTION_TEST_KEYS)
@@ -397,7 +281,7 @@ def _parse_extraction_test(check: _Checker, raw: dict, at: tuple, shown: str) ->
                               tags, gates, files)
 
 
-def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_sources: tuple[str, ...],
+def _parse_test(check: Checker, raw: Any, at: tuple, defaults: dict, all_sources: tuple[str, ...],
                 shown: str, folder: Path = Path()) -> TestSpec:
     test = check.mapping(raw, at, allowed_test_keys())
     merged = {**defaults, **test}
@@ -409,7 +293,7 @@ def _parse_test(check: _Checker, raw: Any, at: tuple, defaults: dict, all_source
     if "strategy" not in test:
         raise check.fail(at, f"test '{name}' needs a 'strategy' ({', '.join(strategies.STRATEGIES)}, "
                              "or a chain such as revnon+adddiff)")
-    strategy = _strategy(check, check.string(test["strategy"], at + ("strategy",)), at + ("strategy",))
+    strategy = strategy_name(check, check.string(test["strategy"], at + ("strategy",)), at + ("strategy",))
 
     kind = merged.get("expect", strategies.default_expectation(strategy))
     kind = check.choice(kind, where("expect"), EXPECTATIONS)
@@ -464,7 +348,7 @@ def capability_name(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
-def capability_and_type(check: _Checker, merged: dict, where, name: str, default_capability: str,
+def capability_and_type(check: Checker, merged: dict, where, name: str, default_capability: str,
                         expectation: str) -> tuple[str, str]:
     """A test's row and column of the capability x type matrix: `capability` (free text) and `type` (mft | inv |
     dir) as written on the test or under `defaults:`, else the defaults: the strategy's capability (ARTS's:
@@ -484,7 +368,7 @@ def capability_and_type(check: _Checker, merged: dict, where, name: str, default
     return capability, test_type
 
 
-def _parse_suite_gates(check: _Checker, raw: Any) -> tuple | None:
+def _parse_suite_gates(check: Checker, raw: Any) -> tuple | None:
     """The suite-level `gates: {basis: point, capabilities: {negation: {mft: {max_fail_rate: 0.2}}}}`: gates on
     cells of the run's capability x type matrix (judge.matrix)."""
     at: tuple = ("gates",)
@@ -525,7 +409,7 @@ def _parse_suite_gates(check: _Checker, raw: Any) -> tuple | None:
 class _Lexicons:
     """The suite's lexicon per domain: the built-in one with the suite's `lexicons:` merged over it (read once)."""
 
-    def __init__(self, check: _Checker, top: dict):
+    def __init__(self, check: Checker, top: dict):
         self.check = check
         self.raw = top.get("lexicons")
         self.found: dict[str, lexicons_module.Lexicon] = {}
@@ -548,7 +432,7 @@ class _Lexicons:
         return self.found[domain]
 
 
-def _parse_template_test(check: _Checker, raw: dict, at: tuple, defaults: dict, lexicons: _Lexicons,
+def _parse_template_test(check: Checker, raw: dict, at: tuple, defaults: dict, lexicons: _Lexicons,
                          shown: str) -> TestSpec:
     """A test with `template:` (docs/suites.md, "Templates"): its cases are filled from lexicons, so it takes no
     `sources:` and no strategy; its source in reports is templates-<domain>."""
@@ -585,7 +469,7 @@ def _parse_template_test(check: _Checker, raw: dict, at: tuple, defaults: dict, 
     capability = capability_name(check.string(test["capability"], at + ("capability",))) if "capability" in test \
         else capability_name(check.string(defaults["capability"], ("defaults", "capability"))) \
         if "capability" in defaults else "templates"  # the matrix's row for a template test that names none
-    spec = templates_module.parse_template(check, test, at, name, domain, lexicons.of(domain), kind, expect)
+    spec = template_parse.parse_template(check, test, at, name, domain, lexicons.of(domain), kind, expect)
     merged = {**defaults, **test}
     tags = check.string_list(merged["tags"], at + ("tags",) if "tags" in test else ("defaults", "tags")) \
         if "tags" in merged else ()
@@ -619,7 +503,7 @@ class VariantFiles:
         return bool(self.frozen[0] or self.frozen_sources or self.audited_sources)
 
 
-def _variant_files(check: _Checker, raw: dict, at: tuple, folder: Path, shown: str,
+def _variant_files(check: Checker, raw: dict, at: tuple, folder: Path, shown: str,
                    sources: tuple[str, ...]) -> VariantFiles:
     """`variants: {frozen: FILE}` (every source), or per source `{frozen: {source: FILE}, audited: {source: FILE},
     otherwise: auto|given|generated}`; files relative to the suite file."""
@@ -646,7 +530,7 @@ def _variant_files(check: _Checker, raw: dict, at: tuple, folder: Path, shown: s
     return VariantFiles(frozen_sources=frozen, audited_sources=audited, otherwise=otherwise)
 
 
-def _per_source(check: _Checker, raw: Any, at: tuple, folder: Path, shown: str,
+def _per_source(check: Checker, raw: Any, at: tuple, folder: Path, shown: str,
                 sources: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
     """`{source: FILE, ...}` under `frozen` or `audited`; each source one of the test's."""
     if raw is None:
@@ -665,7 +549,7 @@ def _per_source(check: _Checker, raw: Any, at: tuple, folder: Path, shown: str,
     return tuple(found)
 
 
-def _frozen_file(check: _Checker, raw: Any, at: tuple, folder: Path, shown: str) -> tuple[str, str]:
+def _frozen_file(check: Checker, raw: Any, at: tuple, folder: Path, shown: str) -> tuple[str, str]:
     """A reviewed candidates file, relative to the suite file; (path, as shown)."""
     file = check.string(raw, at)
     path = folder / file
@@ -675,7 +559,7 @@ def _frozen_file(check: _Checker, raw: Any, at: tuple, folder: Path, shown: str)
     return str(path.resolve()), os.path.normpath(os.path.join(os.path.dirname(shown), file))
 
 
-def _parameters(check: _Checker, strategy: str, name: str, test: dict, defaults: dict, where) -> tuple:
+def _parameters(check: Checker, strategy: str, name: str, test: dict, defaults: dict, where) -> tuple:
     """The strategy parameters a test sets, each checked by its declaration (strategies.Parameter).
     A default that applies to other strategies of the file is ignored here; one written on the test is
     an error when its strategy has no such parameter."""
@@ -703,25 +587,7 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _strategy(check: _Checker, value: str, at: tuple) -> str:
-    """A strategy or chain, written without spaces around '+' (`revnon + adddiff` -> `revnon+adddiff`)."""
-    parts = strategies.split_chain(value)
-    for part in parts:
-        if part not in strategies.REGISTRY:
-            hint = difflib.get_close_matches(part, tuple(strategies.STRATEGIES), n=1)
-            fix = (f"did you mean '{hint[0]}'?" if hint else
-                   f"use one of: {', '.join(strategies.STRATEGIES)}, or a chain such as revnon+adddiff")
-            step = f", whose step {part!r} is not a strategy" if len(parts) > 1 else ""
-            raise check.fail(at, f"'{check.name(at)}' is {value.strip()!r}{step}; {fix}")
-    repeated = [part for i, part in enumerate(parts) if part in parts[:i]]
-    if repeated:  # revtgt+revtgt reverses the target back; any repeated step tests nothing its one step does not
-        raise check.fail(at, f"'{check.name(at)}' is {value.strip()!r}, which names '{repeated[0]}' twice; a chain "
-                             "takes each strategy once (a step repeated undoes or redoes itself, e.g. revtgt+revtgt "
-                             "gives back the original): write it once, or use a parameter such as k")
-    return "+".join(parts)
-
-
-def _once_each(check: _Checker, names: tuple[str, ...], at: tuple, what: str) -> None:
+def _once_each(check: Checker, names: tuple[str, ...], at: tuple, what: str) -> None:
     """A list whose items name distinct things (a test's sources): one given twice would count its cases twice."""
     for i, name in enumerate(names):
         if name in names[:i]:
@@ -729,7 +595,7 @@ def _once_each(check: _Checker, names: tuple[str, ...], at: tuple, what: str) ->
                                         f"collected and counted twice: name each {what} once")
 
 
-def _parse_gates(check: _Checker, raw: Any, at: tuple) -> GateSpec:
+def _parse_gates(check: Checker, raw: Any, at: tuple) -> GateSpec:
     if isinstance(raw, dict) and "capabilities" in raw:
         raise check.fail(at + ("capabilities",), "gates on the capability x type matrix span the run's tests: put "
                                                  "'capabilities' under the suite's top-level 'gates:' (docs/suites.md)")
@@ -741,7 +607,7 @@ def _parse_gates(check: _Checker, raw: Any, at: tuple) -> GateSpec:
     return GateSpec(basis=basis, slices=sliced, **values)
 
 
-def _parse_slice_gates(check: _Checker, raw: Any, at: tuple) -> tuple:
+def _parse_slice_gates(check: Checker, raw: Any, at: tuple) -> tuple:
     """`slices: {hard=true: {min_accuracy: 0.7}, opposite_others>=1: {max_fail_rate: 0.3}}`."""
     selectors = check.mapping(raw, at, tuple(raw) if isinstance(raw, dict) else ())
     if not selectors:
@@ -761,239 +627,9 @@ def _parse_slice_gates(check: _Checker, raw: Any, at: tuple) -> tuple:
     return tuple(found)
 
 
-def _parse_inline_sources(check: _Checker, raw: Any, suite: Path, shown: str) -> dict[str, InlineSourceSpec]:
-    base_dir = suite.parent
-    if isinstance(raw, list):
-        raise check.fail(("sources",), "the top-level 'sources' names this file's own example sources "
-                                       "(name: {examples: [...]} or name: {file: ...}); to run every test "
-                                       "over the same sources, put the list under 'defaults:' instead")
-    sources = check.mapping(raw, ("sources",), tuple(raw) if isinstance(raw, dict) else ())
-    bare = check.located.not_a_name(("sources",), "the source name")  # `yes:` is YAML's true, `null:` nothing
-    if bare is not None:
-        raise SpecError(shown, bare[0], bare[1])
-    result = {}
-    for name, body in sources.items():
-        at = ("sources", name)
-        body = check.mapping(body, at, SOURCE_KEYS)
-        if ("examples" in body) == ("file" in body):
-            raise check.fail(at, f"source '{name}' needs exactly one of 'examples' (a list written here) "
-                                 "or 'file' (a path to an examples file)")
-        defined_at = f"{shown}:{check.located.line(at)}"
-        domain = check.choice(body["domain"], at + ("domain",), DOMAINS) if "domain" in body else None
-        if "file" in body:
-            file = check.string(body["file"], at + ("file",))
-            found = parse_examples_file(base_dir / file, name, shown, check.located.line(at + ("file",)),
-                                        display_path=os.path.normpath(os.path.join(os.path.dirname(shown), file)))
-            result[name] = replace(found, defined_at=defined_at, domain=domain)
-        else:
-            result[name] = InlineSourceSpec(name, shown, _parse_examples(check, body["examples"], at + ("examples",)),
-                                            defined_at, str(suite.resolve()), domain=domain)
-    return result
-
-
 def source_defined_twice(name: str, here: str, first: str) -> str:
     """The message for one source name defined with other examples in two places of one run."""
     return (f"{here}: the source '{name}' is also defined in {first}, with other examples; a source name means "
             "one set of examples in a run (their units would be pooled and units with the same id mixed in one "
             "ARS unit): rename one of them, or put the examples in one file and name it from both suites with "
             "'file:'")
-
-
-def parse_examples_file(path: Path, source_name: str, referenced_from: str = "", line: int | None = None,
-                        display_path: str | None = None) -> InlineSourceSpec:
-    """An examples file holds `examples: [...]` in the same form as inline examples.
-
-    Errors name the file as `display_path` (default: `path`); `referenced_from` and `line` are the
-    suite file and line that name it, blamed when the file cannot be read.
-    """
-    path = Path(path)
-    shown = display_path or str(path)
-    try:
-        data = inputs.read_bytes(path)
-    except OSError as err:
-        problem = "not found" if isinstance(err, FileNotFoundError) else f"cannot be read ({err.strerror})"
-        raise SpecError(referenced_from or shown, line if referenced_from else None,
-                        f"examples file '{shown}' {problem}; the path in 'file:' is relative to the "
-                        "suite file") from None
-    located = load_located(decode(data, shown), shown)
-    if located.data is None:
-        raise SpecError(shown, 1, "the examples file is empty; it needs an 'examples:' list")
-    check = _Checker(shown, located)
-    top = check.mapping(located.data, (), ("examples",))
-    if "examples" not in top:
-        raise check.fail((), "an examples file needs an 'examples:' list")
-    return InlineSourceSpec(source_name, str(path), _parse_examples(check, top["examples"], ("examples",)),
-                            shown, str(path.resolve()), hashlib.sha256(data).hexdigest(), shown)
-
-
-def _parse_examples(check: _Checker, raw: Any, at: tuple) -> tuple[InlineExampleSpec, ...]:
-    if not isinstance(raw, list) or not raw:
-        raise check.fail(at, f"'{check.name(at)}' must be a non-empty list of examples (each starting with "
-                             f"'- sentence:'), got {_kind(raw)}")
-    examples = []
-    ids: dict[str, int] = {}
-    unnamed: dict[tuple[str, str], int] = {}  # an example without an id is its unit by sentence and aspect
-    for i, item in enumerate(raw):
-        example = _parse_example(check, item, at + (i,))
-        if example.example_id is not None:
-            if example.example_id in ids:
-                raise check.fail(at + (i, "id"), f"example id '{example.example_id}' is used twice (first on line "
-                                                 f"{ids[example.example_id]}); give each example its own id")
-            ids[example.example_id] = check.located.line(at + (i, "id")) or example.line
-        else:
-            key = (example.sentence, example.aspect)
-            if key in unnamed:
-                raise check.fail(at + (i,), f"this example has the sentence and aspect of the one on line "
-                                            f"{unnamed[key]} and neither has an id, so they would be one unit (its "
-                                            "cases mixed): give each an 'id', or keep one")
-            unnamed[key] = example.line
-        examples.append(example)
-    return tuple(examples)
-
-
-def _parse_example(check: _Checker, raw: Any, at: tuple) -> InlineExampleSpec:
-    item = check.mapping(raw, at, EXAMPLE_KEYS)
-    for key in ("sentence", "aspect", "polarity"):
-        if key not in item:
-            raise check.fail(at, f"an example needs '{key}'")
-    sentence = check.string(item["sentence"], at + ("sentence",))
-    aspect = check.string(item["aspect"], at + ("aspect",))
-    polarity = check.choice(item["polarity"], at + ("polarity",), POLARITIES)
-    span = check.span(item["span"], at + ("span",), sentence) if "span" in item else None
-    _check_term(check, sentence, aspect, span, at, at + ("aspect",))
-    opinions = _parse_opinions(check, item, at, sentence, 0)
-    others = []
-    raw_others = item.get("aspects") or []
-    if not isinstance(raw_others, list):
-        raise check.fail(at + ("aspects",), f"'{check.name(at + ('aspects',))}' must be a list of the other "
-                                            "aspects, e.g. [{term: fries, polarity: negative}], "
-                                            f"got {_kind(raw_others)}")
-    for j, other in enumerate(raw_others):
-        o_at = at + ("aspects", j)
-        other = check.mapping(other, o_at, OTHER_ASPECT_KEYS)
-        if "term" not in other:
-            raise check.fail(o_at, "an aspect needs 'term'")
-        term = check.string(other["term"], o_at + ("term",))
-        o_pol = check.choice(other["polarity"], o_at + ("polarity",), POLARITIES) if "polarity" in other else None
-        o_span = check.span(other["span"], o_at + ("span",), sentence) if "span" in other else None
-        _check_term(check, sentence, term, o_span, o_at, o_at + ("term",))
-        others.append((term, o_pol, o_span))
-        opinions += _parse_opinions(check, other, o_at, sentence, j + 1)
-    variants = []
-    raw_variants = check.mapping(item.get("variants") or {}, at + ("variants",),
-                                 tuple(item["variants"]) if isinstance(item.get("variants"), dict) else ())
-    for strategy, body in raw_variants.items():
-        v_at = at + ("variants", strategy)
-        if not strategies.is_known(str(strategy)):
-            hint = difflib.get_close_matches(str(strategy), tuple(strategies.STRATEGIES), n=1)
-            fix = f"did you mean '{hint[0]}'?" if hint else f"use one of: {', '.join(strategies.STRATEGIES)}"
-            raise check.fail(v_at, f"unknown strategy '{strategy}' under 'variants'; {fix}")
-        for k, one in enumerate(body if isinstance(body, list) else [body]):
-            one_at = v_at + (k,) if isinstance(body, list) else v_at
-            raw_one = one
-            if isinstance(one, str):
-                one = {"sentence": one}
-            one = check.mapping(one, one_at, VARIANT_KEYS)
-            if "sentence" not in one:
-                raise check.fail(one_at, "a variant needs 'sentence'")
-            v_sentence = check.string(one["sentence"], one_at + ("sentence",))
-            v_span = check.span(one["span"], one_at + ("span",), v_sentence) if "span" in one else None
-            if " ".join(v_sentence.split()) == " ".join(sentence.split()):  # nothing to flip or to keep
-                raise check.fail(one_at + ("sentence",) if isinstance(raw_one, dict) else one_at,
-                                 f"'{check.name(v_at)}': this {strategy} variant is the example's sentence "
-                                 "unchanged, so it tests nothing (a model would be blamed, or pass, for a sentence "
-                                 "that did not change): write the changed sentence, or remove the variant")
-            _check_term(check, v_sentence, aspect, v_span, one_at, one_at, variant=True)
-            v_pol = check.choice(one["polarity"], one_at + ("polarity",), POLARITIES) if "polarity" in one else None
-            variants.append(InlineVariantSpec(_strategy(check, str(strategy), v_at), v_sentence, v_pol, v_span,
-                                              check.located.line(one_at) or 0))
-    example_id = None
-    if "id" in item:
-        if isinstance(item["id"], bool) or not isinstance(item["id"], (str, int)) or not str(item["id"]).strip():
-            raise check.fail(at + ("id",), f"'{check.name(at + ('id',))}' must be a non-empty name or number, "
-                                           f"got {_kind(item['id'])}")
-        example_id = str(item["id"])
-    given_opinions = "opinions" in item or any(isinstance(o, dict) and "opinions" in o for o in raw_others)
-    return InlineExampleSpec(example_id, sentence, aspect, span, polarity, tuple(others), tuple(variants),
-                             check.located.line(at) or 0, tuple(opinions) if given_opinions else None)
-
-
-def _parse_opinions(check: _Checker, item: dict, at: tuple, sentence: str, aspect: int) -> list[tuple[int, str, int]]:
-    """An aspect's `opinions`: its opinion words, each a string that occurs once in the sentence as whole
-    words, or {text, span}; [] (no opinion words: REVTGT/REVNON leave it alone) is allowed."""
-    if "opinions" not in item:
-        return []
-    raw, list_at = item["opinions"], at + ("opinions",)
-    if not isinstance(raw, list):
-        raise check.fail(list_at, f"'{check.name(list_at)}' must be a list of the aspect's opinion words as they "
-                                  f"appear in the sentence, e.g. [delicious] or [\"not worth\"], got {_kind(raw)}")
-    found = []
-    for k, one in enumerate(raw):
-        one_at = list_at + (k,)
-        one = {"text": one} if isinstance(one, str) else check.mapping(one, one_at, OPINION_KEYS)
-        if "text" not in one:
-            raise check.fail(one_at, "an opinion needs 'text'")
-        text = check.string(one["text"], one_at + ("text",))
-        span = check.span(one["span"], one_at + ("span",), sentence) if "span" in one else None
-        if span is not None:
-            if sentence[span[0]:span[1]] != text:
-                raise check.fail(one_at + ("span",), f"'{check.name(one_at + ('span',))}' {list(span)} covers "
-                                                     f"{sentence[span[0]:span[1]]!r}, not {text!r}")
-            found.append((aspect, text, span[0]))
-            continue
-        starts = term_starts(sentence, text)
-        if len(starts) != 1:
-            problem = "does not occur as whole words" if not starts else f"occurs {len(starts)} times"
-            fix = (unicode_forms(sentence, text, "opinion") if not starts else "") or (
-                "write it exactly as in the sentence" + (", with 'span: [from, to]' to say which" if starts else ""))
-            raise check.fail(one_at, f"'{check.name(one_at)}': the opinion {text!r} {problem} in {sentence!r}; {fix}")
-        found.append((aspect, text, starts[0]))
-    return found
-
-
-def unicode_forms(sentence: str, term: str, what: str) -> str:
-    """When `term` is in `sentence` only once both are in one Unicode form (NFC): which of the two writes an
-    accented letter as two characters, and the fix; else "". The text is never normalised here: a sentence is
-    given to the model as written, and its offsets count its characters."""
-    if unicodedata.normalize("NFC", term) not in unicodedata.normalize("NFC", sentence):
-        return ""
-    decomposed, composed = ("sentence", what) if sentence != unicodedata.normalize("NFC", sentence) \
-        else (what, "sentence")
-    text = sentence if decomposed == "sentence" else term
-    pair = next((text[i - 1:i + 1] for i in range(1, len(text)) if unicodedata.combining(text[i])), "")
-    how = (f"writes {unicodedata.normalize('NFC', pair)!r} as {pair[0]!r} + the combining U+{ord(pair[1]):04X} "
-           f"(decomposed, NFD), the {composed} as one character (NFC)") if pair else \
-        f"is in another Unicode form than the {composed}"
-    return (f"they differ only in Unicode normalisation: the {decomposed} {how}, so they print alike but do not "
-            "match; write both in one form: save the file as NFC (composed), the usual")
-
-
-def _check_term(check: _Checker, sentence: str, term: str, span: tuple[int, int] | None, at: tuple,
-                term_at: tuple, variant: bool = False) -> None:
-    """`term` must be at `span` (under `at`), or occur exactly once in `sentence` as a word (blamed on `term_at`)."""
-    anywhere = [i for i in range(len(sentence)) if sentence.startswith(term, i)]
-    starts = term_starts(sentence, term) if span is None else anywhere
-    found = " and ".join(f"[{i}, {i + len(term)}]" for i in starts)
-    if span is not None:
-        if sentence[span[0]:span[1]] != term:
-            where = f"{term!r} is at {found}" if starts else f"{term!r} does not occur in the sentence"
-            raise check.fail(at + ("span",), f"'{check.name(at + ('span',))}' {list(span)} covers "
-                                             f"{sentence[span[0]:span[1]]!r}, not {term!r}; {where} "
-                                             "(offsets count characters from 0, end excluded)")
-        return
-    if not starts and anywhere:
-        word = re.search(rf"\w*{re.escape(term)}\w*", sentence)
-        assert word is not None  # the term occurs (anywhere)
-        inside = word.group()
-        raise check.fail(term_at, f"'{check.name(term_at)}': {term!r} occurs only inside a longer word ({inside!r}) "
-                                  f"in {sentence!r}; add 'span: [from, to]' if that is really the aspect")
-    if not starts:
-        fix = unicode_forms(sentence, term, "aspect") or (
-            f"a variant must keep the aspect {term!r} verbatim" if variant
-            else "the aspect must appear verbatim (same spelling and case)")
-        raise check.fail(term_at, f"'{check.name(term_at)}': {term!r} does not occur in {sentence!r}; {fix}")
-    if len(starts) > 1:
-        how = ("write the variant as a mapping with 'sentence:' and 'span: [from, to]'" if variant
-               else "add 'span: [from, to]'")
-        raise check.fail(term_at, f"'{check.name(term_at)}': {term!r} occurs {len(starts)} times in {sentence!r} "
-                                  f"(at {found}); {how} to say which")

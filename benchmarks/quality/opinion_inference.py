@@ -39,7 +39,8 @@ from absa_checks.common.examples import Unit, Variant  # noqa: E402
 from absa_checks.perturb.engine import Settings, generate  # noqa: E402
 from absa_checks.perturb.resources import Resources, load_resources  # noqa: E402
 from absa_checks.sources import load_dataset  # noqa: E402
-from absa_checks.sources.semeval import TEST_FILES, build_units, join_opinions, read_semeval_xml, read_towe_json  # noqa: E402
+from absa_checks.sources.semeval import TEST_FILES, build_units, read_semeval_xml  # noqa: E402
+from absa_checks.sources.towe import join_opinions, read_towe_json  # noqa: E402
 
 SOURCES = {"semeval14-laptop": "laptop", "semeval14-restaurant": "restaurant"}
 # The training split, for developing the rules without looking at the test sets: SemEval's training XML and

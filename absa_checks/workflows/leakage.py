@@ -61,7 +61,7 @@ def format_fingerprints(sets: list[PublicSet]) -> str:
     lines = ["# Fingerprints of the public ABSA test sets' sentences, for the `absa-checks augment` leakage guard.",
              "# Built by scripts/build_leakage_fingerprints.py from the project's shared data; do not edit.",
              f"# A fingerprint: the first {DIGITS} hex digits of SHA-256(normalise(sentence)), "
-             "absa_checks/run/leakage.py.",
+             "absa_checks/workflows/leakage.py.",
              "# Per set: a line [name] description, then one fingerprint a line."]
     for public_set in sets:
         lines.append(f"[{public_set.name}] {public_set.description}")

@@ -25,16 +25,16 @@ from typing import TextIO
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.examples import Example, Unit, Variant
 from absa_checks.perturb.engine import Settings
-from absa_checks.run.leakage import fingerprint, normalise
 from absa_checks.sources.base import DataMissing, LoadedSource
+from absa_checks.workflows.leakage import fingerprint, normalise
 
 
 def known_test_sentences(data_dir: Path | None, seed: int) -> dict[str, str]:
     """normalised sentence -> the test source it belongs to (originals, given and generated variants)."""
-    from absa_checks.run import generate
     from absa_checks.sources import BUILTIN_SOURCES
     from absa_checks.sources.builtin import load_builtin
     from absa_checks.sources.catalog import load_named
+    from absa_checks.workflows import generate
 
     known: dict[str, str] = {}
     for name in ("builtin-restaurant", "builtin-laptop"):
@@ -68,11 +68,11 @@ class SuiteExamples:
 def suite_examples(paths: list[Path], seed: int) -> SuiteExamples:
     """Every suite file under `paths` (files or folders): its own sources' examples, and the variants the
     suites generate of them (seed `seed`, default parameters)."""
-    from absa_checks.run import generate
     from absa_checks.sources.catalog import known_source_names
     from absa_checks.suites.inline import load_inline
     from absa_checks.suites.spec import parse_suite
     from absa_checks.suites.suite_files import classify
+    from absa_checks.workflows import generate
 
     files = sorted({f for path in paths for f in ([path] if path.is_file() else
                                                  [*path.rglob("*.yaml"), *path.rglob("*.yml")])})
@@ -164,7 +164,7 @@ def guard(loaded: LoadedSource, known: dict[str, str], public: dict[str, tuple[s
 def with_more_adddiff(made: list[tuple[Unit, Variant]], loaded: LoadedSource, per_unit: int, seed: int,
                       params: tuple) -> list[tuple[Unit, Variant]]:
     """ADDDIFF `per_unit` times per unit (seeds seed, seed+1, ...), distinct sentences only."""
-    from absa_checks.run import generate
+    from absa_checks.workflows import generate
 
     if per_unit <= 1:
         return made

@@ -20,11 +20,11 @@ from absa_checks.common.llm_requests import requests_lines
 from absa_checks.perturb import rewrite_check, rewrite_prompt
 from absa_checks.perturb.engine import Quarantined, Settings
 from absa_checks.perturb.variants import VariantRequest, VariantSet
-from absa_checks.run import rewrite
 from absa_checks.run.run_state import VariantCache
 from absa_checks.sources.base import LoadedSource
 from absa_checks.suites import strategies as strategy_names
 from absa_checks.suites.candidates import Candidate, candidate_id, same_occurrence, unit_hash
+from absa_checks.workflows import rewrite
 
 ARTS_SUFFIX = {"revtgt": "_adv1", "revnon": "_adv2", "adddiff": "_adv3"}
 NO_GIVEN = "the source gives no variant"  # the not-applicable reason of a unit without a given variant
