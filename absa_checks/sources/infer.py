@@ -35,7 +35,7 @@ cannot (a verb from a noun, an adverb from an adjective).
 The word lists are written by hand from general review vocabulary, not taken from any annotated
 data set. Spans never touch an aspect's words; at most three per aspect. Every opinion made here has
 `inferred=True`. Precision matters more than recall: a wrong opinion word makes a wrong variant.
-benchmarks/opinion_inference.py measures both against TOWE's gold spans (docs/opinion_inference.md).
+benchmarks/quality/opinion_inference.py measures both against TOWE's gold spans (docs/opinion_inference.md).
 
 Why this module is long: the eight rules are one ordered cascade over one tagged sentence; they share the word
 lists, the lexicon tests and the chain walkers, and a word list is only meaningful beside the rule that reads
