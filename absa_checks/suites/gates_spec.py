@@ -72,6 +72,7 @@ def merged_gates(check: Checker, defaults: dict, test: dict, at: tuple) -> GateS
 
 
 def parse_gates(check: Checker, raw: Any, at: tuple) -> GateSpec:
+    """One `gates:` mapping, a test's or the one under `defaults:` (cell gates belong to the suite's own)."""
     if isinstance(raw, dict) and "capabilities" in raw:
         raise check.fail(at + ("capabilities",), "gates on the capability x type matrix span the run's tests: put "
                                                  "'capabilities' under the suite's top-level 'gates:' (docs/suites.md)")
