@@ -19,7 +19,8 @@ from absa_checks.judge.outcomes import CaseOutcome
 from absa_checks.judge.stats import wilson
 from absa_checks.judge.verdict import Verdict
 from absa_checks.reports import summary_table, terminal
-from absa_checks.suites.spec import GateSpec, parse_suite
+from absa_checks.suites.gates_spec import GateSpec
+from absa_checks.suites.spec import parse_suite
 
 KNOWN = ("builtin-restaurant", "builtin-laptop")
 

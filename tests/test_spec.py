@@ -15,8 +15,9 @@ import pytest
 
 from absa_checks.common.errors import SpecError
 from absa_checks.suites.examples_spec import parse_examples_file
+from absa_checks.suites.gates_spec import GateSpec
 from absa_checks.suites.inline import load_inline
-from absa_checks.suites.spec import GateSpec, parse_suite
+from absa_checks.suites.spec import parse_suite
 
 REPO = Path(__file__).resolve().parents[1]
 KNOWN = ("builtin-restaurant", "builtin-laptop", "arts-laptop", "arts-restaurant", "semeval14-laptop",

@@ -1,7 +1,7 @@
 """The capability x test-type matrix (CheckList's view of a run): per capability and type (mft | inv | dir), the
 cases, their fail rate with its 95% interval, a few failing examples; and the gates suites set on its cells.
 
-A case's cell is its test's `capability` and `type` (suites.spec.capability_and_type: as written, else the
+A case's cell is its test's `capability` and `type` (suites.matrix_spec.capability_and_type: as written, else the
 strategy's capability and the type its expectation implies). A cell counts the cases with a verdict (passed or
 failed: `n`), the failed ones, and apart the cases without one (`unscored`: no prediction, or an extraction model
 that did not find the target or found it twice). The fail rate is failed / n with Wilson's interval, as every

@@ -7,7 +7,7 @@ from typing import Any
 
 from absa_checks.common.examples import Example, Variant
 from absa_checks.models.predictions import Prediction
-from absa_checks.suites import spec, strategies
+from absa_checks.suites import matrix_spec, strategies
 from absa_checks.suites.cases import Case
 
 PROPERTY_KEY = "absa_case"  # the name under which the outcome travels in report.user_properties
@@ -68,7 +68,7 @@ def default_cell(strategy: str, expect: str) -> tuple[str, str]:
     """The matrix cell of a case whose record names none (a report written before the matrix): the strategy's
     capability and the type its expectation implies, as the suite parser defaults them."""
     capability = strategies.capability(strategy) if strategies.is_known(strategy) else strategy
-    return capability, spec.TYPE_OF_EXPECTATION.get(expect, "dir")
+    return capability, matrix_spec.TYPE_OF_EXPECTATION.get(expect, "dir")
 
 
 _FIELDS = tuple(f.name for f in fields(CaseOutcome))

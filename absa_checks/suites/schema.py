@@ -39,15 +39,10 @@ from absa_checks.sources.catalog import known_source_names
 from absa_checks.sources.gold_sources import GOLD_SOURCES
 from absa_checks.suites import slices, strategies, templates
 from absa_checks.suites.expectations import EXPECTATIONS
-from absa_checks.suites.spec import (
-    COMMON_KEYS,
-    EXTRACTION_GATES,
-    EXTRACTION_TEST_KEYS,
-    GATE_BASES,
-    GATE_KEYS,
-    TEST_TYPES,
-    VARIANT_MODES,
-)
+from absa_checks.suites.gates_spec import GATE_BASES, GATE_KEYS
+from absa_checks.suites.matrix_spec import TEST_TYPES
+from absa_checks.suites.spec import COMMON_KEYS, EXTRACTION_GATES, EXTRACTION_TEST_KEYS
+from absa_checks.suites.variants_spec import VARIANT_MODES
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 # in the package's top folder, wherever this module lives

@@ -3,17 +3,16 @@
 Every error names the file, the line and the key, and says how to fix it.
 The format is documented with examples in docs/suites.md.
 
-Why this module is long: it is the suite file's grammar, one top-down reader (`parse_suite`, then each test
-kind: strategy, template, extraction) whose parts share the defaults merge, the gates and the variant files of a
-test; the checks every reader shares are absa_checks.suites.yaml_checks, hand-written examples
-absa_checks.suites.examples_spec, template keys absa_checks.suites.template_parse.
+The suite file's grammar, read top-down: `parse_suite`, then each test kind (strategy, template, extraction)
+with the defaults merged in. Its parts live beside it: the checks every reader shares in
+absa_checks.suites.yaml_checks, a test's gates in gates_spec, its `variants:` in variants_spec, its cell of the
+capability x type matrix in matrix_spec, hand-written examples in examples_spec, template keys in template_parse.
 """
 
 from __future__ import annotations
 
 import difflib
 import hashlib
-import os
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -24,58 +23,14 @@ from absa_checks.common.domains import DOMAINS
 from absa_checks.common.errors import SpecError
 from absa_checks.common.yaml_lines import decode, load_located
 from absa_checks.suites import lexicons as lexicons_module
-from absa_checks.suites import slices as slices_module
 from absa_checks.suites import strategies, template_parse
 from absa_checks.suites import templates as templates_module
 from absa_checks.suites.examples_spec import InlineSourceSpec, parse_inline_sources
 from absa_checks.suites.expectations import EXPECTATIONS, Expectation
+from absa_checks.suites.gates_spec import GATE_BASES, GateSpec, merged_gates, parse_suite_gates
+from absa_checks.suites.matrix_spec import capability_and_type, capability_name
+from absa_checks.suites.variants_spec import parse_variants
 from absa_checks.suites.yaml_checks import Checker, strategy_name
-
-GATE_BASES = ("interval", "point")
-
-
-@dataclass(frozen=True)
-class GateSpec:
-    """Release thresholds, as fractions in [0, 1]. `basis` None means the run's default."""
-
-    max_fail_rate: float | None = None
-    min_ars: float | None = None
-    min_variant_accuracy: float | None = None
-    max_not_found_rate: float | None = None  # an extraction model: cases whose target it did not find
-    min_validity: float | None = None  # a frozen test: the lower bound of its audited validity (judge.audit)
-    basis: str | None = None
-    # per-slice gates: (selector, its thresholds) pairs, e.g. ("hard=true", (("min_accuracy", 0.7),))
-    slices: tuple[tuple[str, tuple[tuple[str, float], ...]], ...] | None = None
-    # the suite's gates on cells of the capability x type matrix (the suite-level `gates: {capabilities: ...}`),
-    # carried by each of its tests so they travel with the cases (judge.matrix): ((capability, type, basis or
-    # "", ((gate, threshold), ...)), ...)
-    capabilities: tuple[tuple[str, str, str, tuple[tuple[str, float], ...]], ...] | None = None
-
-    def is_empty(self) -> bool:
-        return all(getattr(self, key) is None for key in GATE_KEYS if key != "basis")
-
-    def to_dict(self) -> dict[str, Any]:
-        found = {k: v for k, v in self.__dict__.items() if v is not None and k not in ("slices", "capabilities")}
-        if self.slices:
-            found["slices"] = {selector: dict(thresholds) for selector, thresholds in self.slices}
-        if self.capabilities:  # {capability: {type: {max_fail_rate: 0.2, basis: "point"}}}
-            cells: dict[str, dict[str, dict[str, Any]]] = {}
-            for capability, kind, basis, thresholds in self.capabilities:
-                cells.setdefault(capability, {})[kind] = {**dict(thresholds), **({"basis": basis} if basis else {})}
-            found["capabilities"] = cells
-        return found
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GateSpec:
-        slices = data.get("slices")
-        cells = data.get("capabilities")
-        return cls(**{**data, "slices": tuple((selector, tuple(thresholds.items()))
-                                              for selector, thresholds in slices.items()) if slices else None,
-                      "capabilities": tuple(
-                          (capability, kind, found.get("basis", ""),
-                           tuple((k, v) for k, v in found.items() if k != "basis"))
-                          for capability, kinds in cells.items() for kind, found in kinds.items())
-                      if cells else None})
 
 
 @dataclass(frozen=True)
@@ -171,16 +126,6 @@ class ExtractionTestSpec:
 
 SUITE_KEYS = ("suite", "description", "domain", "defaults", "sources", "lexicons", "tests", "gates")
 COMMON_KEYS = ("expect", "tolerance", "sources", "sample", "tags", "gates", "variants", "capability", "type")
-TEST_TYPES = ("mft", "inv", "dir")  # CheckList's test types: minimum functionality, invariance, directional
-TYPE_OF_EXPECTATION = {"gold": "mft", "unchanged": "inv", "flip": "dir"}  # a test's type when it names none
-# a type that contradicts the expectation: an MFT knows the labels (gold), an invariance does not flip
-TYPE_EXPECTATIONS = {"mft": ("gold",), "inv": ("unchanged", "gold"), "dir": ("flip", "unchanged", "gold")}
-SUITE_GATE_KEYS = ("capabilities", "basis")  # the suite-level `gates:`
-CAPABILITY_GATE_KEYS = ("max_fail_rate", "basis")  # a cell's gates
-VARIANT_MODES = ("auto", "given", "generated")
-# `variants: {frozen: FILE}`: a reviewed candidates file for every source, or per source `{frozen: {source: FILE},
-# audited: {source: FILE}, otherwise: auto}` (docs/suites.md, "Frozen variants")
-FROZEN_KEYS = ("frozen", "audited", "otherwise")
 
 
 def default_keys() -> tuple[str, ...]:
@@ -190,10 +135,6 @@ def default_keys() -> tuple[str, ...]:
 
 def allowed_test_keys() -> tuple[str, ...]:
     return ("name", "description", "strategy") + default_keys()
-
-
-GATE_KEYS = ("max_fail_rate", "min_ars", "min_variant_accuracy", "max_not_found_rate", "min_validity", "basis",
-             "slices")
 
 
 def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: str | None = None) -> SuiteSpec:
@@ -222,7 +163,7 @@ def parse_suite(path: str | Path, known_sources: tuple[str, ...], display_path: 
     tests_raw = top["tests"]
     if not isinstance(tests_raw, list) or not tests_raw:
         raise check.fail(("tests",), "'tests' must be a non-empty list of tests (each starting with '- name:')")
-    cell_gates = _parse_suite_gates(check, top.get("gates"))
+    cell_gates = parse_suite_gates(check, top.get("gates"))
     tests: list[TestSpec] = []
     seen: set[str] = set()
     extraction_tests: list[ExtractionTestSpec] = []
@@ -319,15 +260,8 @@ def _parse_test(check: Checker, raw: Any, at: tuple, defaults: dict, all_sources
     if merged.get("sample") is not None:
         sample = check.positive_int(merged["sample"], where("sample"))
     tags = check.string_list(merged["tags"], where("tags")) if "tags" in merged else ()
-    default_gates = _parse_gates(check, defaults.get("gates"), ("defaults", "gates"))
-    own_gates = _parse_gates(check, test.get("gates"), at + ("gates",))
-    gates = GateSpec.from_dict({**default_gates.to_dict(), **own_gates.to_dict()})
-    files = VariantFiles()
-    if isinstance(merged.get("variants"), dict):
-        files = _variant_files(check, merged["variants"], where("variants"), folder, shown, sources)
-        variants = "frozen" if files.frozen[0] else files.otherwise
-    else:
-        variants = check.choice(merged.get("variants", "auto"), where("variants"), VARIANT_MODES)
+    gates = merged_gates(check, defaults, test, at)
+    variants, files = parse_variants(check, merged.get("variants", "auto"), where("variants"), folder, shown, sources)
     if gates.min_validity is not None and not files.any:  # never audited: a gate that could never pass
         own = "min_validity" in (test.get("gates") or {})
         raise check.fail(at + ("gates", "min_validity") if own else ("defaults", "gates", "min_validity"),
@@ -341,69 +275,6 @@ def _parse_test(check: Checker, raw: Any, at: tuple, defaults: dict, all_sources
                     Expectation(kind, tolerance), sources, sample, tags, gates, variants, params, *files.frozen,
                     capability=capability, type=test_type, frozen_sources=files.frozen_sources,
                     audited_sources=files.audited_sources, otherwise=files.otherwise)
-
-
-def capability_name(text: str) -> str:
-    """A capability as the matrix shows it: lower case, single spaces ("Negation  scope" -> "negation scope")."""
-    return " ".join(text.split()).lower()
-
-
-def capability_and_type(check: Checker, merged: dict, where, name: str, default_capability: str,
-                        expectation: str) -> tuple[str, str]:
-    """A test's row and column of the capability x type matrix: `capability` (free text) and `type` (mft | inv |
-    dir) as written on the test or under `defaults:`, else the defaults: the strategy's capability (ARTS's:
-    "aspect robustness"), the type its expectation implies (gold -> mft, unchanged -> inv, flip -> dir). A
-    type that contradicts the expectation is refused (an MFT checks gold labels; an INV never expects a flip)."""
-    capability = capability_name(check.string(merged["capability"], where("capability"))) \
-        if "capability" in merged else default_capability
-    if "type" not in merged:
-        return capability, TYPE_OF_EXPECTATION.get(expectation, "dir")
-    written = merged["type"]  # CheckList writes MFT, INV, DIR: any case is the type
-    test_type = check.choice(written.lower() if isinstance(written, str) else written, where("type"), TEST_TYPES)
-    if expectation not in TYPE_EXPECTATIONS[test_type]:
-        raise check.fail(where("type"), f"test '{name}' is type {test_type} but expects {expectation}; a {test_type} "
-                                        f"test expects {' or '.join(TYPE_EXPECTATIONS[test_type])}: change 'type' "
-                                        f"(expect {expectation} is type {TYPE_OF_EXPECTATION[expectation]}) or "
-                                        "'expect'")
-    return capability, test_type
-
-
-def _parse_suite_gates(check: Checker, raw: Any) -> tuple | None:
-    """The suite-level `gates: {basis: point, capabilities: {negation: {mft: {max_fail_rate: 0.2}}}}`: gates on
-    cells of the run's capability x type matrix (judge.matrix)."""
-    at: tuple = ("gates",)
-    gates = check.mapping(raw if raw is not None else {}, at, SUITE_GATE_KEYS)
-    basis = check.choice(gates["basis"], at + ("basis",), GATE_BASES) if "basis" in gates else ""
-    if "capabilities" not in gates:
-        if gates:
-            raise check.fail(at, "the suite-level 'gates' holds 'capabilities' (e.g. capabilities: {negation: {mft: "
-                                 "{max_fail_rate: 0.2}}}); a test's own gates go under the test or 'defaults'")
-        return None
-    at += ("capabilities",)
-    raw_cells = gates["capabilities"]
-    capabilities = check.mapping(raw_cells, at, tuple(raw_cells) if isinstance(raw_cells, dict) else ())
-    if not capabilities:
-        raise check.fail(at, "'gates.capabilities' names no capability; e.g. capabilities: {negation: {mft: "
-                             "{max_fail_rate: 0.2}}}")
-    found = []
-    for capability, kinds in capabilities.items():
-        c_at = at + (capability,)
-        shown = capability_name(check.string(capability, c_at))
-        kinds = check.mapping(kinds, c_at, tuple(kinds) if isinstance(kinds, dict) else ())
-        for key in kinds:  # MFT, INV, DIR in any case, as in the test's `type`; a misspelt one named with the fix
-            check.choice(str(key).lower(), c_at + (key,), TEST_TYPES)
-        if not kinds:
-            raise check.fail(c_at, f"capability {capability!r} has no test type; give one of {', '.join(TEST_TYPES)}, "
-                                   "e.g. {mft: {max_fail_rate: 0.2}}")
-        for written_kind, thresholds in kinds.items():
-            kind, t_at = str(written_kind).lower(), c_at + (written_kind,)
-            thresholds = check.mapping(thresholds, t_at, CAPABILITY_GATE_KEYS)
-            if "max_fail_rate" not in thresholds:
-                raise check.fail(t_at, f"'{check.name(t_at)}' has no gate; give max_fail_rate (a fraction, e.g. 0.2)")
-            own = check.choice(thresholds["basis"], t_at + ("basis",), GATE_BASES) if "basis" in thresholds else basis
-            found.append((shown, kind, own, (("max_fail_rate",
-                                              check.fraction(thresholds["max_fail_rate"], t_at + ("max_fail_rate",))),)))
-    return tuple(found)
 
 
 class _Lexicons:
@@ -473,9 +344,7 @@ def _parse_template_test(check: Checker, raw: dict, at: tuple, defaults: dict, l
     merged = {**defaults, **test}
     tags = check.string_list(merged["tags"], at + ("tags",) if "tags" in test else ("defaults", "tags")) \
         if "tags" in merged else ()
-    default_gates = _parse_gates(check, defaults.get("gates"), ("defaults", "gates"))
-    own_gates = _parse_gates(check, test.get("gates"), at + ("gates",))
-    gates = GateSpec.from_dict({**default_gates.to_dict(), **own_gates.to_dict()})
+    gates = merged_gates(check, defaults, test, at)
     for key, why in (("min_validity", "the audited validity of a reviewed (frozen) file"),
                      ("min_ars", "the ARS of real sentences under revtgt, revnon and adddiff")):
         if getattr(gates, key) is not None:  # never measured on a template test: a gate that could never pass
@@ -486,77 +355,6 @@ def _parse_template_test(check: Checker, raw: dict, at: tuple, defaults: dict, l
     return TestSpec(shown, check.located.line(at) or 0, name, _text(test.get("description")),
                     templates_module.STRATEGY, Expectation(expect, tolerance), (spec.source,), None, tags, gates,
                     template=spec, capability=capability, type=kind)
-
-
-@dataclass(frozen=True)
-class VariantFiles:
-    """A test's `variants:` mapping, read: the single frozen file (path, as shown) or none, the per-source
-    frozen and audited files ((source, path, as shown), ...), and the mode of the other sources."""
-
-    frozen: tuple[str, str] = ("", "")
-    frozen_sources: tuple[tuple[str, str, str], ...] = ()
-    audited_sources: tuple[tuple[str, str, str], ...] = ()
-    otherwise: str = "auto"
-
-    @property
-    def any(self) -> bool:
-        return bool(self.frozen[0] or self.frozen_sources or self.audited_sources)
-
-
-def _variant_files(check: Checker, raw: dict, at: tuple, folder: Path, shown: str,
-                   sources: tuple[str, ...]) -> VariantFiles:
-    """`variants: {frozen: FILE}` (every source), or per source `{frozen: {source: FILE}, audited: {source: FILE},
-    otherwise: auto|given|generated}`; files relative to the suite file."""
-    body = check.mapping(raw, at, FROZEN_KEYS)
-    if "frozen" not in body and "audited" not in body:
-        raise check.fail(at, "'variants' as a mapping names reviewed files: {frozen: FILE}, or per source "
-                             "{frozen: {SOURCE: FILE}, audited: {SOURCE: FILE}, otherwise: auto} (docs/suites.md)")
-    otherwise = check.choice(body["otherwise"], at + ("otherwise",), VARIANT_MODES) if "otherwise" in body \
-        else "auto"
-    if not isinstance(body.get("frozen"), dict) and "frozen" in body:  # the single file: every source
-        if "audited" in body:
-            raise check.fail(at + ("audited",), f"'{check.name(at + ('frozen',))}' names one file for every source "
-                                                "of the test, so no source is left to audit: name the frozen file "
-                                                "per source (frozen: {SOURCE: FILE}) to use 'audited' too")
-        return VariantFiles(_frozen_file(check, body["frozen"], at + ("frozen",), folder, shown),
-                            otherwise=otherwise)
-    frozen = _per_source(check, body.get("frozen"), at + ("frozen",), folder, shown, sources)
-    audited = _per_source(check, body.get("audited"), at + ("audited",), folder, shown, sources)
-    for source, _, _ in audited:
-        if any(source == name for name, _, _ in frozen):
-            raise check.fail(at + ("audited", source), f"source '{source}' is under both 'frozen' and 'audited'; "
-                                                       "a source runs either a reviewed file (frozen) or its own "
-                                                       "variants with their audit (audited): keep one")
-    return VariantFiles(frozen_sources=frozen, audited_sources=audited, otherwise=otherwise)
-
-
-def _per_source(check: Checker, raw: Any, at: tuple, folder: Path, shown: str,
-                sources: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
-    """`{source: FILE, ...}` under `frozen` or `audited`; each source one of the test's."""
-    if raw is None:
-        return ()
-    files = check.mapping(raw, at, tuple(raw) if isinstance(raw, dict) else ())
-    if not files:
-        raise check.fail(at, f"'{check.name(at)}' names no source; e.g. {{{sources[0]}: FILE}}")
-    found = []
-    for source, file in files.items():
-        if source not in sources:
-            hint = difflib.get_close_matches(str(source), sources, n=1)
-            fix = f"did you mean '{hint[0]}'?" if hint else f"the test's sources: {', '.join(sources)}"
-            raise check.fail(at + (source,), f"'{check.name(at)}' names source '{source}', which is not one of "
-                                             f"the test's sources; {fix}")
-        found.append((str(source), *_frozen_file(check, file, at + (source,), folder, shown)))
-    return tuple(found)
-
-
-def _frozen_file(check: Checker, raw: Any, at: tuple, folder: Path, shown: str) -> tuple[str, str]:
-    """A reviewed candidates file, relative to the suite file; (path, as shown)."""
-    file = check.string(raw, at)
-    path = folder / file
-    if not path.is_file():
-        raise check.fail(at, f"candidates file '{file}' not found (the path is relative to the suite "
-                             "file); write it with `absa-checks generate --candidates --out FILE`")
-    return str(path.resolve()), os.path.normpath(os.path.join(os.path.dirname(shown), file))
 
 
 def _parameters(check: Checker, strategy: str, name: str, test: dict, defaults: dict, where) -> tuple:
@@ -593,38 +391,6 @@ def _once_each(check: Checker, names: tuple[str, ...], at: tuple, what: str) -> 
         if name in names[:i]:
             raise check.fail(at + (i,), f"'{check.name(at)}' names the {what} '{name}' twice; its cases would be "
                                         f"collected and counted twice: name each {what} once")
-
-
-def _parse_gates(check: Checker, raw: Any, at: tuple) -> GateSpec:
-    if isinstance(raw, dict) and "capabilities" in raw:
-        raise check.fail(at + ("capabilities",), "gates on the capability x type matrix span the run's tests: put "
-                                                 "'capabilities' under the suite's top-level 'gates:' (docs/suites.md)")
-    gates = check.mapping(raw if raw is not None else {}, at, GATE_KEYS)
-    values: dict[str, Any] = {key: check.fraction(gates[key], at + (key,)) for key in GATE_KEYS
-                              if key not in ("basis", "slices") and key in gates}
-    basis = check.choice(gates["basis"], at + ("basis",), GATE_BASES) if "basis" in gates else None
-    sliced = _parse_slice_gates(check, gates["slices"], at + ("slices",)) if "slices" in gates else None
-    return GateSpec(basis=basis, slices=sliced, **values)
-
-
-def _parse_slice_gates(check: Checker, raw: Any, at: tuple) -> tuple:
-    """`slices: {hard=true: {min_accuracy: 0.7}, opposite_others>=1: {max_fail_rate: 0.3}}`."""
-    selectors = check.mapping(raw, at, tuple(raw) if isinstance(raw, dict) else ())
-    if not selectors:
-        raise check.fail(at, "'slices' names no slice; e.g. slices: {hard=true: {min_accuracy: 0.7}}")
-    found = []
-    for selector, thresholds in selectors.items():
-        try:
-            key = slices_module.canonical(str(selector))
-        except ValueError as err:
-            raise check.fail(at + (selector,), str(err)) from None
-        given = check.mapping(thresholds, at + (selector,), slices_module.SLICE_GATE_KEYS)
-        if not given:
-            raise check.fail(at + (selector,), f"slice {selector!r} has no gate; give one of "
-                                               f"{', '.join(slices_module.SLICE_GATE_KEYS)}")
-        found.append((key, tuple((name, check.fraction(value, at + (selector, name)))
-                                 for name, value in given.items())))
-    return tuple(found)
 
 
 def source_defined_twice(name: str, here: str, first: str) -> str:
