@@ -12,8 +12,6 @@ from absa_checks.cli.arguments import FOLLOW, Command, Subcommands
 from absa_checks.common import clock, outputs
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.outputs import Named
-from absa_checks.judge import audit
-from absa_checks.suites.candidates import parse_candidates, read_text
 
 
 def add_parser(commands: Subcommands) -> None:
@@ -55,6 +53,9 @@ def companions(sheet: Path) -> tuple[Path, Path]:
 
 
 def draw(args: argparse.Namespace) -> int:
+    from absa_checks.judge import audit  # imported by this command only (its intervals import scipy)
+    from absa_checks.suites.candidates import parse_candidates, read_text
+
     path, sheet = Path(args.file), Path(args.out)
     text = read_text(path)
     candidates = parse_candidates(text, str(path))
@@ -105,6 +106,9 @@ def _sheet_name(sheet: Path) -> str:
 
 
 def score(args: argparse.Namespace) -> int:
+    from absa_checks.judge import audit
+    from absa_checks.suites.candidates import parse_candidates, read_text
+
     path = Path(args.file)
     text = read_text(path)
     candidates = {c.candidate_id: c for c in parse_candidates(text, str(path))}  # the whole file checked first

@@ -56,16 +56,10 @@ def nothing_read(loaded: LoadedSource, origin: str) -> None:
 def keep_reviewed(named: list[Named], fix: Callable[[Named], str]) -> None:
     """An output that already holds reviewers' decisions or audit verdicts (a candidates file) is never written
     anew: that would lose them with exit status 0. `fix(output)` says what to do instead."""
-    from absa_checks.suites.candidates import reviewed_work
+    from absa_checks.suites.candidates import reviewed_work_in
 
     for out in named:
-        if not out.path.is_file():
-            continue
-        try:
-            text = out.path.read_bytes().decode("utf-8", errors="replace")
-        except OSError:
-            continue  # the write says why it cannot be written
-        found = reviewed_work(text)
+        found = reviewed_work_in(out.path)
         if found:
             raise AbsaChecksError(f"{out}: holds {found.said()}; writing it anew would lose "
                                   f"{'it' if found.decisions + found.audits == 1 else 'them'}: {fix(out)}; "
