@@ -110,5 +110,4 @@ def _suites_checked(paths: list[Path], suites) -> str:
     return found
 
 
-
 COMMAND = Command("augment", add_parser, run)

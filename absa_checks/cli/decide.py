@@ -69,6 +69,4 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-
-
 COMMAND = Command("decide", add_parser, run)

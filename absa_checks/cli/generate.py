@@ -260,5 +260,4 @@ def _update(existing: tuple[str, tuple], loaded: LoadedSource, strategies: list[
     return textless.freeze_text(new, str(out.path)), added, incomplete
 
 
-
 COMMAND = Command("generate", add_parser, run)

@@ -75,6 +75,4 @@ def run(args: argparse.Namespace) -> int:
     return max(result.verdict.exit_status, 1)
 
 
-
-
 COMMAND = Command("merge", add_parser, run)

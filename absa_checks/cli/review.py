@@ -35,5 +35,4 @@ def run(args: argparse.Namespace) -> int:
     return server.serve(review, args.port, sys.stdout)
 
 
-
 COMMAND = Command("review", add_parser, run)
