@@ -97,11 +97,11 @@ def test_reports_name_a_strategy_by_its_labelled_parameters():
 
 
 def test_the_cli_takes_a_registered_strategys_parameters(with_shout):
-    from absa_checks import cli
+    from absa_checks.cli import arguments
 
-    assert cli._strategy_params(["min_length=5"], ["shout"]) == (("min_length", 5),)
-    assert cli._strategy_params([], ["adddiff"], k=3, neutral=None) == (("k", 3),)
+    assert arguments.strategy_params(["min_length=5"], ["shout"]) == (("min_length", 5),)
+    assert arguments.strategy_params([], ["adddiff"], k=3, neutral=None) == (("k", 3),)
     with pytest.raises(AbsaChecksError, match="--param min_length: 'min_length' must be a whole number of at least 2"):
-        cli._strategy_params(["min_length=1"], ["shout"])
+        arguments.strategy_params(["min_length=1"], ["shout"])
     with pytest.raises(AbsaChecksError, match="--param 'k=3': write NAME=VALUE with a parameter of shout"):
-        cli._strategy_params(["k=3"], ["shout"])
+        arguments.strategy_params(["k=3"], ["shout"])

@@ -8,13 +8,39 @@ import json
 import sys
 from pathlib import Path
 
+from absa_checks.cli.arguments import FOLLOW, Command, Subcommands
 from absa_checks.common import clock, outputs
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.outputs import Named
-from absa_checks.judge import audit
-from absa_checks.suites.candidates import parse_candidates, read_text
 
-FOLLOW = "--follow-symlinks"
+
+def add_parser(commands: Subcommands) -> None:
+    parser = commands.add_parser("audit", help="a blinded sample of a candidates file judged by people: draw a sheet, "
+                                               "score the answers (docs/suites.md, Auditing)")
+    steps = parser.add_subparsers(dest="audit_command", required=True)
+    drawing = steps.add_parser("draw", help="write a blinded sheet of the file's variants for judges")
+    drawing.add_argument("file", help="the candidates file (written by generate --candidates)")
+    drawing.add_argument("--sample", type=int, required=True, metavar="N",
+                         help="items per strategy present in the pool (all of a strategy's when it has fewer, said); "
+                              "per strategy, so each strategy's validity gets its own interval")
+    drawing.add_argument("--seed", type=int, required=True, metavar="S", help="chooses and shuffles the items "
+                                                                                "(random.Random(S)); recorded")
+    drawing.add_argument("--out", required=True, metavar="SHEET", help="the sheet (JSON lines); beside it SHEET's stem "
+                         "+ .rubric.md (the rubric for the judges) and SHEET + .meta.json (seed, sample, pool, the "
+                         "file's hash: never given to a judge). An existing sheet is never replaced")
+    drawing.add_argument("--pool", choices=("used", "shipped"), default="used",
+                         help="used: the accepted and edited candidates, as a frozen test runs them (default); "
+                              "shipped: the generator's shipped candidates whatever was decided (validity without "
+                              "review)")
+    scoring = steps.add_parser("score", help="read answered sheets, store each verdict in the candidates file and "
+                                             "print fluent, sentiment_ok and both per strategy (Clopper-Pearson 95%%)")
+    scoring.add_argument("file", help="the candidates file the sheets were drawn from")
+    scoring.add_argument("sheets", nargs="+", metavar="SHEET", help="answered sheets")
+    scoring.add_argument("--skip-unanswered", action="store_true",
+                         help="score the answered items and count the others (default: an unanswered item is refused)")
+    for step in (drawing, scoring):
+        step.add_argument("--follow-symlinks", action="store_true",
+                          help="an output that is a symbolic link: write to the file it points to (the link stays)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,6 +53,9 @@ def companions(sheet: Path) -> tuple[Path, Path]:
 
 
 def draw(args: argparse.Namespace) -> int:
+    from absa_checks.judge import audit  # imported by this command only (its intervals import scipy)
+    from absa_checks.suites.candidates import parse_candidates, read_text
+
     path, sheet = Path(args.file), Path(args.out)
     text = read_text(path)
     candidates = parse_candidates(text, str(path))
@@ -77,6 +106,9 @@ def _sheet_name(sheet: Path) -> str:
 
 
 def score(args: argparse.Namespace) -> int:
+    from absa_checks.judge import audit
+    from absa_checks.suites.candidates import parse_candidates, read_text
+
     path = Path(args.file)
     text = read_text(path)
     candidates = {c.candidate_id: c for c in parse_candidates(text, str(path))}  # the whole file checked first
@@ -144,3 +176,6 @@ def score(args: argparse.Namespace) -> int:
 
 def _now() -> str:
     return clock.now_iso()
+
+
+COMMAND = Command("audit", add_parser, run, steps="audit_command")

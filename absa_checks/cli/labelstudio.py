@@ -8,6 +8,8 @@ import json
 import sys
 from pathlib import Path
 
+from absa_checks.cli.arguments import Command, Subcommands
+from absa_checks.cli.files import write_each
 from absa_checks.cli.reviewer import NO_NAME, login_name
 from absa_checks.common import clock, outputs
 from absa_checks.common.errors import AbsaChecksError
@@ -16,7 +18,7 @@ from absa_checks.common.outputs import Named
 FOLLOW_HELP = "an output path that is a symbolic link: write to the file it points to (the link stays)"
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: Subcommands) -> None:
     ls = commands.add_parser("labelstudio", help="review candidates in Label Studio: export them as tasks, import "
                                                  "the annotations back as decisions")
     steps = ls.add_subparsers(dest="labelstudio_command", required=True)
@@ -44,7 +46,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from absa_checks.cli import _write_each
     from absa_checks.suites import labelstudio
     from absa_checks.suites.candidates import read_candidates
 
@@ -54,7 +55,7 @@ def _export(args: argparse.Namespace) -> int:
     wanted = [Named("--out", Path(args.out))] + ([Named("--config", Path(args.config))] if args.config else [])
     outputs.check(wanted, [Named("FILE", path)], [], args.follow_symlinks, "--follow-symlinks")
     texts = [json.dumps(found, ensure_ascii=False, indent=1) + "\n"] + ([labelstudio.config_xml()] if args.config else [])
-    if _write_each(zip(wanted, texts), args.follow_symlinks):
+    if write_each(zip(wanted, texts), args.follow_symlinks):
         return 2
     decided = sum(c.decision is not None for c in candidates if c.status in labelstudio.DECIDABLE)
     print(f"{args.out}: {len(found)} tasks (shipped and quarantined candidates of {path}; {decided} already decided, "
@@ -64,7 +65,6 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from absa_checks.cli import _write_each
     from absa_checks.suites import labelstudio
     from absa_checks.suites.candidates import parse_candidates, read_text
 
@@ -86,7 +86,7 @@ def _import(args: argparse.Namespace) -> int:
             raise AbsaChecksError(f"{found.where}: the export names no annotator; pass --reviewer NAME ({NO_NAME})")
     new, written, kept = labelstudio.apply(text, str(path), candidates, reading)
     outputs.check([Named("FILE", path)], [Named("EXPORT", export)], [], args.follow_symlinks, "--follow-symlinks")
-    if new != text and _write_each([(Named("FILE", path), new)], args.follow_symlinks):
+    if new != text and write_each([(Named("FILE", path), new)], args.follow_symlinks):
         return 2
     counts = {d: sum(w.decision.decision == d for w in written) for d in ("accepted", "rejected", "edited")}
     who = sorted({w.reviewer for w in written})
@@ -98,3 +98,6 @@ def _import(args: argparse.Namespace) -> int:
              + ", ".join(k.candidate_id for k in kept[:5]) + (", ..." if len(kept) > 5 else "") + ")" if kept else ""),
           file=sys.stderr)
     return 0
+
+
+COMMAND = Command("labelstudio", add_parser, run)

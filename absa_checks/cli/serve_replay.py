@@ -7,10 +7,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from absa_checks.cli.arguments import Command, Subcommands
 from absa_checks.common.errors import AbsaChecksError
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: Subcommands) -> None:
     serve = commands.add_parser(
         "serve-replay", help="answer recorded requests as an OpenAI-compatible endpoint on 127.0.0.1 (no live model)",
         description="Serve an answers file (JSON Lines of {\"key\": ..., \"content\": ...} or {\"key\": ..., "
@@ -34,3 +35,6 @@ def run(args: argparse.Namespace) -> int:
                               '{"key": ..., "content": ...} line each')
     replay = replay_server.Replay(answers, str(args.answers), sys.stderr)
     return replay_server.serve(replay, args.port, sys.stdout)
+
+
+COMMAND = Command("serve-replay", add_parser, run)

@@ -28,9 +28,12 @@ from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.outputs import Named
 from absa_checks.common.serving import HOST, serve_until_stopped
 from absa_checks.review import audit_mode, candidates_mode
+from absa_checks.suites import candidates
 
 FOLLOW = "--follow-symlinks"
 MAX_BODY = 64 * 1024  # a decision with an edited sentence is well under 1 KB
+NOT_FOUND = ("not found; name a candidates file (`absa-checks generate --candidates --out FILE`) or an audit sheet "
+             "(`absa-checks audit draw`)")
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,7 @@ class Review:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def read(self) -> str:
-        return read_text(self.path, self.shown)
+        return _read(self.path, self.shown)
 
     def page(self) -> bytes:
         config = json.dumps({"token": self.token, "mode": self.mode.name, "file": self.shown,
@@ -79,20 +82,16 @@ class Review:
         return item
 
 
-def read_text(path: Path, shown: str) -> str:
-    try:
-        return Path(path).read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise AbsaChecksError(f"review: {shown}: not found; name a candidates file (`absa-checks generate "
-                              "--candidates --out FILE`) or an audit sheet (`absa-checks audit draw`)") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise AbsaChecksError(f"review: {shown}: cannot be read as UTF-8 text ({err})") from None
+def _read(path: Path, shown: str) -> str:
+    """The file served, read by the candidates file's one reader (suites.candidates.read_text); its messages
+    say `review:` and what a missing file should have been."""
+    return candidates.read_text(path, f"review: {shown}", NOT_FOUND)
 
 
 def open_review(path: Path, reviewer: str, follow_symlinks: bool) -> Review:
     """The file checked as the page will use it (every line read; the path writable as `decide` writes it)."""
     shown = str(path)
-    text = read_text(path, shown)
+    text = _read(path, shown)
     mode = AUDIT if audit_mode.is_sheet(text) else CANDIDATES
     mode.check(text, shown)
     if not text.strip():

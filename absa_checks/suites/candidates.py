@@ -25,6 +25,7 @@ USED = ("accepted", "edited")  # the decisions whose candidates a frozen test ru
 REQUIRED = ("id", "source", "unit", "strategy", "status", "unit_hash")
 VARIANT_KEYS = ("sentence", "term", "from", "to", "polarity")
 ID_KEYS = ("source", "unit", "strategy", "status", "sentence", "from", "to", "polarity", "unit_hash")
+NOT_FOUND = "candidates file not found; write it with `absa-checks generate --candidates --out FILE`"
 
 
 T = TypeVar("T")
@@ -117,14 +118,16 @@ def read_candidates(path: Path, shown: str | None = None) -> tuple[Candidate, ..
     return parse_candidates(read_text(path, shown), shown)
 
 
-def read_text(path: Path, shown: str | None = None) -> str:
-    """The file's text as it is (a byte-order mark kept), or one CandidatesError saying why it cannot be read."""
+def read_text(path: Path, shown: str | None = None, not_found: str = NOT_FOUND) -> str:
+    """The file's text as it is (a byte-order mark kept), or one CandidatesError saying why it cannot be read:
+    the one reader of a candidates file (the commands, a frozen test, the review page, which reads an audit
+    sheet with it too). `shown` names the file in the message, `not_found` says what to do when there is none;
+    what is no regular file (a folder, a FIFO, a device) is refused before it is opened (common.inputs)."""
     shown = shown or str(path)
     try:
         return inputs.read_bytes(path).decode("utf-8")
     except FileNotFoundError:
-        raise CandidatesError(f"{shown}: candidates file not found; write it with `absa-checks generate "
-                              "--candidates --out FILE`") from None
+        raise CandidatesError(f"{shown}: {not_found}") from None
     except (OSError, UnicodeDecodeError) as err:
         raise CandidatesError(f"{shown}: cannot be read as UTF-8 text ({err})") from None
 
@@ -144,6 +147,18 @@ class ReviewedWork:
         parts = [f"{n} {what}{'' if n == 1 else 's'}" for n, what in ((self.decisions, "reviewer decision"),
                                                                      (self.audits, "audit verdict")) if n]
         return " and ".join(parts)
+
+
+def reviewed_work_in(path: Path) -> ReviewedWork:
+    """The reviewed work in a file about to be written anew (`reviewed_work`, read leniently): none where there is
+    no regular file, or where it cannot be read (the write then says why)."""
+    if not path.is_file():
+        return ReviewedWork(0, 0)
+    try:
+        text = inputs.read_bytes(path).decode("utf-8", errors="replace")
+    except OSError:
+        return ReviewedWork(0, 0)
+    return reviewed_work(text)
 
 
 def reviewed_work(text: str) -> ReviewedWork:
