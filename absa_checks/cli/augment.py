@@ -46,10 +46,10 @@ def add_parser(commands: Subcommands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from absa_checks.perturb.engine import Settings
-    from absa_checks.workflows import augment, generate, leakage
     from absa_checks.sources import resolve_data_dir
     from absa_checks.suites import strategies as names
     from absa_checks.suites.files import load_file
+    from absa_checks.workflows import augment, generate, leakage
 
     strategies = strategy_list(args.strategies)
     unknown = [s for s in strategies if not names.is_known(s)]

@@ -79,10 +79,10 @@ def add_parser(commands: Subcommands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from absa_checks.perturb.engine import Settings
-    from absa_checks.workflows import generate
     from absa_checks.sources import resolve_data_dir
     from absa_checks.suites import strategies as names
     from absa_checks.suites.files import load_file
+    from absa_checks.workflows import generate
 
     if (args.input is None) == (args.source is None):
         raise AbsaChecksError("generate: pass exactly one of --input FILE (an annotated file) or --source NAME "
@@ -247,9 +247,9 @@ def _update(existing: tuple[str, tuple], loaded: LoadedSource, strategies: list[
             out: Named, asking=None) -> tuple[str, int, str | None]:
     """`generate --update FILE`; a textless (shipped) file is rebuilt from the source first (its stale lines stay
     textless), updated as a full one, and written back textless (absa_checks.suites.textless)."""
-    from absa_checks.workflows import generate
     from absa_checks.suites import textless
     from absa_checks.suites.candidates import parse_candidates
+    from absa_checks.workflows import generate
 
     text, found = existing
     if not any(textless.is_textless(c.record) for c in found):
