@@ -53,7 +53,7 @@ def companions(sheet: Path) -> tuple[Path, Path]:
 
 
 def draw(args: argparse.Namespace) -> int:
-    from absa_checks.judge import audit  # imported by this command only (its intervals import scipy)
+    from absa_checks.judge import audit  # imported by this command only (no other command needs it)
     from absa_checks.suites.candidates import parse_candidates, read_text
 
     path, sheet = Path(args.file), Path(args.out)

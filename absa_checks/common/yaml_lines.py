@@ -120,12 +120,25 @@ class _Built:
 
 def _bare(node: yaml.Node, value: Any) -> bool:
     """A plain (unquoted, untagged) scalar that YAML read as no string: a name the user may have meant."""
-    return (isinstance(node, yaml.ScalarNode) and node.style is None and node.value != ""
+    return (isinstance(node, yaml.ScalarNode) and not node.style and node.value != ""  # plain: None, or '' from libyaml
             and not isinstance(value, str) and not node.tag.startswith("!"))
 
 
 def load_located(text: str, filename: str) -> LocatedYaml:
-    loader = yaml.SafeLoader(text)
+    """The data with the line of every key and item. Read by libyaml when PyYAML has it (several times faster:
+    the suites are read on every run); a file it refuses, or that our checks refuse, is read again by PyYAML's
+    own loader, so every message and line is the one that loader gives."""
+    fast = getattr(yaml, "CSafeLoader", None)
+    if fast is not None:
+        try:
+            return _load_located(text, filename, fast)
+        except (yaml.YAMLError, SpecError):
+            pass
+    return _load_located(text, filename, yaml.SafeLoader)
+
+
+def _load_located(text: str, filename: str, loader_class: Any) -> LocatedYaml:
+    loader = loader_class(text)
     try:
         built = _Built()
         lines = built.lines

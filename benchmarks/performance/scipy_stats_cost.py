@@ -1,11 +1,13 @@
-"""What statistics on scipy cost and how far they move the numbers (docs/architecture.md, "Statistics on scipy").
+"""What scipy.stats would cost the statistics, and how far ours are from it (docs/architecture.md, "Statistics
+without scipy").
 
     python benchmarks/performance/scipy_stats_cost.py [--repeat 5]
 
 (a) import time of scipy.stats (and of scipy.special alone), cumulative, from `python -X importtime`, best and
     median of N fresh processes; (b) the installed size of scipy, scipy.libs, numpy and numpy.libs; (c) the
-    time per call, scipy-based against the hand-written versions (tests/reference_stats.py); (d) the largest
-    difference between them over the tests' grid, and how often the floats differ at all.
+    time per call of absa_checks.judge.stats (plain Python since issue 37), of scipy.stats computing the same
+    number, and of issue 26's hand-written versions (tests/reference_stats.py); (d) the largest difference
+    between ours and those over the tests' grid, and how often the floats differ at all.
 """
 
 from __future__ import annotations
@@ -66,19 +68,29 @@ def main() -> int:
     for name in ("scipy", "scipy.libs", "numpy", "numpy.libs"):
         print(f"  {name:14} {size_mb(name):7.1f} MB")
 
-    print("\n(c) time per call, scipy-based / hand-written")
-    for label, new, old in [
-        ("clopper_pearson(7, 10)", lambda: clopper_pearson(7, 10), lambda: reference.clopper_pearson_bounds(7, 10)),
-        ("clopper_pearson(371, 1000)", lambda: clopper_pearson(371, 1000),
+    print("\n(c) time per call: ours / scipy.stats / issue 26's hand-written")
+    beta = scipy_stats.beta
+
+    def cp_scipy(k: int, n: int) -> tuple[float, float]:
+        return (0.0 if k == 0 else float(beta.ppf(0.025, k, n - k + 1)),
+                1.0 if k == n else float(beta.ppf(0.975, k + 1, n - k)))
+
+    for label, ours, theirs, old in [
+        ("clopper_pearson(7, 10)", lambda: clopper_pearson(7, 10), lambda: cp_scipy(7, 10),
+         lambda: reference.clopper_pearson_bounds(7, 10)),
+        ("clopper_pearson(371, 1000)", lambda: clopper_pearson(371, 1000), lambda: cp_scipy(371, 1000),
          lambda: reference.clopper_pearson_bounds(371, 1000)),
-        ("mcnemar_exact(10, 2)", lambda: mcnemar_exact(10, 2), lambda: reference.mcnemar_two_sided(10, 2)),
-        ("mcnemar_exact(300, 250)", lambda: mcnemar_exact(300, 250), lambda: reference.mcnemar_two_sided(300, 250)),
+        ("mcnemar_exact(10, 2)", lambda: mcnemar_exact(10, 2), lambda: scipy_stats.binomtest(2, 12, 0.5).pvalue,
+         lambda: reference.mcnemar_two_sided(10, 2)),
+        ("mcnemar_exact(300, 250)", lambda: mcnemar_exact(300, 250),
+         lambda: scipy_stats.binomtest(250, 550, 0.5).pvalue, lambda: reference.mcnemar_two_sided(300, 250)),
         ("mcnemar_worse(300, 250)", lambda: mcnemar_worse(300, 250),
+         lambda: scipy_stats.binomtest(300, 550, 0.5, alternative="greater").pvalue,
          lambda: reference.mcnemar_one_sided_worse(300, 250)),
-        ("wilson(37, 90) [scipy: binomtest(...).proportion_ci('wilson')]",
+        ("wilson(37, 90)", lambda: wilson(37, 90),
          lambda: scipy_stats.binomtest(37, 90).proportion_ci(method="wilson"), lambda: wilson(37, 90)),
     ]:
-        print(f"  {label:42} {per_call_us(new):9.1f} us / {per_call_us(old):9.1f} us")
+        print(f"  {label:28} {per_call_us(ours):9.1f} us / {per_call_us(theirs):9.1f} us / {per_call_us(old):9.1f} us")
 
     print("\n(d) differences over the tests' grid")
     grid = [(k, n) for n in range(1, 61) for k in range(n + 1)] + \
@@ -89,7 +101,7 @@ def main() -> int:
     exact = [(scipy_stats.binomtest(k, n).proportion_ci(method="exact"), reference.clopper_pearson_bounds(k, n))
              for k, n in grid]
     exact_diff = max(max(abs(i.low - lo), abs(i.high - hi)) for i, (lo, hi) in exact)
-    print(f"  Clopper-Pearson, beta.ppf: max |diff| {cp_diff:.1e}, floats differ in {cp_bits} of {2 * len(grid)} bounds")
+    print(f"  Clopper-Pearson, ours against issue 26's: max |diff| {cp_diff:.1e}, floats differ in {cp_bits} of {2 * len(grid)} bounds")
     print(f"  Clopper-Pearson, binomtest(...).proportion_ci('exact'): max |diff| {exact_diff:.1e}")
     pairs = [(b, n - b) for n in range(201) for b in range(n + 1)] + [(300, 250), (520, 480), (560, 440), (1200, 1000)]
     for label, new, old in [("McNemar two-sided", mcnemar_exact, reference.mcnemar_two_sided),
