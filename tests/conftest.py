@@ -82,10 +82,28 @@ LONGEST_FIRST = (
 )
 
 
-def pytest_collection_modifyitems(items):
-    """The longest tests first, the rest in their order (a stable sort: no test depends on another's order)."""
+def pytest_collection_modifyitems(config, items):
+    """The slow tests left out unless asked for (`left_out_slow`); the longest tests first, the rest in their
+    order (a stable sort: no test depends on another's order)."""
+    slow = left_out_slow(config, items)
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item not in slow]
     rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.rsplit("/", 1)[-1].split("[")[0], len(rank)))
+
+
+def left_out_slow(config, items) -> list:
+    """The tests marked `slow` that the README's test command leaves out (docs/performance.md "The project's own
+    tests"): none when the command line gives a marker expression (`-m slow` runs them alone, `-m "slow or not
+    slow"` everything, as CI does) or names the test itself (`tests/test_x.py::test_y`). Not an `addopts` in
+    pyproject.toml: that would also filter every `pytest suites/` a user or a test runs from the repo's root."""
+    if config.option.markexpr:
+        return []
+    named = ["/" + Path(arg.split("::", 1)[0]).name + "::" + arg.split("::", 1)[1].split("[")[0]
+             for arg in config.args if "::" in arg]
+    return [item for item in items if item.get_closest_marker("slow") is not None
+            and not any(("/" + item.nodeid.split("[")[0]).endswith(name) for name in named)]
 
 
 needs_shared_data = pytest.mark.skipif(
