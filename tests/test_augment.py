@@ -80,6 +80,7 @@ def test_the_leakage_guard_refuses_test_sentences_and_their_variants(tmp_path):
 @needs_extra("transformers")
 @needs_shared_data
 @needs_shared_models
+@pytest.mark.slow
 def test_the_training_recipe_is_wired_end_to_end(tmp_path, run):
     """examples/adversarial_training/train.py on a few dozen records (one epoch; the real recipe runs 8 on
     the whole training set), then the suites on the result with --absa-baseline on the shared checkpoint."""
