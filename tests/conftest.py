@@ -69,7 +69,8 @@ def pytest_runtest_setup(item):
 collect_ignore_glob = ["data/*/*.yaml"]
 
 # The longest tests (`pytest --durations`, docs/performance.md "The project's own tests"), started first: with
-# `-n 2` a worker that meets one of them last would otherwise run alone for minutes while the other idles.
+# `-n 2` a worker that meets one of them last would otherwise run alone for minutes while the other idles. The
+# slow ones (marked `slow`, run by `-m slow` and in CI) first, then the longest of the README's test command.
 LONGEST_FIRST = (
     "test_one_screen.py::test_the_full_data_run_fits_one_screen",
     "test_extraction_models.py::test_behavioural_suites_on_an_extraction_model_and_its_replay_agree",
@@ -79,6 +80,16 @@ LONGEST_FIRST = (
     "test_real_models.py::test_bert_pt_reproduces_the_checkpoint_readme",
     "test_leakage.py::test_augment_checks_the_projects_own_suite_examples_and_says_which_it_read",
     "test_manifest.py::test_shards_of_a_gated_suite_without_data_merge_into_a_failed_run",
+    "test_api.py::test_evaluate_equals_pytest_on_the_default_suites",
+    "test_extraction_models.py::test_an_extraction_models_answers_are_cached_per_sentence",
+    # not slow: the longest of the default command (6 to 25 s each on 2 busy cores)
+    "test_fingerprints.py::test_shards_made_from_different_data_are_refused_naming_the_source_and_file",
+    "test_checkpoints.py::test_gates_on_the_mean_or_on_the_worst_checkpoint",
+    "test_exit_status.py::test_a_run_stopped_at_a_failure_says_which_option_stopped_it_not_ctrl_c",
+    "test_fingerprints.py::test_shards_made_from_different_examples_files_are_refused_naming_the_file",
+    "test_domains.py::test_several_checkpoints_are_each_tested_on_their_own_domains",
+    "test_claims.py::test_the_published_bert_pt_table7_numbers_are_reproduced_and_five_points_more_are_not",
+    "test_exit_status.py::test_the_verdict_comes_after_the_list_of_failed_cases",
 )
 
 

@@ -9,6 +9,8 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
+
 from conftest import PAIR_MODEL, REPO, SHARED_DATA, needs_extra, needs_shared_data, needs_shared_models
 
 SEMEVAL = SHARED_DATA / "semeval2014"

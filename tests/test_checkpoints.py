@@ -161,6 +161,7 @@ def test_gates_on_the_mean_or_on_the_worst_checkpoint(published, run, tmp_path):
 
 
 @needs_shared_data
+@pytest.mark.slow
 def test_several_checkpoints_under_xdist_report_the_same(run, tmp_path):
     args = _published_group(tmp_path) + ["--model", "pt,lstm"]
     single, split = run(args).report, run(args + ["-n", "2"]).report

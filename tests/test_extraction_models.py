@@ -211,6 +211,7 @@ def test_an_expanded_ground_truth_counts_the_forms_readers_accepted(tmp_path, ru
 
 @needs_extra("transformers")
 @needs_e2e
+@pytest.mark.slow
 def test_an_extraction_models_answers_are_cached_per_sentence(tmp_path, run):
     args = ["suites/invariance/adddiff.yaml", "--absa-sources", "builtin-restaurant", "--absa-sample", "20",
             "--absa-model", f"transformers-tagger:{E2E}", "--absa-cache", str(tmp_path / "cache")]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from types import SimpleNamespace
 
+import pytest
 from test_exit_status import MODEL, SUITE
 
 from absa_checks.common.errors import AbsaChecksError
