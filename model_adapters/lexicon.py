@@ -61,9 +61,17 @@ class LexiconAdapter:
         self.scope = scope
         self.name = SCOPES[scope]
         self._version = version("vaderSentiment")
-        # VADER with TextBlob's words for the review adjectives it lacks ("slow", "bland", "stale"): the
-        # lexicon the generator's second opinion reads too. Read once per instance.
-        self._polarity = Polarity()
+        self._lexicon: Polarity | None = None
+
+    @property
+    def _polarity(self) -> Polarity:
+        """VADER with TextBlob's words for the review adjectives it lacks ("slow", "bland", "stale"): the lexicon
+        the generator's second opinion reads too. Read once per instance, at its first prediction (importing
+        TextBlob takes about a second): a run that stops before predicting, at a usage error or with every answer
+        in the cache, never reads it."""
+        if self._lexicon is None:
+            self._lexicon = Polarity()
+        return self._lexicon
 
     def describe(self) -> dict[str, object]:
         return {"kind": "lexicon", "scope": self.scope,

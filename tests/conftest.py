@@ -69,7 +69,8 @@ def pytest_runtest_setup(item):
 collect_ignore_glob = ["data/*/*.yaml"]
 
 # The longest tests (`pytest --durations`, docs/performance.md "The project's own tests"), started first: with
-# `-n 2` a worker that meets one of them last would otherwise run alone for minutes while the other idles.
+# `-n 2` a worker that meets one of them last would otherwise run alone for minutes while the other idles. The
+# slow ones (marked `slow`, run by `-m slow` and in CI) first, then the longest of the README's test command.
 LONGEST_FIRST = (
     "test_one_screen.py::test_the_full_data_run_fits_one_screen",
     "test_extraction_models.py::test_behavioural_suites_on_an_extraction_model_and_its_replay_agree",
@@ -79,13 +80,41 @@ LONGEST_FIRST = (
     "test_real_models.py::test_bert_pt_reproduces_the_checkpoint_readme",
     "test_leakage.py::test_augment_checks_the_projects_own_suite_examples_and_says_which_it_read",
     "test_manifest.py::test_shards_of_a_gated_suite_without_data_merge_into_a_failed_run",
+    "test_api.py::test_evaluate_equals_pytest_on_the_default_suites",
+    "test_extraction_models.py::test_an_extraction_models_answers_are_cached_per_sentence",
+    # not slow: the longest of the default command (6 to 25 s each on 2 busy cores)
+    "test_fingerprints.py::test_shards_made_from_different_data_are_refused_naming_the_source_and_file",
+    "test_checkpoints.py::test_gates_on_the_mean_or_on_the_worst_checkpoint",
+    "test_exit_status.py::test_a_run_stopped_at_a_failure_says_which_option_stopped_it_not_ctrl_c",
+    "test_fingerprints.py::test_shards_made_from_different_examples_files_are_refused_naming_the_file",
+    "test_domains.py::test_several_checkpoints_are_each_tested_on_their_own_domains",
+    "test_claims.py::test_the_published_bert_pt_table7_numbers_are_reproduced_and_five_points_more_are_not",
+    "test_exit_status.py::test_the_verdict_comes_after_the_list_of_failed_cases",
 )
 
 
-def pytest_collection_modifyitems(items):
-    """The longest tests first, the rest in their order (a stable sort: no test depends on another's order)."""
+def pytest_collection_modifyitems(config, items):
+    """The slow tests left out unless asked for (`left_out_slow`); the longest tests first, the rest in their
+    order (a stable sort: no test depends on another's order)."""
+    slow = left_out_slow(config, items)
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item not in slow]
     rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.rsplit("/", 1)[-1].split("[")[0], len(rank)))
+
+
+def left_out_slow(config, items) -> list:
+    """The tests marked `slow` that the README's test command leaves out (docs/performance.md "The project's own
+    tests"): none when the command line gives a marker expression (`-m slow` runs them alone, `-m "slow or not
+    slow"` everything, as CI does) or names the test itself (`tests/test_x.py::test_y`). Not an `addopts` in
+    pyproject.toml: that would also filter every `pytest suites/` a user or a test runs from the repo's root."""
+    if config.option.markexpr:
+        return []
+    named = ["/" + Path(arg.split("::", 1)[0]).name + "::" + arg.split("::", 1)[1].split("[")[0]
+             for arg in config.args if "::" in arg]
+    return [item for item in items if item.get_closest_marker("slow") is not None
+            and not any(("/" + item.nodeid.split("[")[0]).endswith(name) for name in named)]
 
 
 needs_shared_data = pytest.mark.skipif(

@@ -180,6 +180,7 @@ def landing(tmp_path: Path, report: Path) -> dict:
     raise AssertionError(f"the report did not render its summary: {dom[-2000:]}")
 
 
+@pytest.mark.slow
 def test_single_file_html_report_opens_on_the_summary_in_chromium(tmp_path, run):
     needs_allure()
     needs_chromium()

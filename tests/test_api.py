@@ -38,6 +38,7 @@ def both(tmp_path: Path, monkeypatch, cwd: Path, pytest_args: list[str], env: di
     return ran, result, written
 
 
+@pytest.mark.slow
 def test_evaluate_equals_pytest_on_the_default_suites(tmp_path, monkeypatch):
     ran, result, report = both(tmp_path, monkeypatch, REPO, ["suites/", "-q", "--tb=no", "--absa-no-cache"],
                                NO_DATA, suites="suites", no_cache=True)

@@ -9,6 +9,8 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
+
 from conftest import PAIR_MODEL, REPO, SHARED_DATA, needs_extra, needs_shared_data, needs_shared_models
 
 SEMEVAL = SHARED_DATA / "semeval2014"
@@ -80,6 +82,7 @@ def test_the_leakage_guard_refuses_test_sentences_and_their_variants(tmp_path):
 @needs_extra("transformers")
 @needs_shared_data
 @needs_shared_models
+@pytest.mark.slow
 def test_the_training_recipe_is_wired_end_to_end(tmp_path, run):
     """examples/adversarial_training/train.py on a few dozen records (one epoch; the real recipe runs 8 on
     the whole training set), then the suites on the result with --absa-baseline on the shared checkpoint."""

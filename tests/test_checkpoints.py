@@ -11,7 +11,7 @@ import pytest
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.judge.stats import Rate, spread, t975, wilson
 from absa_checks.models import adapters as registry
-from conftest import ARTS_OUTPUT, SHARED_DATA, needs_shared_data
+from conftest import ARTS_OUTPUT, SHARED_DATA, needs_shared_data, run_pytest
 
 
 def test_t_quantiles():
@@ -98,11 +98,17 @@ def _published_group(tmp_path):
             "--absa-models", str(models)]
 
 
+@pytest.fixture(scope="module")
+def published(tmp_path_factory):
+    """One run of the three published checkpoints' ARTS laptop answers, gated on the mean: read by the tests of
+    its numbers and of its gates (a run of many seconds, made once)."""
+    folder = tmp_path_factory.mktemp("published")
+    return run_pytest(_published_group(folder) + ["--model", "published"], report=folder / "report.json")
+
+
 @needs_shared_data
-def test_mean_and_std_across_three_checkpoints_equal_hand_computed_values(run, tmp_path):
-    args = _published_group(tmp_path)
-    three = run(args + ["--model", "published"])
-    report = three.report
+def test_mean_and_std_across_three_checkpoints_equal_hand_computed_values(published, run, tmp_path):
+    three, report = published, published.report
     assert [m["name"] for m in report["run"]["models"]] == ["pt", "sent", "lstm"]
     assert {c["model"] for c in report["cases"]} == {"pt", "sent", "lstm"}
     assert any(c["nodeid"].endswith("[arts-laptop:0:14_0@sent]") for c in report["cases"])
@@ -126,7 +132,7 @@ def test_mean_and_std_across_three_checkpoints_equal_hand_computed_values(run, t
     assert re.search(r"arts-laptop\s+ARS\s+53\.29\s+17\.40\s+22\.57\s+31\.09±19\.40", three.summary)
 
     # every metric per checkpoint: the same numbers as that checkpoint run on its own
-    alone = run(args + ["--model", "sent"]).report
+    alone = run(_published_group(tmp_path) + ["--model", "sent"]).report
     assert report["checkpoints"]["sent"]["sources"] == alone["sources"]
     assert report["checkpoints"]["sent"]["tests"] == alone["tests"]
     strategy = report["sources"]["arts-laptop"]["strategies"]["revtgt"]["fail_rate"]
@@ -136,10 +142,9 @@ def test_mean_and_std_across_three_checkpoints_equal_hand_computed_values(run, t
 
 
 @needs_shared_data
-def test_gates_on_the_mean_or_on_the_worst_checkpoint(run, tmp_path):
-    args = _published_group(tmp_path) + ["--model", "published"]
-    on_mean = run(args)
-    on_worst = run(args + ["--absa-gate-on", "worst"])
+def test_gates_on_the_mean_or_on_the_worst_checkpoint(published, run, tmp_path):
+    on_mean = published
+    on_worst = run(_published_group(tmp_path) + ["--model", "published", "--absa-gate-on", "worst"])
     mean_gate = next(g for g in on_mean.report["gates"] if g["gate"] == "min_ars")
     worst_gate = next(g for g in on_worst.report["gates"] if g["gate"] == "min_ars")
     # the mean (31.09 %) is above the 30 % limit, but three very different models leave it undecided
@@ -156,6 +161,7 @@ def test_gates_on_the_mean_or_on_the_worst_checkpoint(run, tmp_path):
 
 
 @needs_shared_data
+@pytest.mark.slow
 def test_several_checkpoints_under_xdist_report_the_same(run, tmp_path):
     args = _published_group(tmp_path) + ["--model", "pt,lstm"]
     single, split = run(args).report, run(args + ["-n", "2"]).report

@@ -133,7 +133,7 @@ def test_units_are_matched_by_id_and_the_unmatched_reported():
 @needs_shared_data
 @pytest.mark.parametrize("source, csv_name, units, before, now", [
     ("arts-laptop", "laptop_results.csv", 638, "53.29", "17.40"),
-    ("arts-restaurant", "rest_results.csv", 1120, "59.29", "10.89"),
+    pytest.param("arts-restaurant", "rest_results.csv", 1120, "59.29", "10.89", marks=pytest.mark.slow),
 ])
 def test_replaying_bert_sent_against_a_bert_pt_baseline_fails_with_the_broken_units_listed(
         run, tmp_path, source, csv_name, units, before, now):
@@ -161,6 +161,7 @@ def test_replaying_bert_sent_against_a_bert_pt_baseline_fails_with_the_broken_un
 
 @needs_extra("allure")
 @needs_shared_data
+@pytest.mark.slow
 def test_the_regression_gate_is_an_allure_result_listing_the_units(run, tmp_path):
     import json
 

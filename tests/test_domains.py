@@ -154,6 +154,7 @@ def test_several_checkpoints_are_each_tested_on_their_own_domains(run, tmp_path)
 
 
 @needs_shared_data
+@pytest.mark.slow
 def test_a_restaurant_model_leaves_laptop_sources_out_and_cross_domain_reports_them(run, tmp_path):
     path = models_file(tmp_path, "models:\n  lex-rest: {kind: lexicon, scope: target, domains: [restaurant]}\n")
     common = ["suites/", "-q", "--tb=no", "--model", "lex-rest", "--absa-models", str(path),

@@ -37,6 +37,7 @@ def test_decoding_runs_of_tags_into_aspects():
 @needs_extra("transformers")
 @needs_e2e
 @needs_shared_data
+@pytest.mark.slow
 def test_the_extraction_suite_reports_the_strict_pair_f1_an_independent_computation_gives(run):
     """`pytest suites/extraction` with the tagger: its strict (aspect, polarity) F1 on SemEval-2014
     restaurant equals one computed here from the raw XML, and the checkpoint README's 68.96."""
@@ -99,6 +100,7 @@ def test_extraction_gates_and_text_answers_from_stored_outputs(tmp_path, run):
 @needs_extra("transformers")
 @needs_e2e
 @needs_shared_data
+@pytest.mark.slow
 def test_behavioural_suites_on_an_extraction_model_and_its_replay_agree(tmp_path, run):
     args = ["suites/invariance/revnon.yaml", "suites/directional/revtgt.yaml", "suites/invariance/adddiff.yaml",
             "suites/extraction/quality.yaml", "--absa-sources", "builtin-restaurant,asqp-rest16", "--absa-sample", "80",
@@ -209,6 +211,7 @@ def test_an_expanded_ground_truth_counts_the_forms_readers_accepted(tmp_path, ru
 
 @needs_extra("transformers")
 @needs_e2e
+@pytest.mark.slow
 def test_an_extraction_models_answers_are_cached_per_sentence(tmp_path, run):
     args = ["suites/invariance/adddiff.yaml", "--absa-sources", "builtin-restaurant", "--absa-sample", "20",
             "--absa-model", f"transformers-tagger:{E2E}", "--absa-cache", str(tmp_path / "cache")]

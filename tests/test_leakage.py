@@ -271,6 +271,7 @@ tests:
 """
 
 
+@pytest.mark.slow
 def test_augment_checks_the_projects_own_suite_examples_and_says_which_it_read(tmp_path):
     (tmp_path / "suites").mkdir()
     (tmp_path / "suites" / "s.yaml").write_text(SUITE_WITH_EXAMPLE, encoding="utf-8")

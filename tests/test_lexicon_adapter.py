@@ -227,3 +227,24 @@ def test_fingerprint_tracks_algorithm_version(monkeypatch: pytest.MonkeyPatch) -
 def test_unknown_scope_raises() -> None:
     with pytest.raises(ValueError, match="sentence.*target|target.*sentence"):
         LexiconAdapter("aspect")
+
+
+def test_the_lexicon_is_read_at_the_first_prediction_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Building the adapter reads nothing (a run stopped by a usage error, or answered from the cache, never
+    imports TextBlob); the first prediction reads the lexicon, and later ones reuse it."""
+    import model_adapters.lexicon as lexicon
+
+    built = []
+
+    class Counted(lexicon.Polarity):
+        def __init__(self) -> None:
+            built.append(self)
+            super().__init__()
+
+    monkeypatch.setattr(lexicon, "Polarity", Counted)
+    adapter = LexiconAdapter("target")
+    assert built == []
+    query = Query("The soup was cold.", "soup", 4, 8)
+    first = adapter.predict([query])
+    second = adapter.predict([query])
+    assert len(built) == 1 and first == second == LexiconAdapter("target").predict([query])

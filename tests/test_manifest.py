@@ -328,6 +328,7 @@ def test_build_asks_gated_tests_and_named_sources_only():
     assert set(manifest.merged([roundtrip, collection]).planned) == set(collection.planned)
 
 
+@pytest.mark.slow
 def test_shards_of_a_gated_suite_without_data_merge_into_a_failed_run(tmp_path: Path):
     write(tmp_path, {"s.yaml": data_suite("builtin-restaurant, arts-laptop").replace(
         "    gates: {max_fail_rate: 1.0}\n", "") + "  - name: gated\n    strategy: adddiff\n    sources: [arts-laptop]\n"

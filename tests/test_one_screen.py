@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from types import SimpleNamespace
 
+import pytest
 from test_exit_status import MODEL, SUITE
 
 from absa_checks.common.errors import AbsaChecksError
@@ -87,6 +88,7 @@ def test_a_failed_case_shows_once_and_skips_point_at_the_suite(tmp_path):
 
 
 @needs_shared_data
+@pytest.mark.slow
 def test_the_full_data_run_fits_one_screen():
     """The default model on every source of the shared data (about 2,000 failed cases over 25,000, 1,900
     quarantined variants): absa-checks' summary in at most 150 lines under `-q --tb=no` (pytest's own progress

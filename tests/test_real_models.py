@@ -10,7 +10,7 @@ import pytest
 
 from conftest import PAIR_MODEL, SENTENCE_MODEL, SHARED_DATA, needs_extra, needs_shared_data, needs_shared_models
 
-pytestmark = [needs_extra("transformers"), needs_shared_data, needs_shared_models]
+pytestmark = [needs_extra("transformers"), needs_shared_data, needs_shared_models, pytest.mark.slow]
 
 ENV = {"ABSA_BERT_PT_PATH": str(PAIR_MODEL), "ABSA_BERT_SENT_PATH": str(SENTENCE_MODEL)}
 ARGS = ["suites/", "-q", "--tb=no", "--absa-data", str(SHARED_DATA), "--absa-sources", "arts-restaurant"]

@@ -14,6 +14,7 @@ def comparable(report: dict) -> dict:
 
 
 @needs_shared_data
+@pytest.mark.slow
 def test_two_workers_give_the_same_report_as_one_process(run):
     args = ["suites/", "-q", "--absa-data", str(SHARED_DATA), "--absa-sources", "arts-laptop,restaurant-inline",
             "--model", f"replay:{ARTS_OUTPUT / 'laptop_results.csv'}#bert_pt"]
