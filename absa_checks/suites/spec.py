@@ -262,7 +262,7 @@ def _parse_test(check: Checker, raw: Any, at: tuple, defaults: dict, all_sources
     tags = check.string_list(merged["tags"], where("tags")) if "tags" in merged else ()
     gates = merged_gates(check, defaults, test, at)
     variants, files = parse_variants(check, merged.get("variants", "auto"), where("variants"), folder, shown, sources)
-    if gates.min_validity is not None and not files.any:  # never audited: a gate that could never pass
+    if gates.threshold("min_validity") is not None and not files.any:  # never audited: a gate that could never pass
         own = "min_validity" in (test.get("gates") or {})
         raise check.fail(at + ("gates", "min_validity") if own else ("defaults", "gates", "min_validity"),
                          f"'min_validity' gates the audited validity of a reviewed (frozen) file's variants; test "
@@ -347,7 +347,7 @@ def _parse_template_test(check: Checker, raw: dict, at: tuple, defaults: dict, l
     gates = merged_gates(check, defaults, test, at)
     for key, why in (("min_validity", "the audited validity of a reviewed (frozen) file"),
                      ("min_ars", "the ARS of real sentences under revtgt, revnon and adddiff")):
-        if getattr(gates, key) is not None:  # never measured on a template test: a gate that could never pass
+        if gates.threshold(key) is not None:  # never measured on a template test: a gate that could never pass
             own = key in (test.get("gates") or {})
             raise check.fail(at + ("gates", key) if own else ("defaults", "gates", key),
                              f"'{key}' gates {why}; template test '{name}' has none: gate it with max_fail_rate "
