@@ -177,30 +177,30 @@ def _one_of(names: Iterable[str]) -> str:
 def chain_pattern(including: Iterable[str] | None = None) -> str:
     """A strategy or a chain of them joined by '+' (spaces around '+' allowed); with `including`, a chain
     with at least one step among those."""
-    every = _one_of(strategies.REGISTRY)
+    every = _one_of(strategies.registry())
     some = _one_of(including) if including is not None else every
     step = rf"\s*{every}\s*"
     return rf"^(?:{step}\+)*\s*{some}\s*(?:\+{step})*$"
 
 
 def _strategy() -> Schema:
-    names = list(strategies.REGISTRY)
+    names = list(strategies.registry())
     return {
         "type": "string",
         "description": "a strategy, or a chain of them joined by '+' (e.g. revnon+adddiff): "
-                       + "; ".join(f"{s.name}: {s.summary}" for s in strategies.REGISTRY.values()),
-        "anyOf": [{"enum": names, "enumDescriptions": [strategies.REGISTRY[n].summary for n in names]},
+                       + "; ".join(f"{s.name}: {s.summary}" for s in strategies.registry().values()),
+        "anyOf": [{"enum": names, "enumDescriptions": [strategies.registry()[n].summary for n in names]},
                   {"pattern": chain_pattern()}],
     }
 
 
 def _owners(name: str) -> list[str]:
-    return [s.name for s in strategies.REGISTRY.values() if any(p.name == name for p in s.parameters)]
+    return [s.name for s in strategies.registry().values() if any(p.name == name for p in s.parameters)]
 
 
 def _parameter(name: str) -> Schema:
     """A parameter's value as any strategy declares it; null is allowed (the loader takes it as unset)."""
-    declared = [p for s in strategies.REGISTRY.values() for p in s.parameters if p.name == name]
+    declared = [p for s in strategies.registry().values() for p in s.parameters if p.name == name]
     first = declared[0]
     owners = _owners(name)
     helps = first.help if len(owners) == 1 else "; ".join(f"{owner}: {p.help}" for owner, p in zip(owners, declared))
