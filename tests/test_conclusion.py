@@ -40,13 +40,16 @@ def test_a_stopped_run_never_passes():
 
 
 class CsvReporter:
-    """A report added the documented way: wanted + write, and a line in REPORTERS."""
+    """A report added the documented way (a reporters.Reporter: wanted, outputs, write), and a line in REPORTERS."""
 
     def __init__(self, path: Path):
         self.path = path
 
     def wanted(self, options) -> bool:
         return True
+
+    def outputs(self, options) -> list:
+        return []
 
     def write(self, result, options) -> list[str]:
         self.path.write_text("\n".join(f"{g.source},{g.name},{g.verdict}" for g in result.gates))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from absa_checks.common.tuples import IMPLICIT, AspectTuple
-from absa_checks.models.text_output import OutputError, parse
+from absa_checks.models.text_output import AnswerUnreadable, parse
 
 
 def test_json_lists_objects_and_prose_around_them():
@@ -47,7 +47,7 @@ def test_no_aspects(empty):
     (None, "not text"),
 ])
 def test_malformed_answers_raise_one_clear_error(answer, fragment):
-    with pytest.raises(OutputError) as info:
+    with pytest.raises(AnswerUnreadable) as info:
         parse(answer)
     assert fragment in str(info.value)
 

@@ -13,7 +13,7 @@ from absa_checks.common.labels import label_map, polarity_word
 from absa_checks.models.answers import normalise_answer
 from absa_checks.models.predictions import normalise
 from absa_checks.models.protocol import QueryError
-from absa_checks.models.text_output import OutputError, parse
+from absa_checks.models.text_output import AnswerUnreadable, parse
 
 SUITE = """suite: numbers
 tests:
@@ -60,11 +60,11 @@ def test_words_are_still_read_by_name():
 def test_extraction_answers_never_read_numbers_as_polarities():
     with pytest.raises(AdapterError, match="which is not a polarity"):
         normalise_answer([{"aspect": "fries", "polarity": "1"}], "tagger")
-    with pytest.raises(OutputError, match="'1' is not a polarity"):
+    with pytest.raises(AnswerUnreadable, match="'1' is not a polarity"):
         parse("fries: 1")
     assert [(t.aspect, t.polarity) for t in parse("fries: mostly negative; staff: not negative, positive")] == \
         [("fries", "negative"), ("staff", "positive")]
-    with pytest.raises(OutputError, match="it only says what the sentiment is not"):
+    with pytest.raises(AnswerUnreadable, match="it only says what the sentiment is not"):
         parse("fries: not negative")
 
 

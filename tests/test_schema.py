@@ -363,7 +363,7 @@ def test_a_parameter_in_defaults_applies_only_where_its_strategy_takes_it(tmp_pa
 def with_shout(monkeypatch):
     from tests.test_seams import SHOUT
 
-    monkeypatch.setattr(strategies, "REGISTRY", MappingProxyType({**strategies.REGISTRY, "shout": SHOUT}))
+    monkeypatch.setattr(strategies, "registry", lambda: MappingProxyType({**strategies.BUILTIN_STRATEGIES, "shout": SHOUT}))
     return SHOUT
 
 
@@ -374,7 +374,7 @@ def test_a_registered_strategy_and_its_parameter_appear_in_the_schema(tmp_path: 
     assert any("shout" in e for e in errors(yaml.safe_load(accepted)))  # not yet registered
 
     from tests.test_seams import SHOUT
-    monkeypatch.setattr(strategies, "REGISTRY", MappingProxyType({**strategies.REGISTRY, "shout": SHOUT}))
+    monkeypatch.setattr(strategies, "registry", lambda: MappingProxyType({**strategies.BUILTIN_STRATEGIES, "shout": SHOUT}))
 
     made = schema.suite_schema()
     assert schema.render(made) != before_suite and schema.render(schema.examples_schema()) != before_examples

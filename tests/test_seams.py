@@ -30,7 +30,7 @@ SHOUT = Strategy("shout", "unchanged", False, "upper-case a word; the prediction
 @pytest.fixture
 def with_shout(monkeypatch):
     """The registration line: REGISTRY gains one entry (the test restores it)."""
-    monkeypatch.setattr(strategies, "REGISTRY", MappingProxyType({**strategies.REGISTRY, "shout": SHOUT}))
+    monkeypatch.setattr(strategies, "registry", lambda: MappingProxyType({**strategies.BUILTIN_STRATEGIES, "shout": SHOUT}))
 
 
 @pytest.fixture(scope="module")

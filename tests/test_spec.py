@@ -99,7 +99,7 @@ def test_valid_suite_merges_defaults_into_tests(tmp_path):
     assert first.description == ""
     assert first.expectation.kind == "flip" and first.expectation.tolerance == 0.0
     # gates from the defaults and from the test are merged
-    assert first.gates == GateSpec(max_fail_rate=0.4, min_ars=0.3, basis="point")
+    assert first.gates == GateSpec.of(max_fail_rate=0.4, min_ars=0.3, basis="point")
 
 
 def test_valid_suite_test_values_override_defaults(tmp_path):
@@ -109,7 +109,7 @@ def test_valid_suite_test_values_override_defaults(tmp_path):
     assert second.sample == 10
     assert second.tags == ("quick", "inv")
     assert second.expectation.kind == "unchanged" and second.expectation.tolerance == 0.05
-    assert second.gates == GateSpec(max_fail_rate=0.2, basis="interval")
+    assert second.gates == GateSpec.of(max_fail_rate=0.2, basis="interval")
 
 
 def test_suite_name_defaults_to_file_stem_and_suite_hash_follows_content(tmp_path):

@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     strategies = strategy_list(args.strategies)
     unknown = [s for s in strategies if not names.is_known(s)]
     if unknown:
-        raise AbsaChecksError(f"--strategies: unknown {', '.join(unknown)}; use {', '.join(names.STRATEGIES)}")
+        raise AbsaChecksError(f"--strategies: unknown {', '.join(unknown)}; use {', '.join(names.registry())}")
     if args.adddiff_per_unit < 1:
         raise AbsaChecksError("--adddiff-per-unit: at least 1")
     if args.k is not None and not 1 <= args.k <= 10:

@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     strategies = strategy_list(args.strategies)
     unknown = [s for s in strategies if not names.is_known(s)]
     if unknown:
-        raise AbsaChecksError(f"--strategies: unknown {', '.join(unknown)}; use {', '.join(names.STRATEGIES)} "
+        raise AbsaChecksError(f"--strategies: unknown {', '.join(unknown)}; use {', '.join(names.registry())} "
                               "or chains such as revnon+adddiff")
     if args.k is not None and not 1 <= args.k <= 10:
         raise AbsaChecksError("--k: use a whole number from 1 to 10")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from absa_checks.judge.metrics import ARS_STRATEGIES, RateLike, RunMetrics, SourceMetrics
+from absa_checks.suites import gate_registry
 
 BASES = ("interval", "point")
 CHECKPOINT_RULES = ("mean", "worst")  # several checkpoints: gate the mean across them, or every one
@@ -18,12 +19,13 @@ SEVERITY = {"fail": 0, "inconclusive": 1, "pass": 2, "no-data": 3, "report-only"
 # verdicts that decide nothing: no data; a source of another domain run with --absa-cross-domain; a slice of
 # the same sentences as one decided on another source (absa_checks.common.domains, mark_duplicates)
 UNDECIDED = ("no-data", "report-only", "duplicate")
-# what a slice gate measures, for its label: min_accuracy is on the originals, whatever the test's strategy
-SLICE_METRICS = {"min_accuracy": "accuracy (originals)", "min_ars": "ARS (all strategies)",
-                 "max_fail_rate": "fail rate", "min_variant_accuracy": "variant accuracy"}
-CASE_SLICE_GATES = ("max_fail_rate", "min_variant_accuracy")  # on the test's cases; the others on the units
-_LABELS = {"max_fail_rate": "fail rate", "min_variant_accuracy": "variant accuracy", "min_ars": "ARS",
-           "max_not_found_rate": "not-found rate", "min_accuracy": "accuracy on the originals"}
+
+
+def measured_on_cases(name: str) -> bool:
+    """Whether gate `name` is measured on the test's own cases (a slice gate: the test's cases in the slice),
+    not on the source's units whatever the test (absa_checks.suites.gate_registry)."""
+    gate = gate_registry.registry().get(name)
+    return gate is not None and gate.on_cases
 
 
 @dataclass(frozen=True)
@@ -51,8 +53,9 @@ class GateResult:
             return f"{self.name} {self.cell} (capability x type)"
         if not self.slice:
             return f"{self.name} {self.source} ({short})"
-        what = SLICE_METRICS.get(self.name, self.name)
-        return f"{self.source} {self.slice} {what}" + (f" ({short})" if self.name in CASE_SLICE_GATES else "")
+        gate = gate_registry.registry().get(self.name)
+        what = gate.slice_label if gate is not None and gate.slice_label else self.name
+        return f"{self.source} {self.slice} {what}" + (f" ({short})" if measured_on_cases(self.name) else "")
 
     def to_dict(self) -> dict:
         found = {"gate": self.name, "test": self.test, "source": self.source, "threshold": self.threshold,
@@ -84,7 +87,7 @@ def mark_duplicates(results: list[GateResult], contents: dict[tuple[str, str, st
     `duplicate_of`, so one weakness does not fail three gates."""
 
     def content_of(gate: GateResult) -> frozenset | None:
-        return contents.get((gate.source, gate.slice, gate.test if gate.name in CASE_SLICE_GATES else ""))
+        return contents.get((gate.source, gate.slice, gate.test if measured_on_cases(gate.name) else ""))
 
     deciders: dict[tuple, list[GateResult]] = {}
     marked: dict[int, GateResult] = {}
@@ -95,7 +98,7 @@ def mark_duplicates(results: list[GateResult], contents: dict[tuple[str, str, st
         if not gate.slice or gate.verdict in UNDECIDED or not content:
             continue
         key = (gate.name, gate.slice, gate.threshold, gate.basis,
-               gate.test if gate.name in CASE_SLICE_GATES else "")
+               gate.test if measured_on_cases(gate.name) else "")
         first = next((g for g in deciders.get(key, []) if content_of(g) == content), None)
         if first is None:
             deciders.setdefault(key, []).append(gate)
@@ -108,33 +111,34 @@ def mark_duplicates(results: list[GateResult], contents: dict[tuple[str, str, st
 
 
 def evaluate(metrics: RunMetrics, default_basis: str) -> list[GateResult]:
+    """Each test's gates (absa_checks.suites.gate_registry), in the registry's order, those on its cases first."""
+    ordered = sorted(gate_registry.registry().values(), key=lambda g: not g.on_cases)
     results = []
     for test in metrics.tests:
         gates = test.gates
         basis = gates.get("basis", default_basis)
         source = metrics.sources.get(test.source)
-        if "max_fail_rate" in gates:
-            results.append(_decide("max_fail_rate", test.test, test.source, gates["max_fail_rate"],
-                                   test.fail_rate, basis, upper_limit=True))
-        if "max_not_found_rate" in gates:
-            results.append(_decide("max_not_found_rate", test.test, test.source, gates["max_not_found_rate"],
-                                   test.not_found, basis, upper_limit=True))
-        if "min_variant_accuracy" in gates:
-            results.append(_decide("min_variant_accuracy", test.test, test.source, gates["min_variant_accuracy"],
-                                   test.variant_accuracy, basis, upper_limit=False))
-        if "min_ars" in gates:
-            if source is not None and source.ars_partial:
-                results.append(_partial_ars(test.test, source, gates["min_ars"], basis))
-                continue
-            results.append(_decide("min_ars", test.test, test.source, gates["min_ars"],
-                                   source.ars if source else None, basis, upper_limit=False))
+        for gate in ordered:
+            if gate.key in gates and gate.measure is not None:
+                results.append(_judge(gate, test.test, test.source, gates[gate.key], test, source, basis))
     return results + _slice_gates(metrics, default_basis)
+
+
+def _judge(gate: gate_registry.Gate, test: str, source_name: str, threshold: float, on_cases: object,
+           on_units: SourceMetrics | None, basis: str) -> GateResult:
+    """One gate on a test's cases (`on_cases`, its metrics) and its source's units (`on_units`)."""
+    if gate.key == "min_ars" and on_units is not None and on_units.ars_partial:
+        return _partial_ars(test, on_units, threshold, basis)
+    assert gate.measure is not None  # the caller judges only gates with a measure
+    return _decide(gate.key, test, source_name, threshold, gate.measure(on_cases, on_units), basis,
+                   upper_limit=gate.upper_limit)
 
 
 def _slice_gates(metrics: RunMetrics, default_basis: str) -> list[GateResult]:
     """Gates a test sets per slice: on the source's units in the slice (min_accuracy, min_ars) or on the
     test's cases in it (max_fail_rate, min_variant_accuracy), with the same interval rules."""
     results = []
+    known = gate_registry.registry()
     for test in metrics.tests:
         basis = test.gates.get("basis", default_basis)
         for selector, thresholds in (test.gates.get("slices") or {}).items():
@@ -142,15 +146,7 @@ def _slice_gates(metrics: RunMetrics, default_basis: str) -> list[GateResult]:
             on_units = source.slices.get(selector) if source is not None else None
             on_cases = metrics.slice_tests.get((test.test, test.source, selector))
             for name, threshold in thresholds.items():
-                if name == "min_ars" and on_units is not None and on_units.ars_partial:
-                    gate = _partial_ars(test.test, on_units, threshold, basis)
-                else:
-                    rate = {"min_accuracy": on_units.original_accuracy if on_units else None,
-                            "min_ars": on_units.ars if on_units else None,
-                            "max_fail_rate": on_cases.fail_rate if on_cases else None,
-                            "min_variant_accuracy": on_cases.variant_accuracy if on_cases else None}[name]
-                    gate = _decide(name, test.test, test.source, threshold, rate, basis,
-                                   upper_limit=name.startswith("max_"))
+                gate = _judge(known[name], test.test, test.source, threshold, on_cases, on_units, basis)
                 results.append(replace(gate, slice=selector, reason=f"slice {selector}: {gate.reason}"))
     return results
 
@@ -224,7 +220,8 @@ def decide(name: str, test: str, source: str, threshold: float, rate: RateLike |
 
 def _decide(name: str, test: str, source: str, threshold: float, rate: RateLike | None, basis: str,
             upper_limit: bool) -> GateResult:
-    label = _LABELS.get(name) or f"{'flexible ' if name.endswith('_flexible') else ''}" \
+    known = gate_registry.registry().get(name)
+    label = known.label if known is not None else f"{'flexible ' if name.endswith('_flexible') else ''}" \
         f"{name[len('min_'):].split('_f1')[0]} F1"  # min_pair_f1 -> "pair F1"
     if rate is None or rate.n == 0:
         return GateResult(name, test, source, threshold, rate, basis, "no-data", f"no scored cases for {label}")

@@ -17,7 +17,7 @@ from absa_checks.common.labels import polarity_word
 from absa_checks.common.tuples import IMPLICIT, AspectTuple
 from absa_checks.models.predictions import in_batches
 from absa_checks.models.protocol import QueryError
-from absa_checks.models.text_output import OutputError, parse
+from absa_checks.models.text_output import AnswerUnreadable, parse
 
 FIELDS = ("aspect", "polarity", "start", "end", "opinion", "category")
 
@@ -49,7 +49,7 @@ def normalise_answer(answer: object, adapter_name: str) -> list[AspectTuple] | Q
     if isinstance(answer, str):
         try:
             return parse(answer)
-        except OutputError as err:
+        except AnswerUnreadable as err:
             return QueryError(f"model '{adapter_name}': its answer cannot be read: {err}")
     if isinstance(answer, (list, tuple)):
         return [_tuple(item, adapter_name) for item in answer]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from absa_checks.common.errors import AbsaChecksError
-from absa_checks.suites.strategies import REGISTRY
+from absa_checks.suites.strategies import registry
 
 BASE_METRICS = ("accuracy", "ars")
 STRATEGY_SUFFIXES = ("_accuracy", "_fail_rate")  # revtgt_accuracy: variant accuracy; revtgt_fail_rate
@@ -61,7 +61,7 @@ def parse(raw: Any, subject: str, origin: str) -> tuple[Claim, ...]:
 
 def known_metrics() -> list[str]:
     """The metrics a claim may name: accuracy, ars, and each strategy's variant accuracy and fail rate."""
-    return [*BASE_METRICS, *(f"{name}{suffix}" for name in (*REGISTRY, "template") for suffix in STRATEGY_SUFFIXES)]
+    return [*BASE_METRICS, *(f"{name}{suffix}" for name in (*registry(), "template") for suffix in STRATEGY_SUFFIXES)]
 
 
 def _did_you_mean(name: str) -> str:
@@ -78,5 +78,5 @@ def _known_metric(name: str) -> bool:
     for suffix in STRATEGY_SUFFIXES:
         if name.endswith(suffix) and len(name) > len(suffix):
             parts = name[: -len(suffix)].split("+")
-            return all(re.split(r"[(:]", part, maxsplit=1)[0] in (*REGISTRY, "template") for part in parts)
+            return all(re.split(r"[(:]", part, maxsplit=1)[0] in (*registry(), "template") for part in parts)
     return False

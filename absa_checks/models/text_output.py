@@ -10,7 +10,7 @@
 3. Pairs: `aspect: polarity` joined by `;` or new lines ("fries: negative; burgers: positive").
 
 An empty answer, "none" or "[]" means no aspect. Anything else that none of the formats reads raises
-OutputError, which the caller turns into an error of the cases of that sentence, never a crash.
+AnswerUnreadable, which the caller turns into an error of the cases of that sentence, never a crash.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ NONE_ANSWERS = frozenset({"", "none", "[]", "{}", "no aspects", "null"})
 IMPLICIT_WORDS = frozenset({"null", "it", "implicit", "none", ""})
 
 
-class OutputError(AbsaChecksError):
+class AnswerUnreadable(AbsaChecksError):
     """A model's text answer could not be read as tuples."""
 
 
@@ -40,7 +40,7 @@ def _polarity(value: object, where: str) -> str:
     if reading is not None and reading.polarity is not None:
         return reading.polarity
     why = f"; it {reading.problem}" if reading is not None and "no polarity" not in reading.problem else ""
-    raise OutputError(f"{where}: {str(value)[:60]!r} is not a polarity (positive, negative, neutral, or a word "
+    raise AnswerUnreadable(f"{where}: {str(value)[:60]!r} is not a polarity (positive, negative, neutral, or a word "
                       f"such as pos/neg/neu){why}")
 
 
@@ -53,20 +53,20 @@ def _from_json(found: object) -> list[AspectTuple]:
     if isinstance(found, dict):
         lists = [v for v in found.values() if isinstance(v, list)]
         if len(lists) != 1:
-            raise OutputError("the JSON answer is an object without exactly one list of aspects in it")
+            raise AnswerUnreadable("the JSON answer is an object without exactly one list of aspects in it")
         found = lists[0]
     if not isinstance(found, list):
-        raise OutputError(f"the JSON answer is {type(found).__name__}, not a list of aspect objects")
+        raise AnswerUnreadable(f"the JSON answer is {type(found).__name__}, not a list of aspect objects")
     tuples = []
     for n, item in enumerate(found, 1):
         if not isinstance(item, dict):
-            raise OutputError(f"item {n} of the JSON answer is {type(item).__name__}, not an object with "
+            raise AnswerUnreadable(f"item {n} of the JSON answer is {type(item).__name__}, not an object with "
                               "'aspect' and 'polarity'")
         keys = {k.lower(): v for k, v in item.items()}
         aspect = next((keys[k] for k in ("aspect", "term", "target") if k in keys), None)
         polarity = next((keys[k] for k in ("polarity", "sentiment") if k in keys), None)
         if aspect is None or polarity is None:
-            raise OutputError(f"item {n} of the JSON answer needs 'aspect' and 'polarity', has "
+            raise AnswerUnreadable(f"item {n} of the JSON answer needs 'aspect' and 'polarity', has "
                               f"{', '.join(sorted(keys)) or 'nothing'}")
         opinion, category = keys.get("opinion"), keys.get("category")
         tuples.append(AspectTuple(_aspect(aspect), _polarity(polarity, f"item {n} of the JSON answer"),
@@ -107,7 +107,7 @@ def _from_asqp(text: str) -> list[AspectTuple] | None:
 
 
 def _fail(message: str):
-    raise OutputError(message)
+    raise AnswerUnreadable(message)
 
 
 def _from_pairs(text: str) -> list[AspectTuple]:
@@ -117,16 +117,16 @@ def _from_pairs(text: str) -> list[AspectTuple]:
             continue
         aspect, colon, polarity = part.rpartition(":")
         if not colon:
-            raise OutputError(f"part {n} of the answer, {part!r}, is not 'aspect: polarity' (nor JSON, nor ASQP)")
+            raise AnswerUnreadable(f"part {n} of the answer, {part!r}, is not 'aspect: polarity' (nor JSON, nor ASQP)")
         found.append(AspectTuple(_aspect(aspect.strip(" -*\"'")), _polarity(polarity.strip(" .\"'"),
                                                                            f"part {n} of the answer")))
     return found
 
 
 def parse(text: str) -> list[AspectTuple]:
-    """The tuples in a model's text answer (module docstring); OutputError when it cannot be read."""
+    """The tuples in a model's text answer (module docstring); AnswerUnreadable when it cannot be read."""
     if not isinstance(text, str):
-        raise OutputError(f"the answer is {type(text).__name__}, not text")
+        raise AnswerUnreadable(f"the answer is {type(text).__name__}, not text")
     stripped = text.strip()
     if stripped.lower().rstrip(".") in NONE_ANSWERS:
         return []
@@ -138,7 +138,7 @@ def parse(text: str) -> list[AspectTuple]:
         try:
             return _from_json(json.loads(part))
         except json.JSONDecodeError as err:
-            raise OutputError(f"the answer looks like JSON but is not valid JSON ({err.msg} at character "
+            raise AnswerUnreadable(f"the answer looks like JSON but is not valid JSON ({err.msg} at character "
                               f"{err.pos} of the JSON part)") from None
     asqp = _from_asqp(stripped)
     if asqp is not None:

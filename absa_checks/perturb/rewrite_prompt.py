@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from absa_checks.common.examples import Aspect, Example
 from absa_checks.common.labels import opposite
 
-STRATEGIES = ("revtgt", "revnon")  # what the rewriter is asked for (ADDDIFF stays with the rules)
+REWRITTEN_STRATEGIES = ("revtgt", "revnon")  # what the rewriter is asked for (ADDDIFF stays with the rules)
 POLAR = ("positive", "negative")
 DEFAULT_MODEL = "rewriter"  # the model name of exported requests when no --rewriter is named
 DEFAULT_TEMPERATURE = 0.0

@@ -28,7 +28,7 @@ def categories() -> list[dict]:
     return [*({"name": s.allure_category, "matchedStatuses": ["failed"],
                "messageRegex": rf"(?s).*{s.name}.*expected the prediction to "
                                rf"{'flip' if s.default_expectation == 'flip' else 'stay'}.*"}
-              for s in strategies.REGISTRY.values()),
+              for s in strategies.registry().values()),
             {"name": "adapter error", "matchedStatuses": ["broken"]},
             {"name": "release gate failed", "matchedStatuses": ["failed"], "messageRegex": r"(?s).*gate.*"}]
 STYLE = ("<style>body{font-family:system-ui,sans-serif;font-size:14px}mark{background:#ffe08a}"

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from absa_checks.judge import audit
 from absa_checks.judge import matrix as matrix_module
-from absa_checks.judge.gates import CASE_SLICE_GATES, UNDECIDED, GateResult
+from absa_checks.judge.gates import UNDECIDED, GateResult, measured_on_cases
 from absa_checks.judge.metrics import RunMetrics
 
 HEADER = ("source", "strategy", "n", "accuracy ori -> new", "fail rate [95% CI]", "ARS [95% CI]", "gate")
@@ -168,7 +168,7 @@ SLICE_GATE_HEADER = ("source", "slice", "test", "gate", "threshold", "measured [
 
 
 def slice_gate_rows(gates: list[GateResult]) -> list[tuple[str, ...]]:
-    return [(g.source, g.slice, g.test.split("::")[-1] if g.name in CASE_SLICE_GATES else "(originals)"
+    return [(g.source, g.slice, g.test.split("::")[-1] if measured_on_cases(g.name) else "(originals)"
              if g.name == "min_accuracy" else "(all strategies)", g.name, f"{100 * g.threshold:.2f}",
              with_ci(g.rate) if g.rate is not None else "-",
              f"duplicate of {g.duplicate_of}" if g.duplicate_of else g.verdict) for g in gates if g.slice]

@@ -1,9 +1,9 @@
 """The reports a run writes: each takes the RunResult (absa_checks.run.conclusion) and the options, and
 returns the lines it adds to the terminal summary. The plugin calls REPORTERS in order.
 
-Adding a report: a module with an object that has `wanted(options)` and `write(result, options)`,
-and one line in REPORTERS (docs/architecture.md). It writes its files through absa_checks.common.outputs, and
-lists them in `outputs(options)` so that they are checked against the run's inputs before the run.
+Adding a report: a module with an object that is a `Reporter` (`wanted`, `outputs`, `write`), and one line in
+REPORTERS (docs/architecture.md). It writes its files through absa_checks.common.outputs, and lists them in
+`outputs(options)` so that they are checked against the run's inputs before the run.
 """
 
 from __future__ import annotations
@@ -21,8 +21,14 @@ from absa_checks.run.run_state import RunOptions
 
 
 class Reporter(Protocol):
+    """A report: everything the run asks of one (docs/architecture.md, "Seams")."""
+
     def wanted(self, options: RunOptions) -> bool:
         """Whether this run asked for the report."""
+
+    def outputs(self, options: RunOptions) -> list[outputs.Named]:
+        """The files it will write, checked against the run's inputs and the other outputs before the run
+        ([] for a report that writes none of its own)."""
 
     def write(self, result: RunResult, options: RunOptions) -> list[str]:
         """Write the report; the lines to show in the terminal summary (e.g. where it was written)."""
@@ -32,10 +38,8 @@ REPORTERS: tuple[Reporter, ...] = (report_json.REPORTER, report_markdown.REPORTE
 
 
 def planned(options: RunOptions) -> list[outputs.Named]:
-    """Every file the wanted reports may write, for outputs.check before the run (a reporter without an
-    `outputs(options)` method is not checked before, only when it writes)."""
-    return [out for reporter in REPORTERS if reporter.wanted(options)
-            for out in (reporter.outputs(options) if hasattr(reporter, "outputs") else [])]
+    """Every file the wanted reports may write, for outputs.check before the run."""
+    return [out for reporter in REPORTERS if reporter.wanted(options) for out in reporter.outputs(options)]
 
 
 def run_inputs(options: RunOptions, specs=(), read: tuple[outputs.Named, ...] = ()) -> list[outputs.Named]:

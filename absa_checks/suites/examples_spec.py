@@ -184,8 +184,8 @@ def _parse_example(check: Checker, raw: Any, at: tuple) -> InlineExampleSpec:
     for strategy, body in raw_variants.items():
         v_at = at + ("variants", strategy)
         if not strategies.is_known(str(strategy)):
-            hint = difflib.get_close_matches(str(strategy), tuple(strategies.STRATEGIES), n=1)
-            fix = f"did you mean '{hint[0]}'?" if hint else f"use one of: {', '.join(strategies.STRATEGIES)}"
+            hint = difflib.get_close_matches(str(strategy), tuple(strategies.registry()), n=1)
+            fix = f"did you mean '{hint[0]}'?" if hint else f"use one of: {', '.join(strategies.registry())}"
             raise check.fail(v_at, f"unknown strategy '{strategy}' under 'variants'; {fix}")
         for k, one in enumerate(body if isinstance(body, list) else [body]):
             one_at = v_at + (k,) if isinstance(body, list) else v_at

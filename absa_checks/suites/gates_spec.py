@@ -9,26 +9,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from absa_checks.suites import gate_registry
 from absa_checks.suites import slices as slices_module
 from absa_checks.suites.matrix_spec import TEST_TYPES, capability_name
 from absa_checks.suites.yaml_checks import Checker
 
 GATE_BASES = ("interval", "point")
-GATE_KEYS = ("max_fail_rate", "min_ars", "min_variant_accuracy", "max_not_found_rate", "min_validity", "basis",
-             "slices")
 SUITE_GATE_KEYS = ("capabilities", "basis")  # the suite-level `gates:`
 CAPABILITY_GATE_KEYS = ("max_fail_rate", "basis")  # a cell's gates
 
 
 @dataclass(frozen=True)
 class GateSpec:
-    """Release thresholds, as fractions in [0, 1]. `basis` None means the run's default."""
+    """Release thresholds, as fractions in [0, 1], on the gates of absa_checks.suites.gate_registry. `basis` None
+    means the run's default."""
 
-    max_fail_rate: float | None = None
-    min_ars: float | None = None
-    min_variant_accuracy: float | None = None
-    max_not_found_rate: float | None = None  # an extraction model: cases whose target it did not find
-    min_validity: float | None = None  # a frozen test: the lower bound of its audited validity (judge.audit)
+    thresholds: tuple[tuple[str, float], ...] = ()  # (gate key, threshold), in the registry's order
     basis: str | None = None
     # per-slice gates: (selector, its thresholds) pairs, e.g. ("hard=true", (("min_accuracy", 0.7),))
     slices: tuple[tuple[str, tuple[tuple[str, float], ...]], ...] | None = None
@@ -37,11 +33,24 @@ class GateSpec:
     # "", ((gate, threshold), ...)), ...)
     capabilities: tuple[tuple[str, str, str, tuple[tuple[str, float], ...]], ...] | None = None
 
+    @classmethod
+    def of(cls, basis: str | None = None, slices: tuple | None = None, capabilities: tuple | None = None,
+           **thresholds: float) -> GateSpec:
+        """`GateSpec.of(max_fail_rate=0.2, basis="point")`: the thresholds by their keys, in any order."""
+        order = {key: i for i, key in enumerate(gate_registry.registry())}
+        kept = sorted(((k, v) for k, v in thresholds.items() if v is not None), key=lambda kv: order.get(kv[0], len(order)))
+        return cls(tuple(kept), basis, slices, capabilities)
+
+    def threshold(self, key: str) -> float | None:
+        return dict(self.thresholds).get(key)
+
     def is_empty(self) -> bool:
-        return all(getattr(self, key) is None for key in GATE_KEYS if key != "basis")
+        return not self.thresholds and self.slices is None
 
     def to_dict(self) -> dict[str, Any]:
-        found = {k: v for k, v in self.__dict__.items() if v is not None and k not in ("slices", "capabilities")}
+        found: dict[str, Any] = dict(self.thresholds)
+        if self.basis is not None:
+            found["basis"] = self.basis
         if self.slices:
             found["slices"] = {selector: dict(thresholds) for selector, thresholds in self.slices}
         if self.capabilities:  # {capability: {type: {max_fail_rate: 0.2, basis: "point"}}}
@@ -55,13 +64,13 @@ class GateSpec:
     def from_dict(cls, data: dict[str, Any]) -> GateSpec:
         slices = data.get("slices")
         cells = data.get("capabilities")
-        return cls(**{**data, "slices": tuple((selector, tuple(thresholds.items()))
-                                              for selector, thresholds in slices.items()) if slices else None,
-                      "capabilities": tuple(
-                          (capability, kind, found.get("basis", ""),
-                           tuple((k, v) for k, v in found.items() if k != "basis"))
-                          for capability, kinds in cells.items() for kind, found in kinds.items())
-                      if cells else None})
+        return cls.of(**{**data, "slices": tuple((selector, tuple(thresholds.items()))
+                                                 for selector, thresholds in slices.items()) if slices else None,
+                         "capabilities": tuple(
+                             (capability, kind, found.get("basis", ""),
+                              tuple((k, v) for k, v in found.items() if k != "basis"))
+                             for capability, kinds in cells.items() for kind, found in kinds.items())
+                         if cells else None})
 
 
 def merged_gates(check: Checker, defaults: dict, test: dict, at: tuple) -> GateSpec:
@@ -76,12 +85,13 @@ def parse_gates(check: Checker, raw: Any, at: tuple) -> GateSpec:
     if isinstance(raw, dict) and "capabilities" in raw:
         raise check.fail(at + ("capabilities",), "gates on the capability x type matrix span the run's tests: put "
                                                  "'capabilities' under the suite's top-level 'gates:' (docs/suites.md)")
-    gates = check.mapping(raw if raw is not None else {}, at, GATE_KEYS)
-    values: dict[str, Any] = {key: check.fraction(gates[key], at + (key,)) for key in GATE_KEYS
-                              if key not in ("basis", "slices") and key in gates}
+    allowed = gate_registry.per_test_keys()
+    gates = check.mapping(raw if raw is not None else {}, at, allowed)
+    values: dict[str, Any] = {key: check.fraction(gates[key], at + (key,)) for key in allowed
+                              if key not in gate_registry.GATE_SETTINGS and key in gates}
     basis = check.choice(gates["basis"], at + ("basis",), GATE_BASES) if "basis" in gates else None
     sliced = _parse_slice_gates(check, gates["slices"], at + ("slices",)) if "slices" in gates else None
-    return GateSpec(basis=basis, slices=sliced, **values)
+    return GateSpec.of(basis=basis, slices=sliced, **values)
 
 
 def _parse_slice_gates(check: Checker, raw: Any, at: tuple) -> tuple:
@@ -95,10 +105,10 @@ def _parse_slice_gates(check: Checker, raw: Any, at: tuple) -> tuple:
             key = slices_module.canonical(str(selector))
         except ValueError as err:
             raise check.fail(at + (selector,), str(err)) from None
-        given = check.mapping(thresholds, at + (selector,), slices_module.SLICE_GATE_KEYS)
+        given = check.mapping(thresholds, at + (selector,), gate_registry.slice_keys())
         if not given:
             raise check.fail(at + (selector,), f"slice {selector!r} has no gate; give one of "
-                                               f"{', '.join(slices_module.SLICE_GATE_KEYS)}")
+                                               f"{', '.join(gate_registry.slice_keys())}")
         found.append((key, tuple((name, check.fraction(value, at + (selector, name)))
                                  for name, value in given.items())))
     return tuple(found)

@@ -37,9 +37,9 @@ from absa_checks.common.domains import DOMAINS
 from absa_checks.common.labels import POLARITIES
 from absa_checks.sources.catalog import known_source_names
 from absa_checks.sources.gold_sources import GOLD_SOURCES
-from absa_checks.suites import slices, strategies, templates
+from absa_checks.suites import gate_registry, slices, strategies, templates
 from absa_checks.suites.expectations import EXPECTATIONS
-from absa_checks.suites.gates_spec import GATE_BASES, GATE_KEYS
+from absa_checks.suites.gates_spec import GATE_BASES
 from absa_checks.suites.matrix_spec import TEST_TYPES
 from absa_checks.suites.spec import COMMON_KEYS, EXTRACTION_GATES, EXTRACTION_TEST_KEYS
 from absa_checks.suites.variants_spec import VARIANT_MODES
@@ -61,26 +61,6 @@ TEMPLATE: Schema = {"type": "object", "required": ["template"]}
 SPAN: Schema = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2,
                 "description": "[from, to]: character offsets in the sentence, counted from 0, end excluded"}
 
-# what each gate measures, shown by editors; a key added to the registries without one still gets a
-# description from its name (min_/max_)
-GATE_HELP = {
-    "max_fail_rate": "the test's fail rate on a source (the share of its cases that failed their expectation)",
-    "min_ars": "the Aspect Robustness Score of the source (a unit counts when its original and every REVTGT, "
-               "REVNON and ADDDIFF variant of it in the run are right)",
-    "min_variant_accuracy": "the test's variant accuracy on a source (the share of its variants predicted as "
-                            "their gold label)",
-    "max_not_found_rate": "an extraction model: the share of the test's cases on a source whose target it did "
-                          "not find",
-    "min_validity": "a frozen test (variants: {frozen: FILE}): the lower bound of the exact 95% interval of its "
-                    "audited validity (fluent and the intended sentiment, `absa-checks audit`); not audited fails; "
-                    "with files per source, on the frozen and audited sources only",
-}
-SLICE_GATE_HELP = {
-    "min_accuracy": "accuracy on the originals of the source's units in the slice",
-    "min_ars": "the ARS of the source's units in the slice (all strategies)",
-    "max_fail_rate": "this test's fail rate on its cases in the slice",
-    "min_variant_accuracy": "this test's variant accuracy on its cases in the slice",
-}
 COMMON_HELP = {
     "expect": "what the variant's prediction must be: flip (directional), unchanged (invariance) or gold "
               "(the variant's gold label). Default: from the strategy",
@@ -197,30 +177,30 @@ def _one_of(names: Iterable[str]) -> str:
 def chain_pattern(including: Iterable[str] | None = None) -> str:
     """A strategy or a chain of them joined by '+' (spaces around '+' allowed); with `including`, a chain
     with at least one step among those."""
-    every = _one_of(strategies.REGISTRY)
+    every = _one_of(strategies.registry())
     some = _one_of(including) if including is not None else every
     step = rf"\s*{every}\s*"
     return rf"^(?:{step}\+)*\s*{some}\s*(?:\+{step})*$"
 
 
 def _strategy() -> Schema:
-    names = list(strategies.REGISTRY)
+    names = list(strategies.registry())
     return {
         "type": "string",
         "description": "a strategy, or a chain of them joined by '+' (e.g. revnon+adddiff): "
-                       + "; ".join(f"{s.name}: {s.summary}" for s in strategies.REGISTRY.values()),
-        "anyOf": [{"enum": names, "enumDescriptions": [strategies.REGISTRY[n].summary for n in names]},
+                       + "; ".join(f"{s.name}: {s.summary}" for s in strategies.registry().values()),
+        "anyOf": [{"enum": names, "enumDescriptions": [strategies.registry()[n].summary for n in names]},
                   {"pattern": chain_pattern()}],
     }
 
 
 def _owners(name: str) -> list[str]:
-    return [s.name for s in strategies.REGISTRY.values() if any(p.name == name for p in s.parameters)]
+    return [s.name for s in strategies.registry().values() if any(p.name == name for p in s.parameters)]
 
 
 def _parameter(name: str) -> Schema:
     """A parameter's value as any strategy declares it; null is allowed (the loader takes it as unset)."""
-    declared = [p for s in strategies.REGISTRY.values() for p in s.parameters if p.name == name]
+    declared = [p for s in strategies.registry().values() for p in s.parameters if p.name == name]
     first = declared[0]
     owners = _owners(name)
     helps = first.help if len(owners) == 1 else "; ".join(f"{owner}: {p.help}" for owner, p in zip(owners, declared))
@@ -447,13 +427,13 @@ def _basis(bases: tuple[str, ...]) -> Schema:
 
 def _gates() -> Schema:
     properties: dict[str, Schema] = {}
-    for key in GATE_KEYS:
+    for key in gate_registry.per_test_keys():
         if key == "basis":
             properties[key] = _basis(GATE_BASES)
         elif key == "slices":
             properties[key] = {"$ref": "#/$defs/slice_gates"}
         else:
-            properties[key] = _threshold(key, GATE_HELP.get(key, key.split("_", 1)[-1].replace("_", " ")))
+            properties[key] = _threshold(key, gate_registry.get(key).help)
     return {"type": ["object", "null"], "additionalProperties": False, "properties": properties,
             "description": COMMON_HELP["gates"]}
 
@@ -496,7 +476,7 @@ def selector_pattern() -> str:
 def _slice_gates() -> Schema:
     kinds = [f"{kind}={'|'.join(values)}" for kind, values in slices.VALUES.items()]
     kinds += [f"{kind}>=N (or =, <=, >, <)" for kind in slices.COUNTS]
-    thresholds = {key: _threshold(key, SLICE_GATE_HELP.get(key, key)) for key in slices.SLICE_GATE_KEYS}
+    thresholds = {key: _threshold(key, gate_registry.get(key).slice_help or key) for key in gate_registry.slice_keys()}
     return {
         "type": "object", "minProperties": 1,
         "description": "gates on slices of the units: a selector -> its thresholds, e.g. "

@@ -17,7 +17,6 @@ VALUES = {"aspects": ("single", "multi"), "hard": ("true", "false"), "gold": ("p
 COUNTS = ("opposite_others",)
 _OPS = {">=": operator.ge, "<=": operator.le, "=": operator.eq, ">": operator.gt, "<": operator.lt}
 _CONDITION = re.compile(r"^\s*([a-z_]+)\s*(>=|<=|=|>|<)\s*([A-Za-z0-9_]+)\s*$")
-SLICE_GATE_KEYS = ("min_accuracy", "min_ars", "max_fail_rate", "min_variant_accuracy")
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from absa_checks.suites import templates as templates_module
 from absa_checks.suites.examples_spec import InlineSourceSpec, parse_inline_sources
 from absa_checks.suites.expectations import EXPECTATIONS, Expectation
 from absa_checks.suites.gates_spec import GATE_BASES, GateSpec, merged_gates, parse_suite_gates
-from absa_checks.suites.matrix_spec import capability_and_type, capability_name
+from absa_checks.suites.matrix_spec import TYPE_EXPECTATIONS, capability_and_type, capability_name
 from absa_checks.suites.variants_spec import parse_variants
 from absa_checks.suites.yaml_checks import Checker, strategy_name
 
@@ -232,7 +232,7 @@ def _parse_test(check: Checker, raw: Any, at: tuple, defaults: dict, all_sources
 
     name = _test_name(check, test, at)
     if "strategy" not in test:
-        raise check.fail(at, f"test '{name}' needs a 'strategy' ({', '.join(strategies.STRATEGIES)}, "
+        raise check.fail(at, f"test '{name}' needs a 'strategy' ({', '.join(strategies.registry())}, "
                              "or a chain such as revnon+adddiff)")
     strategy = strategy_name(check, check.string(test["strategy"], at + ("strategy",)), at + ("strategy",))
 
@@ -262,7 +262,7 @@ def _parse_test(check: Checker, raw: Any, at: tuple, defaults: dict, all_sources
     tags = check.string_list(merged["tags"], where("tags")) if "tags" in merged else ()
     gates = merged_gates(check, defaults, test, at)
     variants, files = parse_variants(check, merged.get("variants", "auto"), where("variants"), folder, shown, sources)
-    if gates.min_validity is not None and not files.any:  # never audited: a gate that could never pass
+    if gates.threshold("min_validity") is not None and not files.any:  # never audited: a gate that could never pass
         own = "min_validity" in (test.get("gates") or {})
         raise check.fail(at + ("gates", "min_validity") if own else ("defaults", "gates", "min_validity"),
                          f"'min_validity' gates the audited validity of a reviewed (frozen) file's variants; test "
@@ -324,7 +324,7 @@ def _parse_template_test(check: Checker, raw: dict, at: tuple, defaults: dict, l
         ("inv" if "vary" in test or "variant" in test else "mft")
     expect = templates_module.DEFAULT_EXPECTATION[kind]
     if "expect" in test:
-        allowed = templates_module.TYPE_EXPECTATIONS[kind]
+        allowed = TYPE_EXPECTATIONS[kind]
         if test["expect"] not in allowed:
             raise check.fail(at + ("expect",), f"test '{name}' is type {kind}" + ("" if "type" in test else
                              " (a pair without 'type:')") + f", which expects {' or '.join(allowed)}, not "
@@ -347,7 +347,7 @@ def _parse_template_test(check: Checker, raw: dict, at: tuple, defaults: dict, l
     gates = merged_gates(check, defaults, test, at)
     for key, why in (("min_validity", "the audited validity of a reviewed (frozen) file"),
                      ("min_ars", "the ARS of real sentences under revtgt, revnon and adddiff")):
-        if getattr(gates, key) is not None:  # never measured on a template test: a gate that could never pass
+        if gates.threshold(key) is not None:  # never measured on a template test: a gate that could never pass
             own = key in (test.get("gates") or {})
             raise check.fail(at + ("gates", key) if own else ("defaults", "gates", key),
                              f"'{key}' gates {why}; template test '{name}' has none: gate it with max_fail_rate "
@@ -365,7 +365,7 @@ def _parameters(check: Checker, strategy: str, name: str, test: dict, defaults: 
     values = []
     for key in strategies.all_parameter_names():
         if key in test and key not in accepted:
-            owners = [s.name for s in strategies.REGISTRY.values() if any(p.name == key for p in s.parameters)]
+            owners = [s.name for s in strategies.registry().values() if any(p.name == key for p in s.parameters)]
             raise check.fail(where(key), f"'{key}' only applies to {', '.join(owners)}; test '{name}' is {strategy}")
         value = test.get(key, defaults.get(key)) if key in accepted else None
         if value is None:

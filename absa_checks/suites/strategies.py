@@ -1,13 +1,14 @@
 """The perturbation strategies: one declaration each, read by the spec parser, the generator engine,
 the CLI and the reports.
 
-A strategy name is one of REGISTRY or a chain of them joined by '+' (e.g. `revnon+adddiff`).
+A strategy name is one of `registry()` or a chain of them joined by '+' (e.g. `revnon+adddiff`).
 Variants come either from the source itself (ARTS ships them; inline examples write them) or,
 for sources without them, from each strategy's generator.
 
 Adding a strategy: write its generator (a module with a function `(example, StepContext) -> Step |
-NotApplicable | Rejected`, see absa_checks/perturb/strategies.py) and add one `Strategy(...)` to
-REGISTRY below; docs/architecture.md walks through an example.
+NotApplicable | Rejected`, see absa_checks/perturb/strategies.py) and declare one `Strategy(...)`: in
+BUILTIN_STRATEGIES below, or in your own package registered under the entry-point group
+`absa_checks.strategies`; docs/architecture.md walks through an example.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ import difflib
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from types import MappingProxyType
 from typing import Any
 
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.examples import Example
+from absa_checks.common.extensions import merged
 
 POLAR = ("positive", "negative")
 
@@ -146,7 +149,8 @@ def _typos_k(value: Any) -> int:
 GENERATORS = "absa_checks.perturb.strategies"
 ARTS_CAPABILITY = "aspect robustness"  # ARTS's three strategies: does the sentiment stay bound to its aspect
 ROBUSTNESS = "robustness"  # CheckList's: typos, contractions, punctuation, case (the surface strategies)
-REGISTRY = MappingProxyType({s.name: s for s in (
+ENTRY_POINT_GROUP = "absa_checks.strategies"
+BUILTIN_STRATEGIES = MappingProxyType({s.name: s for s in (
     Strategy("revtgt", "flip", True, "reverse the target's sentiment; the prediction must flip",
              "target reversal not followed", f"{GENERATORS}:revtgt_step", edits_target=True, context_checks=True,
              capability=ARTS_CAPABILITY, parameters=(Parameter("neutral", DEFAULT_NEUTRAL, _neutral,
@@ -178,16 +182,24 @@ REGISTRY = MappingProxyType({s.name: s for s in (
              "prediction must not change", "letter case changed the prediction", "absa_checks.perturb.casing:case_step",
              edits_target=False, context_checks=False, surface=True, capability=ROBUSTNESS),
 )})
-STRATEGIES = REGISTRY  # the name most of the code reads
+
+
+@cache
+def registry() -> MappingProxyType[str, Strategy]:
+    """Every strategy by name: the built-in ones, then those registered under ENTRY_POINT_GROUP (read once
+    per process)."""
+    return merged(ENTRY_POINT_GROUP, Strategy, BUILTIN_STRATEGIES, lambda s: s.name,
+                  lambda s: "" if ":" in s.generator else f"its generator is {s.generator!r}; write 'module:function'")
 
 
 def get(name: str) -> Strategy:
     """The strategy `name`; a clear error (with the nearest name) when there is none."""
-    if name not in REGISTRY:
-        hint = difflib.get_close_matches(name, tuple(REGISTRY), n=1)
+    known = registry()
+    if name not in known:
+        hint = difflib.get_close_matches(name, tuple(known), n=1)
         raise UnknownStrategy(f"unknown strategy {name!r}; " + (f"did you mean '{hint[0]}'?" if hint else
-                                                                 f"use one of: {', '.join(REGISTRY)}"))
-    return REGISTRY[name]
+                                                                 f"use one of: {', '.join(known)}"))
+    return known[name]
 
 
 def split_chain(name: str) -> tuple[str, ...]:
@@ -195,7 +207,7 @@ def split_chain(name: str) -> tuple[str, ...]:
 
 
 def is_known(name: str) -> bool:
-    return all(part in REGISTRY for part in split_chain(name))
+    return all(part in registry() for part in split_chain(name))
 
 
 def default_expectation(name: str) -> str:
@@ -233,7 +245,7 @@ def parameters(name: str) -> dict[str, Parameter]:
 
 
 def all_parameter_names() -> tuple[str, ...]:
-    return tuple(dict.fromkeys(p.name for s in REGISTRY.values() for p in s.parameters))
+    return tuple(dict.fromkeys(p.name for s in registry().values() for p in s.parameters))
 
 
 def with_defaults(name: str, params: tuple[tuple[str, Any], ...]) -> dict[str, Any]:

@@ -21,7 +21,6 @@ from absa_checks.common.labels import opposite
 from absa_checks.suites.lexicons import Lexicon
 
 TYPES = ("mft", "inv", "dir")
-TYPE_EXPECTATIONS = {"mft": ("gold",), "inv": ("unchanged", "gold"), "dir": ("flip", "unchanged", "gold")}
 DEFAULT_EXPECTATION = {"mft": "gold", "inv": "unchanged", "dir": "flip"}
 TEMPLATE_KEYS = ("name", "description", "capability", "type", "domain", "template", "variant", "slots", "gold",
                  "variant_gold", "n", "vary", "expect", "tolerance", "tags", "gates")

@@ -93,10 +93,10 @@ def strategy_name(check: Checker, value: str, at: tuple) -> str:
     """A strategy or chain, written without spaces around '+' (`revnon + adddiff` -> `revnon+adddiff`)."""
     parts = strategies.split_chain(value)
     for part in parts:
-        if part not in strategies.REGISTRY:
-            hint = difflib.get_close_matches(part, tuple(strategies.STRATEGIES), n=1)
+        if part not in strategies.registry():
+            hint = difflib.get_close_matches(part, tuple(strategies.registry()), n=1)
             fix = (f"did you mean '{hint[0]}'?" if hint else
-                   f"use one of: {', '.join(strategies.STRATEGIES)}, or a chain such as revnon+adddiff")
+                   f"use one of: {', '.join(strategies.registry())}, or a chain such as revnon+adddiff")
             step = f", whose step {part!r} is not a strategy" if len(parts) > 1 else ""
             raise check.fail(at, f"'{check.name(at)}' is {value.strip()!r}{step}; {fix}")
     repeated = [part for i, part in enumerate(parts) if part in parts[:i]]

@@ -65,7 +65,7 @@ def plan(loaded: LoadedSource, found: dict[str, VariantSet], settings: BodySetti
     asked = {s: unshipped(v) for s, v in found.items()}
     for unit in loaded.units:
         for strategy, variants in found.items():
-            if strategy not in rewrite_prompt.STRATEGIES or variants.mode != "generated":
+            if strategy not in rewrite_prompt.REWRITTEN_STRATEGIES or variants.mode != "generated":
                 continue
             if not everything and unit.unit_id not in asked[strategy]:
                 continue
