@@ -4,7 +4,7 @@
 
 Between `<!-- modules: FOLDER -->` and `<!-- /modules -->` (FOLDER a package folder, relative to the repository
 or --root) goes the table `| module | job |` of the folder's modules (its .py files, subpackages apart), each
-with the first paragraph of its docstring as its job. Every package folder under absa_checks/ and model_adapters/
+with the first paragraph of its docstring as its job (on one line; `|`, and `<` `>` outside code, escaped). Every package folder under absa_checks/ and model_adapters/
 must have its table: one missing is reported. With --check nothing is written: the exit status is 1 when a table
 is stale or missing (each named on stderr), else 0. A module without a docstring is one line and exit 2.
 
@@ -54,7 +54,15 @@ def job(path: Path, root: Path) -> str:
         text = " ".join(docstring.strip().split("\n\n")[0].split())
         if not text:
             raise TableError(f"{name}: no docstring; its first paragraph is the module's job in {DOC}")
-    return text.replace("|", "\\|")
+    return cell(text)
+
+
+def cell(text: str) -> str:
+    """Text as a table cell: `|` escaped, and `<` and `>` outside code spans too (HTML a docstring names, such
+    as <del>, is shown, not rendered)."""
+    parts = text.replace("|", "\\|").split("`")
+    return "`".join(part.replace("<", "&lt;").replace(">", "&gt;") if i % 2 == 0 else part
+                    for i, part in enumerate(parts))
 
 
 def table(root: Path, folder: str) -> str:

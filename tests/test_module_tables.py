@@ -40,7 +40,7 @@ def project(root: Path) -> Path:
     (root / "docs").mkdir()
     (root / "absa_checks" / "__init__.py").write_text('"""The package."""\n')
     (root / "absa_checks" / "things" / "__init__.py").write_text('"""Things.\n\nMore about them."""\n')
-    (root / "absa_checks" / "things" / "one.py").write_text('"""The first thing: a | b,\nwrapped."""\nX = 1\n')
+    (root / "absa_checks" / "things" / "one.py").write_text('"""The first thing: a | b, <del>\nwrapped `<b>`."""\nX = 1\n')
     (root / "model_adapters" / "__init__.py").write_text('"""Adapters."""\n')
     (root / "docs" / "architecture.md").write_text(
         "# A\n\n<!-- modules: absa_checks -->\n<!-- /modules -->\n\n### things\n\n<!-- modules: absa_checks/things -->\n"
@@ -62,7 +62,7 @@ def test_a_stale_table_and_a_package_without_one_fail_the_check_and_the_script_w
     assert run(root).returncode == 1  # the tables written, the missing one still named
     doc = (root / "docs" / "architecture.md").read_text()
     assert ("<!-- modules: absa_checks/things -->\n| module | job |\n|---|---|\n| `__init__.py` | Things. |\n"
-            "| `one.py` | The first thing: a \\| b, wrapped. |\n<!-- /modules -->\n\nAfter.\n") in doc
+            "| `one.py` | The first thing: a \\| b, &lt;del&gt; wrapped `<b>`. |\n<!-- /modules -->\n\nAfter.\n") in doc
     assert "| `__init__.py` | The package. |" in doc
     (root / "absa_checks" / "things" / "two.py").write_text('"""A second thing."""\n')
     assert "absa_checks/things: its table is stale" in run(root, "--check").stderr
