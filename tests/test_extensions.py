@@ -74,11 +74,11 @@ def test_without_the_package_they_are_unknown(tmp_path: Path):
 
 
 def test_a_broken_registration_is_one_line(tmp_path: Path, monkeypatch):
-    site = registration.install(tmp_path / "site", {"absa_checks.gates": {"max_typo": "tests.extensions.shout:STRATEGY"}})
+    site = registration.install(tmp_path / "site", {"absa_checks.gates": {"max_typo": "tests.extensions.example_strategy:STRATEGY"}})
     monkeypatch.syspath_prepend(str(site))
     _forget()
     try:
-        with pytest.raises(AbsaChecksError, match=r"^the entry point 'max_typo' \(tests.extensions.shout:STRATEGY\) "
+        with pytest.raises(AbsaChecksError, match=r"^the entry point 'max_typo' \(tests.extensions.example_strategy:STRATEGY\) "
                                                   r"of 'absa_checks.gates' is not a Gate named 'max_typo'$"):
             gate_registry.registry()
     finally:

@@ -23,7 +23,7 @@ def _min_length(value):
 
 
 SHOUT = Strategy("shout", "unchanged", False, "upper-case a word; the prediction must not change",
-                 "shouting changed the prediction", "tests.extensions.shout:shout_step", edits_target=False,
+                 "shouting changed the prediction", "tests.extensions.example_strategy:shout_step", edits_target=False,
                  context_checks=False, parameters=(Parameter("min_length", 4, _min_length, "shortest word"),))
 
 

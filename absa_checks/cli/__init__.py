@@ -1,4 +1,6 @@
-"""The `absa-checks` command: validate suites, list models, or run the suites through pytest.
+"""The `absa-checks` command's entry point only (`absa-checks`, `python -m absa_checks.cli`): the parser built from
+`registry.COMMANDS`, in `--help`'s order, and the chosen command's body run; an AbsaChecksError is one line, exit
+status 2.
 
 This module is the entry point only: it builds the parser from the commands in `registry.py` (one module each
 in this package) and hands the parsed arguments to the chosen command's body; an AbsaChecksError is one line on

@@ -1,5 +1,7 @@
-"""One writer for every file absa-checks writes: reports, Markdown and its pictures, Allure summary files,
-`generate` / `augment` / `merge` outputs.
+"""One writer for every file absa-checks writes (reports, Markdown and its pictures, Allure summary files,
+`generate` / `augment` / `merge` outputs): an output that is an input, another output, a device, a FIFO or
+(unless asked) a link refused; written atomically; an OSError one line (`OutputError`), the other outputs still
+written.
 
 Before a run, `check` refuses (one line naming both options and the fix):
 - an output that is one of the run's inputs (the baseline, suite and examples files, data files, the

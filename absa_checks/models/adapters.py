@@ -1,4 +1,6 @@
-"""Resolve `--model NAME` to an adapter: a name from the models file, or a `kind:spec` form.
+"""The adapter-kind registry (entry-point group `absa_checks.adapters`), and `--model NAME` resolved to an adapter:
+a name from the models file (`${VAR}` settings from the environment, a `groups:` entry, several as `a,b,c`), or a
+`kind:spec` form.
 
 Models file (models.yaml at the repository root by default, `--absa-models PATH` to override):
 

@@ -1,4 +1,5 @@
-"""A persistent prediction cache: SQLite in the cache folder, keyed by (model fingerprint, query).
+"""A persistent prediction cache: SQLite in the cache folder, keyed by (model fingerprint, query); and the
+generated variants (its `variants` table, JSON by absa_checks.perturb.outcome_json).
 
 Safe with concurrent pytest-xdist workers: predictions are made while holding an exclusive file
 lock, so the first worker predicts the run's missing queries and the others then read them; each

@@ -1,5 +1,6 @@
-"""What a generative model or an LLM answers, as extracted tuples. Three documented formats
-(docs/extraction.md), tried in this order:
+"""What a generative model or an LLM answers, as extracted tuples: JSON, ASQP or pair text (docs/extraction.md).
+
+The three formats, tried in this order:
 
 1. JSON: a list of objects with `aspect` (or `term`, `target`), `polarity` (or `sentiment`), and
    optionally `opinion` and `category`; or an object holding such a list under any key. Text around the

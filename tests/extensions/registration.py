@@ -3,10 +3,10 @@ whose entry_points.txt registers them. No pip needed: importlib.metadata finds a
 so a folder on PYTHONPATH (or sys.path) installs it. In a package's pyproject.toml the same registration reads
 
     [project.entry-points."absa_checks.strategies"]
-    shout = "tests.extensions.shout:STRATEGY"
+    shout = "tests.extensions.example_strategy:STRATEGY"
 
     [project.entry-points."absa_checks.gates"]
-    min_source_accuracy = "tests.extensions.source_accuracy:GATE"
+    min_source_accuracy = "tests.extensions.example_gate:GATE"
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 ENTRY_POINTS = {
-    "absa_checks.strategies": {"shout": "tests.extensions.shout:STRATEGY"},
-    "absa_checks.gates": {"min_source_accuracy": "tests.extensions.source_accuracy:GATE"},
+    "absa_checks.strategies": {"shout": "tests.extensions.example_strategy:STRATEGY"},
+    "absa_checks.gates": {"min_source_accuracy": "tests.extensions.example_gate:GATE"},
 }
 
 

@@ -1,0 +1,39 @@
+"""Add a report (docs/architecture.md, "Seams"): the gates as CSV beside the JSON report.
+
+With `--absa-report r.json` it writes r.gates.csv. The registration is one entry in
+absa_checks/run/reporters.py's REPORTERS, `example_reporter.REPORTER` after the others;
+tests/test_docs_examples.py makes it for the test's duration and runs a conclusion through it."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from absa_checks.common import outputs
+from absa_checks.run.conclusion import RunResult
+from absa_checks.run.run_state import RunOptions
+
+
+class GatesCsv:
+    def wanted(self, options: RunOptions) -> bool:
+        """Whether this run asked for the report: here, whenever it asked for the JSON report."""
+        return options.report is not None
+
+    def outputs(self, options: RunOptions) -> list[outputs.Named]:
+        """Every file it may write, checked against the run's inputs and other outputs before the run."""
+        assert options.report is not None
+        path = options.report.with_suffix(".gates.csv")
+        return [outputs.derived("--absa-report", options.report, "gates CSV", path)]
+
+    def write(self, result: RunResult, options: RunOptions) -> list[str]:
+        """Write it (atomically, through common.outputs); the lines it adds to the terminal summary."""
+        text = io.StringIO()
+        rows = csv.writer(text, lineterminator="\n")
+        rows.writerow(["gate", "test", "source", "verdict"])
+        rows.writerows([gate.name, gate.test, gate.source, gate.verdict] for gate in result.gates)
+        (out,) = self.outputs(options)
+        outputs.write_text(out, text.getvalue(), options.follow_symlinks)
+        return [f"gates CSV: {out.path}"]
+
+
+REPORTER = GatesCsv()
