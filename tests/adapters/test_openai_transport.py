@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
+from e2e.test_missing_extras import pytest_without
 from openai_server import FakeOpenAI
-from test_missing_extras import pytest_without
 
 from absa_checks.models.protocol import Query, QueryError
 from conftest import EXTRAS, REPO, needs_extra

@@ -132,7 +132,7 @@ def test_unset_environment_variable_names_it(tmp_path, monkeypatch):
     monkeypatch.delenv("ABSA_BERT_PT_PATH", raising=False)
     with pytest.raises(AbsaChecksError, match="takes its path from the environment variable ABSA_BERT_PT_PATH, "
                                               "which is not set; export ABSA_BERT_PT_PATH="):
-        registry.resolve("bert-pt", Path(__file__).resolve().parents[1] / "models.yaml")
+        registry.resolve("bert-pt", Path(__file__).resolve().parents[2] / "models.yaml")
 
 
 def test_unknown_and_unavailable_devices_are_refused(named):

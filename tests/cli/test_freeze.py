@@ -589,7 +589,7 @@ def test_a_quarantined_attempt_gets_the_target_and_aspects_where_the_attempt_has
         parse_line(json.dumps({**base, **lost, "decision": "accepted"}), "r.jsonl:1", 1)
 
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def readme_freeze_step() -> tuple[str, str]:

@@ -1,6 +1,6 @@
 """Every `absa-checks` command's parser and --help, and what each does when given nothing, kept as they were
 before the commands moved into one module each (issue 37): tests/data/cli_help.json was recorded from the
-code before the move (`python tests/test_cli_help.py --write`, run in a checkout of that code).
+code before the move (`python tests/cli/test_help.py --write`, run in a checkout of that code).
 
 The parsers' structure (every option: its spellings, default, choices, help) is compared on any Python; the
 --help texts as argparse formats them are compared on the Python that recorded them (another argparse lays
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-GOLDEN = Path(__file__).parent / "data" / "cli_help.json"
+GOLDEN = Path(__file__).parents[1] / "data" / "cli_help.json"
 COLUMNS = "100"  # argparse wraps help at the terminal's width
 
 
@@ -127,7 +127,7 @@ def test_every_help_and_bare_command_is_as_recorded(tmp_path: Path) -> None:
 
 if __name__ == "__main__":  # recorded before a change to the command line, compared after
     if sys.argv[1:] != ["--write"]:
-        raise SystemExit("usage: python tests/test_cli_help.py --write  (records tests/data/cli_help.json)")
+        raise SystemExit("usage: python tests/cli/test_help.py --write  (records tests/data/cli_help.json)")
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:

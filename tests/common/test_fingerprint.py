@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from test_extraction_models import SUITE as TINY_SUITE
+from models.test_tagging import SUITE as TINY_SUITE
 
 from conftest import REPO
 

@@ -13,7 +13,7 @@ import yaml
 from absa_checks.common import yaml_lines
 from absa_checks.common.errors import SpecError
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SHIPPED = sorted([*REPO.glob("suites/**/*.yaml"), *REPO.glob("examples/**/*.yaml"), REPO / "models.yaml"])
 
 needs_libyaml = pytest.mark.skipif(not hasattr(yaml, "CSafeLoader"), reason="PyYAML built without libyaml")

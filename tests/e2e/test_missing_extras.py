@@ -85,7 +85,7 @@ def test_models_of_other_kinds_run_without_the_extra(tmp_path):
     assert "not installed here" not in out and "cases" in out
 
 
-TEST_OF_THE_REPORT_EXTRA = "tests/test_reliability.py::test_pictures_survive_a_zero_width_interval_side"
+TEST_OF_THE_REPORT_EXTRA = "tests/e2e/test_reliability.py::test_pictures_survive_a_zero_width_interval_side"
 
 
 def test_a_project_test_whose_extra_is_missing_is_skipped_naming_the_extra():
@@ -110,13 +110,13 @@ def test_with_the_extra_installed_the_test_runs():
 def test_every_test_that_runs_a_transformers_model_is_marked():
     """A test file that names a transformers kind or points models.yaml's bert-* entries at a checkpoint, or
     imports torch or transformers, carries needs_extra("transformers"): a guard for tests added later."""
-    reading_names_only = {"test_missing_extras.py", "conftest.py", "test_one_screen.py"}  # names, runs none
+    reading_names_only = {"e2e/test_missing_extras.py", "conftest.py", "reports/test_terminal.py"}  # names, runs none
     needs = ("transformers:", "transformers-tagger:", "import torch", "from transformers", "ABSA_BERT_")
-    for path in sorted((REPO / "tests").glob("*.py")):
-        text = path.read_text()
-        if path.name in reading_names_only or not any(n in text for n in needs):
+    for path in sorted((REPO / "tests").rglob("*.py")):
+        text, name = path.read_text(), path.relative_to(REPO / "tests").as_posix()
+        if name in reading_names_only or not any(n in text for n in needs):
             continue
-        assert 'needs_extra("transformers")' in text, f"{path.name} runs a transformers model: mark it"
+        assert 'needs_extra("transformers")' in text, f"{name} runs a transformers model: mark it"
 
 
 def check_extra_skips(extra: str, output: str) -> subprocess.CompletedProcess:

@@ -24,8 +24,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from offline_browser import CHROMIUM, leaving, open_offline, require
+from reports.test_allure_support import ALLURE, allure_run, generate, read_results
 from review_server import make_candidates, start, stop
-from test_allure_report import ALLURE, allure_run, generate, read_results
 
 from conftest import REPO, REQUIRE_EXTRAS, needs_extra
 

@@ -1,4 +1,4 @@
-"""A toy strategy for tests/test_seams.py: one module, registered with one line. It upper-cases the
+"""A toy strategy for tests/extensions/test_seams.py: one module, registered with one line. It upper-cases the
 first word of the sentence that is not the target; the prediction must not change."""
 
 from __future__ import annotations

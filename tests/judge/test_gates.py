@@ -1,7 +1,7 @@
 """Tests for absa_checks/judge/gates.py (thresholds on interval or point) and absa_checks/judge/verdict.py (exit status).
 
 Rates are built by hand with their 95% intervals worked out in the comments (Wilson: see
-tests/test_stats.py for the arithmetic; bootstrap-exact: binomial quantiles).
+tests/judge/test_stats.py for the arithmetic; bootstrap-exact: binomial quantiles).
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from absa_checks.judge.matching import (
 from absa_checks.judge.scoring import Counts, sentence_counts
 from conftest import MODELS, REPO, SHARED_DATA, needs_extra
 
-PAIRS = yaml.safe_load((Path(__file__).parent / "data" / "matching_pairs.yaml").read_text(encoding="utf-8"))["pairs"]
+PAIRS = yaml.safe_load((Path(__file__).parents[1] / "data" / "matching_pairs.yaml").read_text(encoding="utf-8"))["pairs"]
 
 # The pairs the flexible matcher and the reader disagree on, each a form a reader accepts that no rule here
 # covers (never a near miss the matcher accepts): (gold, prediction) -> why

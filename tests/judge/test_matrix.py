@@ -1,6 +1,6 @@
 """The capability x test-type matrix (judge/matrix.py): the test keys and their defaults, the cells, the gates on
-them, and the matrix in the reports of a real run (Allure: tests/test_allure_report.py; -n 2 and merged shards
-give the same matrix: tests/test_xdist.py, tests/test_shards.py)."""
+them, and the matrix in the reports of a real run (Allure: tests/reports/test_allure_support.py; -n 2 and merged shards
+give the same matrix: tests/pytest_plugin/test_xdist.py, tests/run/test_shards.py)."""
 
 from __future__ import annotations
 
@@ -294,7 +294,7 @@ def test_the_matrix_in_the_terminal_json_and_markdown_of_a_run(tmp_path, run):
         assert "what to fix first" in summary["descriptionHtml"] and first["sentence"] in summary["descriptionHtml"]
         gate = next(r for r in results if r["name"].startswith("gate max_fail_rate 50% on negaton dir"))
         assert gate["status"] == "failed" and "did you mean 'negation'?" in gate["statusDetails"]["message"]
-    # -n 2 and merged shards write the same report, matrix included: tests/test_xdist.py, tests/test_shards.py
+    # -n 2 and merged shards write the same report, matrix included: tests/pytest_plugin/test_xdist.py, tests/run/test_shards.py
 
 
 def test_the_tables_show_a_gated_capability_without_cases_and_markdown_keeps_a_pipe_in_a_sentence():

@@ -1,6 +1,6 @@
 """absa_checks/judge/stats.py checked against the hand-written statistics of issue 26 (tests/reference_stats.py),
 against scipy (the statistics were scipy's from issue 26 to issue 37; plain Python again since, and
-tests/test_stats_exact.py holds them to exact values), and against R's values.
+tests/judge/test_stats_exact.py holds them to exact values), and against R's values.
 
 The hand-written versions defined the numbers in every report until issue 26, so these must give them back
 to within 1e-12 (the reports print them to 0.01 point). Where a statistic stays hand-written (Wilson, the

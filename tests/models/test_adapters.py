@@ -15,7 +15,7 @@ from absa_checks.common.errors import AbsaChecksError
 from absa_checks.models import adapters
 from conftest import install_adapter_package
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 TOY_KIND = '''
 from absa_checks.models.adapters import AdapterKind

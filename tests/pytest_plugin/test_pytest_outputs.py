@@ -12,8 +12,19 @@ import sys
 from pathlib import Path
 
 import pytest
+from common.test_outputs import (  # noqa: F401
+    ARGS,
+    SEMEVAL,
+    baseline,
+    cli,
+    digest,
+    fill,
+    mount_tmpfs,
+    no_traceback,
+    one_error_line,
+    tmpfs,
+)
 from openai_server import FakeOpenAI
-from test_outputs import ARGS, SEMEVAL, baseline, cli, digest, fill, mount_tmpfs, no_traceback, one_error_line, tmpfs  # noqa: F401
 
 from conftest import REPO, needs_extra, run_pytest
 

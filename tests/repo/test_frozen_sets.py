@@ -16,7 +16,7 @@ from absa_checks.suites import textless
 from absa_checks.suites.candidates import USED, read_text
 from conftest import SHARED_DATA
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 FROZEN = REPO / "suites" / "frozen"
 OURS = ("semeval14-laptop", "semeval14-restaurant", "mams-restaurant")
 ARTS = ("arts-laptop", "arts-restaurant")

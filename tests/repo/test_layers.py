@@ -18,7 +18,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10: import-linter (an older one) brings tomli
     import tomli as tomllib
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "absa_checks"
 LINT = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
 

@@ -13,8 +13,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from e2e.test_exit_status import setup_project
 from offline_browser import require
-from test_exit_status import setup_project
 
 from absa_checks.reports.allure_support import diff_html
 from conftest import REPO, needs_extra

@@ -7,7 +7,7 @@ from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
-from test_exit_status import MODEL, SUITE
+from e2e.test_exit_status import MODEL, SUITE
 
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.judge.gates import GateResult

@@ -7,7 +7,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from test_metrics import OUTCOMES
+from judge.test_metrics import OUTCOMES
 
 from absa_checks.run import reporters
 from absa_checks.run.conclusion import Baseline, RunContext, conclude

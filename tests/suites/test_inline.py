@@ -123,7 +123,7 @@ def test_the_stock_suites_cover_every_built_in_source_or_say_why_not():
     from absa_checks.sources import BUILTIN_SOURCES
     from absa_checks.sources.catalog import known_source_names
 
-    repo = Path(__file__).resolve().parents[1]
+    repo = Path(__file__).resolve().parents[2]
     doc = (repo / "docs" / "suites.md").read_text()
     for path in sorted((repo / "suites").rglob("*.yaml")):
         if path.name.endswith(".examples.yaml"):

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-LEXICONS = Path(__file__).resolve().parents[1] / "absa_checks" / "fixtures" / "lexicons"
+LEXICONS = Path(__file__).resolve().parents[2] / "absa_checks" / "fixtures" / "lexicons"
 DOMAINS = ("restaurant", "laptop")
 POLARITIES = ("positive", "negative", "neutral")
 OPINIONS = ("positive", "negative")  # no neutral adjective: judges read even "average" as an opinion (round 9)
@@ -141,7 +141,7 @@ def test_the_domains_share_the_general_words():
 
 # ---------------------------------------------------------------------------- through the template engine
 
-SUITES = Path(__file__).resolve().parents[1] / "suites" / "capabilities"
+SUITES = Path(__file__).resolve().parents[2] / "suites" / "capabilities"
 CAPABILITIES = ("vocabulary", "binding", "negation", "comparatives", "temporal", "intensity", "taxonomy", "fairness")
 
 

@@ -22,7 +22,7 @@ from absa_checks.suites.examples_spec import parse_examples_file
 from absa_checks.suites.spec import parse_suite
 from absa_checks.suites.suite_files import classify
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 MODELINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")
 
 
@@ -361,7 +361,7 @@ def test_a_parameter_in_defaults_applies_only_where_its_strategy_takes_it(tmp_pa
 
 @pytest.fixture
 def with_shout(monkeypatch):
-    from tests.test_seams import SHOUT
+    from extensions.test_seams import SHOUT
 
     monkeypatch.setattr(strategies, "REGISTRY", MappingProxyType({**strategies.REGISTRY, "shout": SHOUT}))
     return SHOUT
@@ -373,7 +373,7 @@ def test_a_registered_strategy_and_its_parameter_appear_in_the_schema(tmp_path: 
                "  - {name: c, strategy: shout+adddiff, k: 2, min_length: 3, sources: [builtin-laptop]}\n"
     assert any("shout" in e for e in errors(yaml.safe_load(accepted)))  # not yet registered
 
-    from tests.test_seams import SHOUT
+    from extensions.test_seams import SHOUT
     monkeypatch.setattr(strategies, "REGISTRY", MappingProxyType({**strategies.REGISTRY, "shout": SHOUT}))
 
     made = schema.suite_schema()

@@ -19,7 +19,7 @@ from absa_checks.suites.gates_spec import GateSpec
 from absa_checks.suites.inline import load_inline
 from absa_checks.suites.spec import parse_suite
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 KNOWN = ("builtin-restaurant", "builtin-laptop", "arts-laptop", "arts-restaurant", "semeval14-laptop",
          "semeval14-restaurant", "mams-restaurant", "gcae-hard-laptop", "gcae-hard-restaurant")
 MARK = "# <-"

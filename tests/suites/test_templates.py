@@ -18,7 +18,7 @@ from absa_checks.suites import lexicons, templates
 from absa_checks.suites.spec import parse_suite
 from conftest import run_pytest
 
-DATA = Path(__file__).parent / "data" / "templates"
+DATA = Path(__file__).parents[1] / "data" / "templates"
 LEXICON = {  # tests/data/templates/lexicons/restaurant.yaml, as the checks below need it
     "food": {"pizza": False, "pasta": False, "sushi": False, "fries": True},
     "drinks": {"wine": False, "beer": False, "coffee": False, "tea": False},
@@ -358,7 +358,7 @@ def test_a_suites_lexicon_extends_the_built_in_one(tmp_path):
 # ------------------------------------------------------------------------------------------------ real runs
 
 def test_a_template_suite_runs_with_the_lexicon_model(tmp_path):
-    """One real run. `-n 2` on template suites: tests/test_xdist.py compares `pytest suites/` (which holds the
+    """One real run. `-n 2` on template suites: tests/pytest_plugin/test_xdist.py compares `pytest suites/` (which holds the
     built-in template suites) with and without workers, report for report."""
     models = tmp_path / "models.yaml"  # a laptop checkpoint leaves the restaurant template tests out
     models.write_text("models:\n  rest: {kind: lexicon, scope: target, domains: [restaurant]}\n"
@@ -456,7 +456,7 @@ def test_no_suite_file_under_tests_becomes_cases_of_the_projects_own_run():
     import conftest
     from absa_checks.suites.suite_files import classify
 
-    tests = Path(__file__).resolve().parent
+    tests = Path(__file__).resolve().parents[1]
     suites = [path for path in tests.rglob("*.y*ml") if classify(path, tests.parent).kind in ("suite", "suite-like")]
     assert suites, "tests/data/templates/suite.yaml is expected here"
     for path in suites:
