@@ -3,22 +3,32 @@
 Every expected sentence below is what a careful English speaker would write for the perturbation;
 it was decided before running the engine, so a wrong output fails the test. Cases are written in the
 built-in fixtures' markup: `[term|pos]` marks an aspect, `{words|term}` an opinion about it.
+
+The sections at the end hold the variants blind readers rejected, which must never ship again:
+the development round on the training splits (docs/quality/round-5-dev, seed 5, and round 6), written in
+the same markup with the opinion words TOWE annotates; and the blind judgement of November 2026
+(../shared/quality/judged_2026-11.jsonl), whose rejected text is read from the judged file at test time
+(it quotes the shared data), on the SemEval-2014 test units with their TOWE opinion spans from ../shared/data.
+The generator says why (the quarantine reason) or ships the repaired text.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
 from absa_checks.common.examples import Aspect, Edit, Example, Opinion, Unit, Variant
 from absa_checks.common.text import apply_edits, map_position, tokenize
-from absa_checks.perturb import validity
+from absa_checks.perturb import context, validity
 from absa_checks.perturb.engine import Quarantined, Settings, generate
 from absa_checks.perturb.resources import load_resources
 from absa_checks.perturb.strategies import NotApplicable, tagged
 from absa_checks.perturb.wordlists import load_aspect_bank, load_wordlists
+from absa_checks.sources import load_dataset
 from absa_checks.sources.markup import examples_of, parse_marked
+from conftest import SHARED_DATA, needs_shared_data
 
 DEGREE_ADVERBS = tuple(load_wordlists().degree_adverbs)
 
@@ -539,3 +549,232 @@ def test_validity_reports_do_support_with_a_third_person_verb(resources):
 def test_validity_accepts_a_good_variant(resources):
     original = example("The [fish|neg] is {not fresh|fish}.")
     assert _broken(resources, original, "The fish is fresh.", Edit(12, 16, "not ", "", "remove negation")) == []
+
+
+# ---------------------------------------------------------------- rejected in blind rounds 5 and 6
+
+@pytest.fixture(scope="module")
+def resources_by_domain():
+    return {"laptop": load_resources("laptop"), "restaurant": load_resources("restaurant")}
+
+
+def generated(resources_by_domain, markup: str, strategy: str = "revtgt", domain: str = "laptop"):
+    # the target is the aspect marked "!": "[term|pos!]" (else the first)
+    examples = examples_of(parse_marked(markup.replace("!]", "]"), "golden", 1))
+    marked = [part.split("|")[0] for part in markup.split("[")[1:] if "!]" in part.split("]")[0] + "]"]
+    unit = Unit("golden", "g1", next((e for e in examples if marked and e.target.term == marked[0]), examples[0]))
+    return generate(unit, strategy, Settings(seed=0), resources_by_domain[domain], domain)
+
+
+# (judged variant, markup, strategy, domain, the quarantine reason now given)
+ROUND5_QUARANTINED = [
+    # the rest of the sentence still supports the old polarity (a clause that names no aspect)
+    ("With the dreadful range on the wine list , I come here a lot and am never bored .",
+     "With the {great range|wine list} on the [wine list|pos] , I come here a lot and am never bored .",
+     "revtgt", "restaurant", "a clause names no aspect"),
+    ("This tablet is very hard to use and it just feels right.",
+     "This tablet is {very easy|use} to [use|pos] and it just feels right.", "revtgt", "laptop",
+     "a clause names no aspect"),
+    ("The food is superb--the last time I went there (and I really mean the last time) we were told ...",
+     "The [food|neg] is {dreadful|food}--the last time I went there (and I really mean the last time) we were "
+     "told that they wanted our booth so we would have to go.", "revtgt", "restaurant",
+     "a clause names no aspect"),
+    # an emoticon judges the whole sentence
+    ("The support team also helps you very poorly when picking which plan suits you :)",
+     "The [support team|pos] also helps you {very nicely|support team} when picking :)", "revtgt", "laptop",
+     "a sentiment word outside the annotated opinions"),
+    # comparatives and frames that keep the old polarity
+    ("I hate this editor, it is superior to the old photo viewer.",
+     "I {love|editor} this [editor|pos], it is {superior|photo viewer} to the old [photo viewer|neg].",
+     "revtgt", "laptop", "a discourse word depends on the old polarity"),
+    ("We were looking forward to nasty pot of tea when we sat down.",
+     "We were looking forward to {nice|pot of tea} [pot of tea|pos] when we sat down.",
+     "revtgt", "restaurant", "a discourse word depends on the old polarity"),
+    # a negation added under a negation that stays, or before an adverb of a complaint
+    ("There is nothing not to complain about the display.",
+     "There is {nothing to complain|display} about the [display|pos].", "revtgt", "laptop",
+     "an antonym under a negation that stays"),
+    ("Bar staff is not blantently unappreciative of your custom but the tapas are great!",
+     "[Bar staff|neg] is {blantently unappreciative|Bar staff} of your custom.", "revtgt", "restaurant",
+     "a negated intensified complaint is no praise"),
+    # REVNON: the target's sentiment rests on a reversed aspect's words
+    ("It's apps are terrible, including the replacements for Photoshop.",
+     "It's [apps|pos] are {terrific|apps}, including the {replacements|Photoshop} for "
+     "[Photoshop|pos!].", "revnon", "laptop", "the target has no evaluative word of its own"),
+]
+
+
+@pytest.mark.parametrize("judged_text, markup, strategy, domain, reason", ROUND5_QUARANTINED,
+                         ids=[row[0][:40] for row in ROUND5_QUARANTINED])
+def test_a_rejected_variant_is_quarantined_with_its_reason(resources_by_domain, judged_text, markup, strategy, domain, reason):
+    outcome = generated(resources_by_domain, markup, strategy, domain)
+    assert isinstance(outcome, Quarantined), getattr(outcome, "example", outcome)
+    assert outcome.reason.startswith(reason), (outcome.reason, outcome.detail)
+
+
+def test_a_neutral_target_is_skipped_by_default(resources_by_domain):
+    # "renamed last year, sushi is OK." -> "sushi is not OK." made the neutral target negative
+    outcome = generated(resources_by_domain, "[sushi|neu] is {OK|sushi}.", "revtgt", "restaurant")
+    assert isinstance(outcome, NotApplicable) and "neutral" in outcome.reason
+
+
+def test_an_adjective_after_works_becomes_an_adverb(resources_by_domain):
+    # "it works great" -> "it works terrible" is not English
+    outcome = generated(resources_by_domain, "The [keyboard|pos] works {great|keyboard}.", "revtgt", "laptop")
+    assert isinstance(outcome, Variant) and outcome.example.sentence == "The keyboard works poorly."
+
+
+@pytest.mark.parametrize("markup, rejected", [
+    ("At first, I felt {a little bit uncomfortable|new layout} in using the [new layout|neg].",
+     "a little bit comfortable"),
+    ("And the [installer|pos] works {like a charm|installer}.", "like no charm"),
+    ("Somehow the [calendar app|neg] got {messed up|calendar app} after an update.", "got did not mess up"),
+])
+def test_no_rejected_wording_ships(resources_by_domain, markup, rejected):
+    outcome = generated(resources_by_domain, markup, "revtgt", "laptop")
+    assert not (isinstance(outcome, Variant) and rejected in outcome.example.sentence), outcome.example.sentence
+
+
+def test_a_conjunction_between_two_other_aspects_is_not_the_targets_to_change():
+    # "Terrible OS, dreadful updates ... bumping up the memory speed but adding the card reader."
+    sentence = "Great OS, fabulous updates bumping up the memory speed and adding the card reader."
+    original = Example(sentence, Aspect("OS", 6, 8, "positive"),
+                       others=(Aspect("memory speed", 42, 54, "positive"),
+                               Aspect("card reader", 70, 81, "positive")))
+    fix = Edit(55, 58, "and", "but", "conjunction now contrasts")
+    assert context.conjunction_between_others(original, (fix,)) == "memory speed but card reader"
+    near_target = Example("The OS is great and the processor speed is great.", Aspect("OS", 4, 6, "positive"),
+                          others=(Aspect("processor speed", 24, 39, "positive"),))
+    assert context.conjunction_between_others(near_target, (Edit(16, 19, "and", "but", "conjunction"),)) is None
+
+
+def test_a_negation_never_lands_inside_a_noun_phrase_or_before_a_list():
+    listed = Example("The decor is dark, cool and soothing.", Aspect("decor", 4, 9, "positive"))
+    assert context.negation_misplaced_in_phrase(listed, (Edit(12, 12, "", " not", "negate copula"),))
+    possessive = Example("It highlights the fish's sweetness.", Aspect("fish", 18, 22, "positive"))
+    assert context.negation_misplaced_in_phrase(possessive, (Edit(25, 25, "", "not ", "negate"),)) == "fish's not"
+    clean = Example("The decor is dark.", Aspect("decor", 4, 9, "positive"))
+    assert context.negation_misplaced_in_phrase(clean, (Edit(12, 12, "", " not", "negate copula"),)) is None
+
+
+# Blind round 6 (docs/quality/round-6*, seed 6): causes found on fresh units, fixed after the round
+@pytest.mark.parametrize("markup, rejected", [
+    ("I also {recommend|garlic knots} the [garlic knots|pos].", "do not also recommend"),
+    ("The [aluminum body|pos] sure makes it {stand out|aluminum body}.", "do not stand out"),
+    ("Its [screen|pos] lets you {enjoy|screen} movies.", "do not enjoy"),
+    ("The [resolution on the screen|pos] is {almost pure HD|resolution on the screen}.", "not almost"),
+    ("All the [food|pos] was {hot tasty|food}.", "not hot tasty"),
+    ("Some [features|neg] arent {friendly|features}.", "arent unfriendly"),
+])
+def test_no_round6_rejected_wording_ships(resources_by_domain, markup, rejected):
+    outcome = generated(resources_by_domain, markup, "revtgt", "restaurant")
+    assert not (isinstance(outcome, Variant) and rejected in outcome.example.sentence), outcome.example.sentence
+
+
+def test_other_ties_the_target_to_the_reversed_aspects(resources_by_domain):
+    # "a superb slice of tart and we had several other disappointing cakes"
+    outcome = generated(resources_by_domain, "I got a {superb|tart} slice of [tart|pos!] and we had several "
+                                   "other {nice|cakes} [cakes|pos].", "revnon", "restaurant")
+    assert isinstance(outcome, Quarantined) and outcome.reason == "a discourse word depends on the old polarity"
+
+
+def test_a_negation_that_answers_but_stays():
+    # "a fine spot to dine but not a good spot for delivery" -> "but a good spot"
+    original = Example("A fine spot to dine in but not a good spot for delivery.", Aspect("delivery", 47, 55))
+    assert context.orphaned_polarity_item(original, (Edit(27, 31, "not ", "", "remove negation"),)) == "but"
+    plain = Example("The place is not good for take-out.", Aspect("take-out", 26, 34))
+    assert context.orphaned_polarity_item(plain, (Edit(13, 17, "not ", "", "remove negation"),)) is None
+
+
+# ---------------------------------------------------------------- rejected in the blind judgement of November 2026
+
+LAP, RES = "semeval14-laptop", "semeval14-restaurant"
+
+# (cause, source, unit, strategy, the quarantine reason now given); the rejected variant itself is read
+# from the judged file (judged below), not copied here
+JUDGED_QUARANTINED = [
+    # 1. the edit contradicts the unchanged context
+    ("context", RES, "11463275#424927#1_0", "revtgt", "a discourse word depends on the old polarity"),
+    ("context", RES, "33070601#438491#1_0", "revtgt", "a discourse word depends on the old polarity"),
+    ("context", RES, "11639814#570590#1_1", "revnon", "a general and a specific aspect now disagree"),
+    ("context", LAP, "48:1_0", "revtgt", "a contrast joins an unannotated clause"),
+    ("context", RES, "11432842#416795#4_0", "revtgt", "a discourse word depends on the old polarity"),
+    ("context", RES, "11359619#487952#3_1", "revtgt", "a sentiment word outside the annotated opinions"),
+    ("context", RES, "11359717#1138929#0_0", "revtgt", "a contrast joins an unannotated clause"),
+    ("context", RES, "35509422#0#3_1", "revtgt", "a discourse word depends on the old polarity"),
+    ("context", LAP, "57:1_0", "revnon", "the target has no evaluative word of its own"),
+    # 2. wrong-sense or invented antonyms
+    ("antonym", LAP, "363:27_0", "revtgt", "cannot reverse an opinion"),
+    ("antonym", RES, "11482070#503858#0_0", "revtgt", "cannot reverse an opinion"),
+    ("antonym", RES, "33069536#707145#3_0", "revnon", "a reversal falls in the target's clause"),
+    # 3. "not" where English does not put it
+    ("not placement", LAP, "959:1_0", "revtgt", "cannot reverse an opinion"),
+    ("not placement", LAP, "709:1_0", "revtgt", "cannot reverse an opinion"),
+    ("not placement", LAP, "293:3_0", "revtgt", "cannot reverse an opinion"),
+    ("not placement", RES, "33068909#1189415#2_0", "revtgt", "cannot reverse an opinion"),
+    # 4. negations that do not reverse
+    ("non-reversing negation", LAP, "211:1_2", "revtgt", "a negation of a negative word does not reverse it"),
+    ("non-reversing negation", RES, "35393632#1591698#7_0", "revtgt",
+     "a discourse word depends on the old polarity"),
+    ("non-reversing negation", LAP, "997:1_0", "revtgt",
+     "neutral target (neutral: skip)"),  # a neutral target is skipped by default since blind round 5
+    ("not placement", LAP, "758:1_0", "revtgt",
+     "a clause names no aspect"),  # was repaired to "works poorly"; "It came in brand new" names no aspect
+    # 5. REVNON: an aspect sharing the target's phrase keeps its sentiment, or the reversal leaks into the target
+    ("revnon sharing", LAP, "952:1_1", "revnon", "an aspect with the target's sentiment keeps it"),
+    ("revnon sharing", LAP, "706:1_1", "revnon", "an aspect with the target's sentiment keeps it"),
+    ("revnon sharing", LAP, "16:1_2", "revnon", "an aspect with the target's sentiment keeps it"),
+    ("revnon leak", LAP, "567:1_1", "revnon", "a reversal falls in the target's clause"),
+    ("revnon leak", LAP, "786:237_0", "revnon", "no other aspect could be reversed or exaggerated"),
+    ("revnon leak", RES, "32867472#663531#1_0", "revnon", "an aspect with the target's sentiment keeps it"),
+]
+
+# (cause, source, unit, strategy, the repaired variant shipped now)
+JUDGED_REPAIRED = [
+    ("antonym", LAP, "130:1_0", "revtgt", "Works poorly, but I am extremely happy to be back to an apple OS."),
+    ("antonym", LAP, "87:1_0", "revnon", "It works fine, but all the software seems to run pretty poorly."),
+]
+
+
+@pytest.fixture(scope="module")
+def judged():
+    """(source, unit, strategy) -> the variant of ours a blind reader rejected, from the judged file."""
+    rows = map(json.loads, (SHARED_DATA.parent / "quality" / "judged_2026-11.jsonl").read_text(encoding="utf-8")
+               .splitlines())
+    return {(r["source"], r["unit"], r["strategy"]): r["variant"] for r in rows if r["generator"] == "absa-checks"}
+
+
+@pytest.fixture(scope="module")
+def units():
+    return {(name, u.unit_id): u for name in (LAP, RES) for u in load_dataset(name, SHARED_DATA).units}
+
+
+@pytest.fixture(scope="module")
+def resources_by_source():
+    return {LAP: load_resources("laptop"), RES: load_resources("restaurant")}
+
+
+def _generate(units, resources_by_source, source, unit, strategy):
+    domain = "laptop" if source == LAP else "restaurant"
+    return generate(units[(source, unit)], strategy, Settings(seed=0), resources_by_source[source], domain)
+
+
+@needs_shared_data
+@pytest.mark.parametrize("cause, source, unit, strategy, reason", JUDGED_QUARANTINED,
+                         ids=[f"{row[0]}:{row[2]}:{row[3]}" for row in JUDGED_QUARANTINED])
+def test_a_judged_failure_is_quarantined_with_its_reason(judged, units, resources_by_source, cause, source, unit, strategy,
+                                                         reason):
+    rejected = judged[(source, unit, strategy)]
+    outcome = _generate(units, resources_by_source, source, unit, strategy)
+    assert isinstance(outcome, (Quarantined, NotApplicable)), f"{cause}: shipped {getattr(outcome, 'example', outcome)}"
+    assert outcome.reason.startswith(reason), (outcome.reason, outcome.detail, rejected)  # never shipped as rejected
+
+
+@needs_shared_data
+@pytest.mark.parametrize("cause, source, unit, strategy, repaired", JUDGED_REPAIRED,
+                         ids=[f"{row[0]}:{row[2]}:{row[3]}" for row in JUDGED_REPAIRED])
+def test_a_judged_failure_is_repaired(judged, units, resources_by_source, cause, source, unit, strategy, repaired):
+    rejected = judged[(source, unit, strategy)]
+    outcome = _generate(units, resources_by_source, source, unit, strategy)
+    assert isinstance(outcome, Variant), outcome
+    assert outcome.example.sentence == repaired != rejected
