@@ -179,7 +179,7 @@ def test_the_regression_gate_is_an_allure_result_listing_the_units(run, tmp_path
 
 
 def test_an_unreadable_baseline_fails_its_gate_but_keeps_the_runs_results(run, tmp_path):
-    from test_exit_status import setup_project
+    from e2e.test_exit_status import setup_project
 
     setup_project(tmp_path, "gates: {max_fail_rate: 0.5}")
     result = run(["suite.yaml", "--model", "python:mymodel:by_first_clause", "--absa-baseline", "nowhere.json"],

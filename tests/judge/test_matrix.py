@@ -391,7 +391,7 @@ def test_several_checkpoints_each_have_their_matrix_in_the_report_and_the_tables
 def test_the_schema_accepts_what_the_loader_accepts_and_refuses_what_both_refuse(tmp_path):
     pytest.importorskip("jsonschema")
     import yaml
-    from test_schema import errors
+    from suites.test_schema import errors
 
     good = suite(tmp_path, "- {name: a, strategy: revnon, type: INV, capability: Negation}\n",
                  "gates: {basis: point, capabilities: {Negation: {INV: {max_fail_rate: 0.2}, dir: {max_fail_rate: 0.3, "

@@ -146,7 +146,7 @@ def test_two_splits_of_three_replayed_seeds_decompose_as_the_hand_formula(run, t
 
 def grid_project(tmp_path) -> None:
     """tests/e2e/test_exit_status.py's tiny suite, and a 2 x 2 group whose checkpoint b2 raises on every prediction."""
-    from test_exit_status import setup_project
+    from e2e.test_exit_status import setup_project
     setup_project(tmp_path, "gates: {max_fail_rate: 1.0}")
     with (tmp_path / "mymodel.py").open("a") as module:
         module.write("\n\ndef seed_2(queries):\n    return by_first_clause(queries)\n")

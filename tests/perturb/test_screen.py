@@ -4,17 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 
-import pytest
-
 from absa_checks.common.examples import Aspect, Edit, Example, Opinion
-from absa_checks.perturb.resources import load_resources
 from absa_checks.perturb.screen import edits_between, screen
 from conftest import REPO, SHARED_DATA, needs_shared_data
-
-
-@pytest.fixture(scope="module")
-def resources():
-    return load_resources("restaurant")
 
 
 def test_edits_are_recovered_by_a_token_diff():

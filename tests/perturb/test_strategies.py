@@ -34,11 +34,6 @@ DEGREE_ADVERBS = tuple(load_wordlists().degree_adverbs)
 
 
 @pytest.fixture(scope="module")
-def resources():
-    return load_resources("restaurant")
-
-
-@pytest.fixture(scope="module")
 def laptop_resources():
     return load_resources("laptop")
 

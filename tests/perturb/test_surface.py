@@ -21,13 +21,6 @@ from absa_checks.suites.spec import parse_suite
 ROBUSTNESS = ("typos", "contractions", "punctuation", "case")
 
 
-@pytest.fixture(scope="module")
-def resources():
-    from absa_checks.perturb.resources import load_resources
-
-    return load_resources("restaurant")
-
-
 def unit(sentence: str, *terms: str, polarities: tuple[str, ...] = ()) -> Unit:
     """A unit whose aspects are `terms` (first occurrence each; the first is the target)."""
     aspects = []

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from review_server import launch_browser, records, start, stop, sync_playwright
+from review_server import records, start, stop
 
 ITEMS = [
     {"item": "a1b2c3d4e5f6", "strategy": "revtgt", "target": "burgers", "question": "Is the sentiment toward "
@@ -23,14 +23,6 @@ ITEMS = [
      "negative?", "original": "Loved the music.", "variant": "Loved not the music.",
      "fluent": None, "sentiment_ok": None, "reason": ""},
 ]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:  # skipped, naming what is missing, before any server starts
-        found = launch_browser(playwright)
-        yield found
-        found.close()
 
 
 @pytest.fixture(scope="module")

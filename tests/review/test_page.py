@@ -11,20 +11,12 @@ import json
 from collections import Counter
 
 import pytest
-from review_server import launch_browser, make_candidates, records, start, stop, sync_playwright
+from review_server import make_candidates, records, start, stop
 
 from absa_checks.common.examples import term_starts
 from conftest import REPO, needs_extra
 
 MARKS = {"accepted": "a", "rejected": "r"}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        found = launch_browser(playwright)
-        yield found
-        found.close()
 
 
 @pytest.fixture(scope="module")
@@ -355,7 +347,7 @@ def test_the_page_shows_which_candidates_the_rewriter_wrote(browser, tmp_path):
     """Issue 29: an LLM's candidates beside the rules', labelled with the rewriter and its model."""
     from openai_server import FakeOpenAI
     from playwright.sync_api import expect
-    from test_rewriter import EVEN, GOOD_EVEN, _setup
+    from workflows.test_rewrite import EVEN, GOOD_EVEN, _setup
 
     from absa_checks.cli import main
 
