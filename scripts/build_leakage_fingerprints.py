@@ -9,7 +9,7 @@ the suites run, the variants absa-checks' own generator makes of it (`absa-check
 --variants generated`, seed 0 and default parameters: REVTGT, REVNON, ADDDIFF), as a set `NAME:generated`:
 the very cases the suites test, which augment must never turn into training data. Variants made with
 another seed or other parameters are other sentences, and only `augment --data DIR --seed S` finds those. A missing file
-is one message and nothing is written. tests/test_leakage.py checks the shipped file equals this output.
+is one message and nothing is written. tests/workflows/test_leakage.py checks the shipped file equals this output.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Write the JSON Schemas of suite and examples files that ship in absa_checks/schemas/, from the registries
 (absa_checks/suites/schema.py). Run it after adding a strategy, a strategy parameter or a gate key, and commit the
-result; tests/test_schema.py fails while the shipped files differ from what it writes.
+result; tests/suites/test_schema.py fails while the shipped files differ from what it writes.
 
     python scripts/build_schemas.py [--out-dir DIR]
 """

@@ -5,7 +5,7 @@
     python scripts/readme_sample.py --check   # exit 1, showing the difference, when the block is stale
 
 The block is the run's absa-checks section, from its heading to the verdict line, on an 80-column
-terminal; only the checkout's path is normalised (the section holds no timing). tests/test_readme_sample.py
+terminal; only the checkout's path is normalised (the section holds no timing). tests/repo/test_readme_sample.py
 runs the check.
 """
 

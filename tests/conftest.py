@@ -70,26 +70,27 @@ collect_ignore_glob = ["data/*/*.yaml"]
 
 # The longest tests (`pytest --durations`, docs/performance.md "The project's own tests"), started first: with
 # `-n 2` a worker that meets one of them last would otherwise run alone for minutes while the other idles. The
-# slow ones (marked `slow`, run by `-m slow` and in CI) first, then the longest of the README's test command.
+# slow ones (marked `slow`, run by `-m slow` and in CI) first, then the longest of the README's test command. Each
+# is named by its node id under tests/ (an unknown one is a failure: tests/repo/test_slow_marker.py).
 LONGEST_FIRST = (
-    "test_one_screen.py::test_the_full_data_run_fits_one_screen",
-    "test_extraction_models.py::test_behavioural_suites_on_an_extraction_model_and_its_replay_agree",
-    "test_extraction_matching.py::test_the_drawn_pairs_are_the_ones_the_recorded_seed_draws_from_the_taggers_real_outputs",
-    "test_augment.py::test_the_training_recipe_is_wired_end_to_end",
-    "test_extraction_models.py::test_the_extraction_suite_reports_the_strict_pair_f1_an_independent_computation_gives",
-    "test_real_models.py::test_bert_pt_reproduces_the_checkpoint_readme",
-    "test_leakage.py::test_augment_checks_the_projects_own_suite_examples_and_says_which_it_read",
-    "test_manifest.py::test_shards_of_a_gated_suite_without_data_merge_into_a_failed_run",
-    "test_api.py::test_evaluate_equals_pytest_on_the_default_suites",
-    "test_extraction_models.py::test_an_extraction_models_answers_are_cached_per_sentence",
+    "reports/test_terminal.py::test_the_full_data_run_fits_one_screen",
+    "models/test_tagging.py::test_behavioural_suites_on_an_extraction_model_and_its_replay_agree",
+    "judge/test_matching.py::test_the_drawn_pairs_are_the_ones_the_recorded_seed_draws_from_the_taggers_real_outputs",
+    "workflows/test_augment.py::test_the_training_recipe_is_wired_end_to_end",
+    "models/test_tagging.py::test_the_extraction_suite_reports_the_strict_pair_f1_an_independent_computation_gives",
+    "e2e/test_real_models.py::test_bert_pt_reproduces_the_checkpoint_readme",
+    "workflows/test_leakage.py::test_augment_checks_the_projects_own_suite_examples_and_says_which_it_read",
+    "judge/test_manifest.py::test_shards_of_a_gated_suite_without_data_merge_into_a_failed_run",
+    "api/test_api.py::test_evaluate_equals_pytest_on_the_default_suites",
+    "models/test_tagging.py::test_an_extraction_models_answers_are_cached_per_sentence",
     # not slow: the longest of the default command (6 to 25 s each on 2 busy cores)
-    "test_fingerprints.py::test_shards_made_from_different_data_are_refused_naming_the_source_and_file",
-    "test_checkpoints.py::test_gates_on_the_mean_or_on_the_worst_checkpoint",
-    "test_exit_status.py::test_a_run_stopped_at_a_failure_says_which_option_stopped_it_not_ctrl_c",
-    "test_fingerprints.py::test_shards_made_from_different_examples_files_are_refused_naming_the_file",
-    "test_domains.py::test_several_checkpoints_are_each_tested_on_their_own_domains",
-    "test_claims.py::test_the_published_bert_pt_table7_numbers_are_reproduced_and_five_points_more_are_not",
-    "test_exit_status.py::test_the_verdict_comes_after_the_list_of_failed_cases",
+    "common/test_fingerprint.py::test_shards_made_from_different_data_are_refused_naming_the_source_and_file",
+    "judge/test_checkpoints.py::test_gates_on_the_mean_or_on_the_worst_checkpoint",
+    "e2e/test_exit_status.py::test_a_run_stopped_at_a_failure_says_which_option_stopped_it_not_ctrl_c",
+    "common/test_fingerprint.py::test_shards_made_from_different_examples_files_are_refused_naming_the_file",
+    "common/test_domains.py::test_several_checkpoints_are_each_tested_on_their_own_domains",
+    "judge/test_claims.py::test_the_published_bert_pt_table7_numbers_are_reproduced_and_five_points_more_are_not",
+    "e2e/test_exit_status.py::test_the_verdict_comes_after_the_list_of_failed_cases",
 )
 
 
@@ -101,7 +102,7 @@ def pytest_collection_modifyitems(config, items):
         config.hook.pytest_deselected(items=slow)
         items[:] = [item for item in items if item not in slow]
     rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.rsplit("/", 1)[-1].split("[")[0], len(rank)))
+    items.sort(key=lambda item: rank.get(item.nodeid.split("[")[0].removeprefix("tests/"), len(rank)))
 
 
 def left_out_slow(config, items) -> list:

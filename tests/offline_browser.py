@@ -1,6 +1,6 @@
 """A page opened in headless Chromium with the network blocked, and every request the page made, read from
 Chromium's own record of its network traffic (its NetLog): for the tests that say no page of the tool
-contacts a host the user did not configure (tests/test_offline_pages.py).
+contacts a host the user did not configure (tests/e2e/test_offline_pages.py).
 
 Every host name but 127.0.0.1 resolves to nothing (--host-resolver-rules), so nothing can leave the machine
 while the test runs; the NetLog still lists each request the page tried. The browser's own background

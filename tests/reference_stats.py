@@ -1,5 +1,5 @@
 """The statistics absa-checks computed by hand until issue 26, kept as the cross-checks of the scipy-based
-ones in absa_checks/judge/stats.py (tests/test_stats_scipy.py). Plain Python, no library: each is written from
+ones in absa_checks/judge/stats.py (tests/judge/test_stats_scipy.py). Plain Python, no library: each is written from
 its definition, so a difference between the two points at one of them.
 
 - clopper_pearson_bounds: the exact interval as Beta quantiles, the regularised incomplete beta by its

@@ -1,6 +1,6 @@
 """Helpers of the review page tests: a candidates file written by the real `generate`, the real
 `absa-checks review` started as a subprocess (its one start line read for the URL), Chromium found as
-tests/test_allure_report.py finds it."""
+tests/reports/test_allure_support.py finds it."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ suites that changed between the runs still compare on what they share; the unmat
 Per source: exact McNemar on ARS units (a unit is right when its original and every REVTGT, REVNON and
 ADDDIFF variant are, as in the metrics), and on each strategy's cases (a case is right when it met its
 expectation). The regression gate is one-sided: it asks only whether the model got worse (see
-`regression_verdict`; its error rates are simulated in tests/test_comparison.py and docs/statistics.md).
+`regression_verdict`; its error rates are simulated in tests/judge/test_comparison.py and docs/statistics.md).
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ Plain Python, no library: a run pays no import for its statistics (scipy.stats a
 every run's start-up; docs/architecture.md, "Statistics without scipy"). The exact interval inverts the
 regularised incomplete beta (its continued fraction) by safeguarded Newton steps; the exact McNemar
 p-values are binomial tails at p = 1/2 in integer arithmetic, so they are exact to the last bit. The
-tests hold them to scipy.stats on a grid (tests/test_stats_exact.py) and to the hand-written versions
-of issue 26 (tests/reference_stats.py, tests/test_stats_scipy.py).
+tests hold them to scipy.stats on a grid (tests/judge/test_stats_exact.py) and to the hand-written versions
+of issue 26 (tests/reference_stats.py, tests/judge/test_stats_scipy.py).
 """
 
 from __future__ import annotations
@@ -260,7 +260,7 @@ def mcnemar_worse(broken: int, fixed: int) -> float:
 
 # t quantiles at 97.5% for 1..30 degrees of freedom (to 6 decimals); beyond 30 the Cornish-Fisher
 # expansion below agrees with the exact quantile to better than 1e-7. The reports' intervals across
-# checkpoints are defined on these values (up to 5e-7 from the exact quantile); tests/test_stats_scipy.py
+# checkpoints are defined on these values (up to 5e-7 from the exact quantile); tests/judge/test_stats_scipy.py
 # checks them against scipy.stats.t.ppf.
 _T975 = (12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157, 2.228139,
          2.200985, 2.178813, 2.160369, 2.144787, 2.131450, 2.119905, 2.109816, 2.100922, 2.093024, 2.085963,

@@ -2,7 +2,7 @@
 the loader reads (strategies and their parameters, gate keys, slice kinds, expectations, domains,
 polarities), so a strategy or a gate key added there appears here.
 
-The generated files ship in absa_checks/schemas/ (scripts/build_schemas.py writes them; tests/test_schema.py
+The generated files ship in absa_checks/schemas/ (scripts/build_schemas.py writes them; tests/suites/test_schema.py
 fails when they differ from what this module makes now), and the stock suites name them on their first line,
 `# yaml-language-server: $schema=../../absa_checks/schemas/suite.schema.json`, so an editor completes keys,
 shows their descriptions and marks a misspelt one.

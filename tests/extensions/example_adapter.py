@@ -2,7 +2,7 @@
 
 `constant` answers every query with one label. The registration is one line in your package's
 pyproject.toml, under `[project.entry-points."absa_checks.adapters"]`: `constant = "my_package.constant:KIND"`;
-tests/test_docs_examples.py installs this module as such a package and runs a suite with it."""
+tests/extensions/test_docs_examples.py installs this module as such a package and runs a suite with it."""
 
 from __future__ import annotations
 

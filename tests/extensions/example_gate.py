@@ -4,7 +4,7 @@
 source is below 60%, by the interval rule like every gate. The registration is one entry in
 absa_checks/suites/gate_registry.py's BUILTIN_GATES, or, from your own package, one line under
 `[project.entry-points."absa_checks.gates"]`: `min_source_accuracy = "my_package.source_accuracy:GATE"`;
-tests/test_docs_examples.py and tests/test_extensions.py register it so and run a suite that sets it."""
+tests/extensions/test_docs_examples.py and tests/extensions/test_extensions.py register it so and run a suite that sets it."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 With `--absa-report r.json` it writes r.gates.csv. The registration is one entry in
 absa_checks/run/reporters.py's REPORTERS, `example_reporter.REPORTER` after the others;
-tests/test_docs_examples.py makes it for the test's duration and runs a conclusion through it."""
+tests/extensions/test_docs_examples.py makes it for the test's duration and runs a conclusion through it."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 
 The registration is one entry in absa_checks/sources/__init__.py's BUILTIN_SOURCES,
 `"acme-restaurant": example_source.SOURCE`, and, for its domain, one in absa_checks/common/domains.py's
-SOURCE_DOMAINS, `"acme-restaurant": "restaurant"`; tests/test_docs_examples.py makes both for the test's
+SOURCE_DOMAINS, `"acme-restaurant": "restaurant"`; tests/extensions/test_docs_examples.py makes both for the test's
 duration and runs a suite over it."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 `shout` upper-cases the first word of at least `min_length` letters outside the target; the prediction must
 not change. The registration is one entry in absa_checks/suites/strategies.py's BUILTIN_STRATEGIES, or, from
 your own package, one line under `[project.entry-points."absa_checks.strategies"]`:
-`shout = "my_package.shout:STRATEGY"`; tests/test_docs_examples.py and tests/test_extensions.py register it so."""
+`shout = "my_package.shout:STRATEGY"`; tests/extensions/test_docs_examples.py and tests/extensions/test_extensions.py register it so."""
 
 from __future__ import annotations
 
