@@ -14,8 +14,8 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 
 import pytest
-from run.test_conclusion import CONTEXT, OPTIONS
 from judge.test_metrics import OUTCOMES
+from run.test_conclusion import CONTEXT, OPTIONS
 
 from absa_checks.common import domains
 from absa_checks.common.errors import AbsaChecksError
