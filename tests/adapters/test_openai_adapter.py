@@ -148,6 +148,7 @@ tests:
 """
 
 
+@pytest.mark.slow
 @needs_extra("allure")  # --alluredir: the Allure results are searched for the key too
 @needs_extra("openai")
 def test_a_run_through_pytest_is_cached_and_never_shows_the_key(tmp_path, run):

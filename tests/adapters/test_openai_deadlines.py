@@ -121,6 +121,7 @@ tests:
 @needs_extra("openai")
 @pytest.mark.parametrize("sig, xdist", [(signal.SIGTERM, False), (signal.SIGINT, False), (signal.SIGINT, True)],
                          ids=["sigterm", "ctrl-c", "ctrl-c-xdist"])
+@pytest.mark.slow
 def test_a_signal_ends_a_run_waiting_on_a_hanging_server_with_the_partial_report(tmp_path: Path, sig, xdist):
     """Two checkpoints: `good` answers (its cases run), then `stuck` never answers (timeout 600 s, 4
     retries); the signal comes while every worker thread waits on `stuck`. Under `-n 2` Ctrl-C goes to the

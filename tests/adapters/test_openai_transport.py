@@ -176,6 +176,7 @@ tests:
 """
 
 
+@pytest.mark.slow
 @needs_extra("openai")
 def test_debug_logs_of_the_sdk_and_http_library_never_show_the_key(tmp_path: Path, run):
     key = "plainlowercasesecretvalue"  # not key-shaped: only the adapter knows it is the key

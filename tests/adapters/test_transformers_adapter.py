@@ -47,6 +47,7 @@ def named(tmp_path):
     return tiny_checkpoint(tmp_path / "named", {0: "Positive", 1: "negative", 2: "NEU"})
 
 
+@pytest.mark.slow
 def test_labels_are_mapped_by_name_not_position(named):
     adapter = TransformersAdapter("tiny", str(named))
     [answer] = adapter.predict([q("the food was great", "food")])

@@ -21,6 +21,7 @@ LONG = "The waiter was friendly and the decor was lovely, but the pizza was cold
 SHORT = "The pizza was cold."
 
 
+@pytest.mark.slow
 @needs_e2e
 def test_a_sentence_cut_at_max_length_is_an_error_not_a_silent_not_found():
     from transformers import AutoTokenizer
@@ -54,6 +55,7 @@ tests:
 """
 
 
+@pytest.mark.slow
 @needs_e2e
 def test_a_run_with_a_short_max_length_errors_the_cut_sentences_and_counts_them(tmp_path: Path, run):
     from transformers import AutoTokenizer

@@ -175,6 +175,7 @@ def test_an_edit_finds_the_target_and_other_aspects_when_their_spans_are_left_ou
 # --- running it -----------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_only_accepted_and_edited_candidates_become_cases_with_their_provenance(project):
     file = project / "reviewed.jsonl"
     revtgt = shipped(file, "revtgt")
@@ -208,6 +209,7 @@ def test_only_accepted_and_edited_candidates_become_cases_with_their_provenance(
     assert "not decided yet" in done.out and "no candidate accepted" in done.out
 
 
+@pytest.mark.slow
 def test_a_source_changed_under_a_frozen_unit_fails_the_run_naming_the_units_and_the_update(project):
     file = project / "reviewed.jsonl"
     first = shipped(file, "revtgt")[0]
@@ -228,6 +230,7 @@ def test_a_source_changed_under_a_frozen_unit_fails_the_run_naming_the_units_and
     assert [c["unit"] for c in done.report["cases"]] == [first["unit"]]
 
 
+@pytest.mark.slow
 def test_a_unit_gone_from_the_source_fails_the_run_too(project):
     file = project / "reviewed.jsonl"
     assert decide(file, "--accept", shipped(file, "revtgt")[0]["id"]) == 0
@@ -239,6 +242,7 @@ def test_a_unit_gone_from_the_source_fails_the_run_too(project):
     assert "delete the lines of the units gone from the source" in done.out
 
 
+@pytest.mark.slow
 def test_update_adds_candidates_for_new_and_changed_units_and_never_touches_decided_ones(project):
     file = project / "reviewed.jsonl"
     revtgt = shipped(file, "revtgt")
@@ -268,6 +272,7 @@ def test_update_adds_candidates_for_new_and_changed_units_and_never_touches_deci
     assert file.read_bytes() == after
 
 
+@pytest.mark.slow
 def test_an_unusable_frozen_file_fails_the_run_never_skips(project):
     path, line = line_of(project / "reviewed.jsonl", "{broken")
     path.replace(project / "reviewed.jsonl")
@@ -276,6 +281,7 @@ def test_an_unusable_frozen_file_fails_the_run_never_skips(project):
     assert "absa-checks FAILED" in done.out
 
 
+@pytest.mark.slow
 def test_a_frozen_file_without_the_tests_strategy_fails_with_the_command(project, generated):
     (project / "suite.yaml").write_text(SUITE.replace("strategy: revnon", "strategy: adddiff"))
     assert decide(project / "reviewed.jsonl", "--accept", shipped(project / "reviewed.jsonl", "revtgt")[0]["id"]) == 0
@@ -318,6 +324,7 @@ if os.environ.get("SWAP"):
 '''
 
 
+@pytest.mark.slow
 def test_swapping_the_generator_under_a_frozen_file_leaves_its_cases_identical(project):
     file = project / "reviewed.jsonl"
     ids = [r["id"] for r in records(file) if r["status"] == "shipped"]
@@ -495,6 +502,7 @@ def test_evaluate_from_python_fails_on_a_stale_frozen_file_too(project):
                for g in result.report["gates"])
 
 
+@pytest.mark.slow
 def test_accepting_every_shipped_candidate_gives_exactly_the_generated_cases(tmp_path):
     """On a built-in source: the frozen set of all shipped REVTGT candidates is the generated test, case for case
     (same ids, same outcomes), so freezing changes what is run only by the reviewer's decisions."""
@@ -606,6 +614,7 @@ def readme_freeze_step() -> tuple[str, str]:
     return generate[0], block[1]
 
 
+@pytest.mark.slow
 def test_the_readme_freeze_step_runs_as_written_and_runs_exactly_what_was_accepted(tmp_path):
     """The README's generate line and freeze block, run by bash in an empty folder (the review page's decisions
     made with `decide`): the suite it writes runs every accepted candidate, nothing rejected or undecided."""

@@ -113,6 +113,7 @@ MIXED_SUITE = """\
     """
 
 
+@pytest.mark.slow
 def test_several_checkpoints_are_each_tested_on_their_own_domains(run, tmp_path):
     # lap answers as rest does, as another checkpoint (one checkpoint named twice is refused)
     (tmp_path / "copies.py").write_text("from model_adapters.lexicon import LexiconAdapter\n"

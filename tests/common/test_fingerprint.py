@@ -88,6 +88,7 @@ tests:
 """
 
 
+@pytest.mark.slow
 def test_two_suite_files_defining_one_source_name_is_an_error_naming_both(tmp_path, run):
     """Each defines its own source 'mine' with an example 'x': they used to become one ARS unit mixing the
     two sentences (REVTGT of one, ADDDIFF of the other)."""
@@ -171,6 +172,7 @@ def _two_shards(tmp_path, run, args: list[str], before_second=None) -> tuple[str
     return paths[0], paths[1]
 
 
+@pytest.mark.slow
 def test_shards_made_from_different_examples_files_are_refused_naming_the_file(tmp_path, run):
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
     (tmp_path / "ex.yaml").write_text(_examples())
@@ -204,6 +206,7 @@ def _gcae(folder, changed: str = ""):
     path.write_text(json.dumps(items))
 
 
+@pytest.mark.slow
 def test_shards_made_from_different_data_are_refused_naming_the_source_and_file(tmp_path, run):
     """The same data in another folder merges (machines keep data in different places); other data does not."""
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
@@ -275,6 +278,7 @@ def test_shards_run_with_another_seed_are_refused_naming_the_option(tmp_path, ru
     assert refused.returncode == 2 and "it was made from other options (--absa-seed 7, not " in refused.stderr
 
 
+@pytest.mark.slow
 def test_shards_made_from_another_suite_file_are_refused_naming_it(tmp_path, run):
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
     (tmp_path / "ex.yaml").write_text(_examples())

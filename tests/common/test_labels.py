@@ -173,6 +173,7 @@ def test_a_clashing_labels_mapping_is_exit_4_before_the_run(tmp_path: Path, run,
     assert "Traceback" not in result.out and result.report is None
 
 
+@pytest.mark.slow
 def test_a_python_model_answering_one_label_in_two_cases_errors_every_case(tmp_path: Path, run):
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
     (tmp_path / "suite.yaml").write_text(SUITE)

@@ -151,6 +151,7 @@ def test_a_report_is_never_a_picture_of_the_markdown(tmp_path):
     ("models", "--absa-models"),
     ("examples.data", "the examples file of source 'mine'"),  # not YAML by name: found when the suite is collected
 ])
+@pytest.mark.slow
 def test_a_report_is_never_written_over_a_suite_an_examples_file_or_the_models_file(tmp_path, which, message):
     project = tmp_path / "project"
     (project / "suites").mkdir(parents=True)
@@ -382,6 +383,7 @@ def test_generate_on_a_full_disk_is_one_line_and_leaves_nothing_half_written(tmp
     no_traceback(done.stderr)
 
 
+@pytest.mark.slow
 def test_merge_never_writes_over_one_of_its_shards(tmp_path):
     shards = []
     for k in (1, 2):

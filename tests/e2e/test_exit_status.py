@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import textwrap
 
+import pytest
+
 from absa_checks.pytest_plugin.stops import Stop, why_stopped
 
 SUITE = """
@@ -215,6 +217,7 @@ def test_a_run_stopped_early_does_not_pass_its_gates(tmp_path, run):
 
 
 
+@pytest.mark.slow
 def test_a_run_stopped_at_a_failure_says_which_option_stopped_it_not_ctrl_c(tmp_path, run):
     """pytest's stepwise (--sw) stops a run at its first failure with an Interrupted, as pytest-xdist does for -x:
     the verdict names the option (it said "interrupted: Ctrl-C or SIGTERM"), and the run exits 1 as with -x."""

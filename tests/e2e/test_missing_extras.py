@@ -124,6 +124,7 @@ def check_extra_skips(extra: str, output: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.slow
 def test_the_ci_check_accepts_the_transformers_tests_skipped_without_the_extra_and_nothing_else():
     """.ci/run's acceptance step, on the real output of the selection it runs in a venv without torch."""
     done = pytest_without(EXTRAS["transformers"], ["-q", "-rs", "-m", "needs_extra(extra='transformers')", "tests/"])

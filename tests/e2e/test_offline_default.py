@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
 
+
+@pytest.mark.slow
 def test_offline_default_run_prints_the_summary(run):
     result = run(["suites/", "-rs"], env={"ABSA_DATA_DIR": ""})
     assert result.code == 0, result.out[-3000:]
@@ -21,6 +24,7 @@ def test_offline_default_run_prints_the_summary(run):
     assert "--absa-data DIR" in result.out
 
 
+@pytest.mark.slow
 def test_markers_select_strategies_and_sources(run):
     only_revtgt = run(["suites/", "-m", "revtgt", "--absa-sources", "restaurant-inline"], env={"ABSA_DATA_DIR": ""})
     cases = only_revtgt.report["cases"]
@@ -31,6 +35,7 @@ def test_markers_select_strategies_and_sources(run):
     assert {c["unit"] for c in by_name.report["cases"]} == {"burgers"}
 
 
+@pytest.mark.slow
 def test_sampling_is_seeded(run):
     args = ["suites/", "--absa-sample", "4", "--absa-sources", "restaurant-inline"]
     first = run(args + ["--absa-seed", "7"], env={"ABSA_DATA_DIR": ""})
@@ -43,6 +48,7 @@ def test_sampling_is_seeded(run):
     assert units(other) != units(first)
 
 
+@pytest.mark.slow
 def test_generated_cases_run_offline_on_the_builtin_fixtures(run):
     result = run(["suites/", "-m", "source_builtin_restaurant or source_builtin_laptop"], env={"ABSA_DATA_DIR": ""})
     cases = result.report["cases"]
@@ -55,6 +61,7 @@ def test_generated_cases_run_offline_on_the_builtin_fixtures(run):
     assert result.report["quarantine"]["counts"]["builtin-restaurant"]
 
 
+@pytest.mark.slow
 def test_the_aspect_blind_baseline_fails_revnon_and_adddiff_clearly_more(run):
     """lexicon-sentence reads the whole sentence, so edits to other aspects move it; lexicon does not."""
     from absa_checks.judge.stats import wilson

@@ -87,6 +87,7 @@ def rendered(dom: str) -> str:
     return html.unescape(dom)  # the report's descriptions render in iframes whose srcdoc the dump escapes
 
 
+@pytest.mark.slow
 @needs_extra("allure")
 def test_the_single_file_allure_report_opens_offline(tmp_path, run):
     needs_allure()
@@ -110,6 +111,7 @@ class QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
+@pytest.mark.slow
 @needs_extra("allure")
 def test_the_folder_allure_report_and_its_attachment_pages_open_offline_when_served(tmp_path, run):
     needs_allure()

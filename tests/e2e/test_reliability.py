@@ -118,6 +118,7 @@ TWO_CHECKPOINTS = ("--absa-model", "slow:x,slow:y")  # y predicts after x's case
     (signal.SIGINT, ("-n", "2"), True, False), (signal.SIGINT, ("-n", "2", *TWO_CHECKPOINTS), True, False)],
     ids=["ctrl-c-predicting", "sigterm-predicting", "ctrl-c-after-cases", "sigterm-after-cases",
          "ctrl-c-xdist", "ctrl-c-xdist-after-cases"])
+@pytest.mark.slow
 def test_an_interrupted_run_reports_partial_beside_the_last_complete_report(project: Path, sig, args, group,
                                                                            after_cases):
     (project / "r.json").write_text('{"complete": true, "previous": "run"}')

@@ -141,6 +141,7 @@ def test_mean_and_std_across_three_checkpoints_equal_hand_computed_values(publis
     assert hard["per_checkpoint"]["sent"] == alone["sources"]["arts-laptop"]["slices"]["hard=true"]["ars"]["value"]
 
 
+@pytest.mark.slow
 @needs_shared_data
 def test_gates_on_the_mean_or_on_the_worst_checkpoint(published, run, tmp_path):
     on_mean = published
@@ -202,6 +203,7 @@ def test_each_checkpoint_is_paired_with_the_baseline_checkpoint_of_its_name_or_t
     assert [g.checkpoint for g in gates] == ["a", "b", "c"]
 
 
+@pytest.mark.slow
 @needs_shared_data
 def test_three_checkpoints_against_a_one_model_baseline(run, tmp_path):
     args = _published_group(tmp_path)
@@ -214,6 +216,7 @@ def test_three_checkpoints_against_a_one_model_baseline(run, tmp_path):
     assert len(broken) == 249 and result.code == 1  # bert_sent against bert_pt, as in test_comparison
 
 
+@pytest.mark.slow
 @needs_shared_data
 def test_a_checkpoint_deselected_by_k_or_m_is_not_reported(run, tmp_path):
     for selection in (["-k", "not sent"], ["-m", "model_pt"], ["-m", "not model_sent"]):

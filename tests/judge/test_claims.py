@@ -83,6 +83,7 @@ def test_claims_per_strategy_and_lists_parse():
                                                                 ("b", "adddiff_fail_rate", 0.1)]
 
 
+@pytest.mark.slow
 @needs_shared_data
 def test_the_published_bert_pt_table7_numbers_are_reproduced_and_five_points_more_are_not(run, tmp_path):
     predictions = ARTS_OUTPUT / "rest_results.csv"

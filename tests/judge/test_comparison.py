@@ -135,6 +135,7 @@ def test_units_are_matched_by_id_and_the_unmatched_reported():
     ("arts-laptop", "laptop_results.csv", 638, "53.29", "17.40"),
     pytest.param("arts-restaurant", "rest_results.csv", 1120, "59.29", "10.89", marks=pytest.mark.slow),
 ])
+@pytest.mark.slow
 def test_replaying_bert_sent_against_a_bert_pt_baseline_fails_with_the_broken_units_listed(
         run, tmp_path, source, csv_name, units, before, now):
     args = ["suites/", "-q", "--tb=no", "--absa-data", str(SHARED_DATA), "--absa-sources", source]
@@ -178,6 +179,7 @@ def test_the_regression_gate_is_an_allure_result_listing_the_units(run, tmp_path
     assert "newly broken" in listing and "0:14_0" in listing
 
 
+@pytest.mark.slow
 def test_an_unreadable_baseline_fails_its_gate_but_keeps_the_runs_results(run, tmp_path):
     from e2e.test_exit_status import setup_project
 

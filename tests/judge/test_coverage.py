@@ -197,6 +197,7 @@ def builtin_run(tmp_path_factory):
     return folder, done
 
 
+@pytest.mark.slow
 def test_builtin_sources_counts_equal_the_cases(builtin_run):
     _, done = builtin_run
     _check_against_cases(done.report, ["builtin-laptop", "builtin-restaurant"])
@@ -265,6 +266,7 @@ def test_deselected_cases_are_counted_as_not_run(tmp_path):
     assert found["units"] == found["with_case"] + sum(found["by_reason"].values())
 
 
+@pytest.mark.slow
 def test_xdist_and_merged_shards_give_the_single_runs_coverage(tmp_path):
     args = ["suites/directional/revtgt.yaml", "suites/invariance/revnon.yaml", "--model", "lexicon",
             "--absa-sources", "builtin-laptop", "--absa-sample", "60", "--absa-no-cache"]

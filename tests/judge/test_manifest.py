@@ -81,6 +81,7 @@ def _string_options() -> list[str]:
     return sorted(found)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("option", _string_options())
 def test_an_empty_value_of_any_absa_option_is_a_usage_error_naming_it(tmp_path: Path, option: str):
     write(tmp_path, {"s.yaml": inline_suite()})
@@ -110,6 +111,7 @@ SUITE_BODY = inline_suite().split("\n", 1)[1]  # everything after the `suite:` l
     ("---\nsuite: tiny\n" + SUITE_BODY).encode(),
     ("suite: tiny\n" + SUITE_BODY).encode("utf-16"),  # with its byte-order mark
 ], ids=["utf8-bom", "comments-first", "crlf-and-spacing", "quoted-key", "key-last", "document-start", "utf16-bom"])
+@pytest.mark.slow
 def test_a_suite_is_collected_whatever_its_bom_line_ends_comments_or_spacing(tmp_path: Path, raw: bytes):
     write(tmp_path, {"s.yaml": raw})
     result = run_in(tmp_path)
@@ -138,6 +140,7 @@ def test_a_suite_like_yaml_that_is_no_suite_is_an_error_never_skipped(tmp_path: 
     assert "absa-checks PASSED" not in result.out
 
 
+@pytest.mark.slow
 def test_a_refused_suite_fails_the_run_even_when_collection_errors_are_let_through(tmp_path: Path):
     write(tmp_path, {"good.yaml": inline_suite(), "suites/typo.yaml": "Suite: x\n" + SUITE_BODY})
     result = run_in(tmp_path, "--continue-on-collection-errors")
@@ -171,6 +174,7 @@ def test_classify_reads_utf16_without_a_byte_order_mark(tmp_path: Path):
 
 @pytest.mark.parametrize("contents", [{}, {"notes.txt": "unrelated", "arts/readme.md": "nothing here"}],
                          ids=["empty-folder", "unrelated-files"])
+@pytest.mark.slow
 def test_a_data_folder_holding_none_of_the_sources_is_not_a_pass(tmp_path: Path, contents: dict):
     project = write(tmp_path / "p", {"s.yaml": data_suite("builtin-restaurant, arts-laptop, mams-restaurant")})
     data = write(tmp_path / "data", contents)
@@ -185,6 +189,7 @@ def test_a_data_folder_holding_none_of_the_sources_is_not_a_pass(tmp_path: Path,
         "arts-laptop", "mams-restaurant"}
 
 
+@pytest.mark.slow
 @needs_shared_data
 def test_a_data_folder_holding_some_sources_names_the_ones_not_measured(tmp_path: Path):
     data = tmp_path / "data"
@@ -219,6 +224,7 @@ def test_a_source_named_explicitly_without_its_data_is_not_a_pass(tmp_path: Path
         in result.out
 
 
+@pytest.mark.slow
 def test_optional_data_sources_without_data_are_counted_not_failed(tmp_path: Path):
     write(tmp_path, {"s.yaml": data_suite("builtin-restaurant, arts-laptop, mams-restaurant")})
     result = run_in(tmp_path)
@@ -229,6 +235,7 @@ def test_optional_data_sources_without_data_are_counted_not_failed(tmp_path: Pat
     assert result.report["manifest"]["skipped"] and not result.report["manifest"]["not_measured"]
 
 
+@pytest.mark.slow
 def test_selecting_only_tests_without_data_is_not_a_pass(tmp_path: Path):
     write(tmp_path, {"s.yaml": data_suite("builtin-restaurant, arts-laptop", gates=False)})
     result = run_in(tmp_path, "-k", "arts")
@@ -249,6 +256,7 @@ def test_the_manifest_travels_from_xdist_workers(tmp_path: Path):
 # -- nothing selected, nothing collected ------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_deselecting_every_case_never_says_passed(tmp_path: Path):
     write(tmp_path, {"s.yaml": inline_suite(), "test_app.py": "def test_adds():\n    assert 1 + 1 == 2\n"})
     nothing = run_in(tmp_path, "s.yaml", "-k", "no_such_case")
@@ -261,6 +269,7 @@ def test_deselecting_every_case_never_says_passed(tmp_path: Path):
     assert "absa-checks NOT RUN" in own.out and "absa-checks PASSED" not in own.out
 
 
+@pytest.mark.slow
 def test_a_named_source_that_gave_no_case_is_not_a_pass_beside_one_that_did(tmp_path: Path):
     suite = ("suite: s\nsources:\n  lonely:\n    examples:\n      - {id: a, sentence: \"The soup was lovely.\", "
              "aspect: soup, polarity: positive}\ntests:\n  - name: revnon\n    strategy: revnon\n"
@@ -279,6 +288,7 @@ def test_collect_only_is_not_a_run_that_measured_nothing(tmp_path: Path):
     assert result.code == 0 and "absa-checks" not in result.out, result.out[-3000:]
 
 
+@pytest.mark.slow
 def test_a_suite_whose_examples_give_no_case_is_not_a_pass(tmp_path: Path):
     """REVNON on sentences with one aspect has nothing to perturb; without gates no item stands for that."""
     suite = ("suite: s\nsources:\n  mine:\n    examples:\n      - {id: a, sentence: \"The soup was lovely.\", "
@@ -293,6 +303,7 @@ def test_a_suite_whose_examples_give_no_case_is_not_a_pass(tmp_path: Path):
 # -- baselines --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_baseline_sharing_no_unit_fails_its_gate_and_a_partial_one_says_how_many(tmp_path: Path):
     write(tmp_path, {"s.yaml": inline_suite()})
     first = run_pytest(["s.yaml"], cwd=tmp_path, report=tmp_path / "baseline.json", env=NO_DATA)

@@ -103,6 +103,7 @@ def scores(rows: list[dict], predicted: dict[str, str]) -> tuple[float, float]:
             sum(all(found) for found in units.values()) / len(units))
 
 
+@pytest.mark.slow
 @needs_shared_data
 def test_two_splits_of_three_replayed_seeds_decompose_as_the_hand_formula(run, tmp_path):
     source_csv = ARTS_OUTPUT / "laptop_results.csv"

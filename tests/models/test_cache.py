@@ -123,6 +123,7 @@ tests:
 """
 
 
+@pytest.mark.slow
 def test_a_warm_run_gives_the_cold_runs_cases_and_outcomes(tmp_path):
     (tmp_path / "suite.yaml").write_text(SUITE)
     runs = [run_pytest([str(tmp_path / "suite.yaml"), "--absa-cache", str(tmp_path / "cache"), "-q"], cwd=tmp_path,

@@ -203,6 +203,7 @@ def test_a_terminal_shows_one_live_line_outside_the_captured_output(tmp_path):
     assert after.split("\n")[1].startswith("suite.yaml \x1b[32m") and "[100%]" in after.split("\n")[1]
 
 
+@pytest.mark.slow
 def test_two_workers_show_their_sum_on_the_controller(tmp_path):
     temporary = tmp_path / "tmp"  # the run's own temporary folder: other tests' runs do not touch it
     temporary.mkdir()
@@ -215,6 +216,7 @@ def test_two_workers_show_their_sum_on_the_controller(tmp_path):
     assert "passed" in output
 
 
+@pytest.mark.slow
 def test_quiet_runs_and_logs_get_no_live_line(tmp_path):
     folder = project(tmp_path, 0.04)
     quiet = on_terminal(folder, "-q")
@@ -241,6 +243,7 @@ def test_a_project_without_suites_gets_no_progress_folder(tmp_path, workers):
     assert list(temporary.glob("absa-*")) == []  # nothing of absa-checks (pytest keeps its own there)
 
 
+@pytest.mark.slow
 @needs_extra("transformers")
 @needs_shared_models
 def test_loading_a_checkpoint_is_one_line_and_transformers_bars_stay_out_of_the_tests_output(tmp_path):

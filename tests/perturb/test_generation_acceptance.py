@@ -32,6 +32,7 @@ def measured():
     return benchmark.measure(SHARED_DATA)
 
 
+@pytest.mark.slow
 @needs_shared_data
 @pytest.mark.parametrize("source", list(TARGETS))
 def test_coverage_stays_above_the_measured_floor(measured, source):

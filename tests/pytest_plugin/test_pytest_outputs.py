@@ -247,6 +247,7 @@ def test_messages_name_the_option_the_user_used(tmp_path):
     assert (data / "Restaurants_Test_Gold.xml").read_text() == SEMEVAL
 
 
+@pytest.mark.slow
 def test_junitxml_over_an_examples_file_known_only_from_xdist_results_is_not_written(tmp_path):
     """Under pytest-xdist the controller collects nothing: the examples file is learnt from the results,
     before pytest writes its JUnit file, which is then not written (one line, exit 1)."""

@@ -27,6 +27,7 @@ def test_two_workers_give_the_same_report_as_one_process(run):
     assert single.code == parallel.code
 
 
+@pytest.mark.slow
 def test_two_workers_offline_default(run):
     single = run(["suites/", "-q"])
     parallel = run(["suites/", "-q", "-n", "2"])

@@ -6,6 +6,8 @@ import difflib
 import importlib.util
 import re
 
+import pytest
+
 from conftest import REPO
 
 
@@ -16,6 +18,7 @@ def _script():
     return module
 
 
+@pytest.mark.slow
 def test_the_readme_sample_is_the_output_of_its_command():
     script = _script()
     text = script.README.read_text()

@@ -224,6 +224,7 @@ def test_single_file_html_report_opens_on_the_summary_in_chromium(tmp_path, run)
     assert (ARTIFACTS / "allure-summary.png").stat().st_size > 10_000
 
 
+@pytest.mark.slow
 def test_allure_counts_what_pytest_counts(tmp_path, run):
     needs_allure()
     """Every pytest item is one Allure result (quarantined variants included), plus the run's own results:

@@ -68,6 +68,7 @@ def test_an_unknown_model_lists_the_kind_spec_forms():
     assert "kind openai only as a models.yaml entry" in message and "did you mean 'bert-pt'?" in message
 
 
+@pytest.mark.slow
 def test_a_failed_case_shows_once_and_skips_point_at_the_suite(tmp_path):
     (tmp_path / "suite.yaml").write_text(SUITE.format(gates="    gates: {max_fail_rate: 0.5}") + ARTS_TEST)
     (tmp_path / "mymodel.py").write_text(MODEL)

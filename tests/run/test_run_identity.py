@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from absa_checks.run.shards import shard_of
 from conftest import REPO, run_pytest
 
@@ -76,6 +78,7 @@ def shards(root: Path, n: int, *args: str, per_shard: dict[int, list[str]] | Non
 
 # -- shards -------------------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_shard_that_gets_no_unit_exits_0_and_the_merge_equals_the_single_run(tmp_path: Path):
     ids = ["u0", "u1"]
     # a split of the run where one shard gets neither unit
@@ -96,6 +99,7 @@ def test_a_shard_that_gets_no_unit_exits_0_and_the_merge_equals_the_single_run(t
     assert report["run"]["suites"] == single.report["run"]["suites"]
 
 
+@pytest.mark.slow
 def test_shards_compared_with_other_baselines_are_not_merged_and_the_baseline_is_named(tmp_path: Path):
     root = project(tmp_path)
     pt(root, report="base.json")
@@ -116,6 +120,7 @@ def test_shards_compared_with_other_baselines_are_not_merged_and_the_baseline_is
     assert none.code == 0
 
 
+@pytest.mark.slow
 def test_shards_selected_with_other_k_or_m_are_not_merged_and_the_selection_is_named(tmp_path: Path):
     root = project(tmp_path)
     names = shards(root, 2)
@@ -128,6 +133,7 @@ def test_shards_selected_with_other_k_or_m_are_not_merged_and_the_selection_is_n
         assert not (root / "m.json").exists()
 
 
+@pytest.mark.slow
 def test_a_moved_rootdir_is_named_not_blamed_on_byte_identical_suites(tmp_path: Path):
     root = project(tmp_path / "project")
     pt(root, report="base.json")
@@ -148,6 +154,7 @@ def test_a_moved_rootdir_is_named_not_blamed_on_byte_identical_suites(tmp_path: 
 
 # -- requested gates decided on something ------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_partial_or_shard_baseline_fails_the_no_regression_gate_in_one_line(tmp_path: Path):
     root = project(tmp_path)
     pt(root, report="base.json")

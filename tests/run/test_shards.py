@@ -35,6 +35,7 @@ def merge(*args: str) -> subprocess.CompletedProcess:
                           text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_four_shards_merged_equal_the_single_run(tmp_path, run):
     single = run(ARGS).report
     shards = []
@@ -102,6 +103,7 @@ def test_every_checkpoints_units_split_the_same_way(run):
     assert len(set(owner.values())) == 2
 
 
+@pytest.mark.slow
 def test_merged_shards_keep_the_groups_splits_and_claims(tmp_path, run):
     models = tmp_path / "models.yaml"
     # t2 and s2 answer as t1 and s1 do, as other checkpoints (one checkpoint named twice is refused)

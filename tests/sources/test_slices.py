@@ -64,6 +64,7 @@ def test_gold_slices_match_the_published_label_counts(report):
     assert [slices[f"gold={g}"]["units"] for g in ("positive", "negative", "neutral")] == [341, 128, 169]
 
 
+@pytest.mark.slow
 def test_slices_appear_in_the_markdown_summary_and_in_the_terminal_with_v(run, tmp_path):
     markdown = tmp_path / "summary.md"
     args = ["suites/", "--tb=no", "--absa-data", str(SHARED_DATA), "--absa-sources", "arts-laptop",

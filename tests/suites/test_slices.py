@@ -82,6 +82,7 @@ def test_selectors_match_units_by_their_slices():
     assert not slices.matches("opposite_others=0", unit) and not slices.matches("hard=true,gold=negative", unit)
 
 
+@pytest.mark.slow
 def test_slice_gates_are_decided_on_the_slice_and_shown(run, tmp_path):
     path = suite(tmp_path, """\
         slices:

@@ -103,6 +103,7 @@ def test_freeze_of_a_rebuilt_file_gives_back_the_shipped_bytes(project, capsys):
     assert "textless lines" in err and "accepted or edited" in err
 
 
+@pytest.mark.slow
 def test_a_frozen_suite_runs_the_textless_file_as_the_full_one(project):
     done = run_pytest(["suite.yaml", "--model", "lexicon"], cwd=project, report=project / "r.json")
     assert done.code in (0, 1), done.out

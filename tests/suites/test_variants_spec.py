@@ -162,6 +162,7 @@ def origins(report: dict, test: str) -> dict[str, set[str]]:
     return found
 
 
+@pytest.mark.slow
 def test_one_test_runs_a_frozen_file_an_audited_source_and_the_live_generator_per_source(run):
     assert origins(run.report, "revtgt-mixed") == {"laptop": {"frozen"}, "arts": {"given"}, "other": {"generated"}}
 
@@ -204,6 +205,7 @@ def test_min_validity_gates_only_the_frozen_and_audited_sources_naming_each_ones
     assert run.code == 1
 
 
+@pytest.mark.slow
 def test_a_verdict_counts_only_for_a_text_the_test_runs(folder, tmp_path):
     """The source's own variant changed after the audit (its unit did not): that verdict judged another text."""
     for name in ("mine.yaml", "laptop.jsonl", "unaudited.jsonl", "arts.jsonl", "suite.yaml"):
@@ -215,6 +217,7 @@ def test_a_verdict_counts_only_for_a_text_the_test_runs(folder, tmp_path):
     assert not any(g["gate"] == "frozen_up_to_date" and g["verdict"] == "fail" for g in again.report["gates"])
 
 
+@pytest.mark.slow
 def test_an_audited_file_that_no_longer_fits_its_source_fails_frozen_up_to_date_naming_the_unit(folder, tmp_path):
     for name in ("mine.yaml", "laptop.jsonl", "unaudited.jsonl", "arts.jsonl", "suite.yaml"):
         (tmp_path / name).write_bytes((folder / name).read_bytes())
@@ -228,6 +231,7 @@ def test_an_audited_file_that_no_longer_fits_its_source_fails_frozen_up_to_date_
     assert again.report["validity"]["arts"]["revtgt"]["audited"] == 2  # g2's verdict no longer counts
 
 
+@pytest.mark.slow
 def test_absa_variants_live_leaves_every_file_aside_and_says_validity_was_not_measured(folder, tmp_path):
     done = run_pytest(["suite.yaml", "--model", "lexicon", "--absa-variants", "live"], cwd=folder,
                       report=tmp_path / "live.json")

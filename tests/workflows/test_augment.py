@@ -31,6 +31,7 @@ def training_file(path: Path, extra: list[ET.Element] = ()) -> Path:
     return path
 
 
+@pytest.mark.slow
 @needs_shared_data
 def test_variants_of_a_training_file_as_jsonl_and_semeval_xml(tmp_path):
     train = training_file(tmp_path / "train.xml")
@@ -55,6 +56,7 @@ def test_variants_of_a_training_file_as_jsonl_and_semeval_xml(tmp_path):
     assert terms and all(first.findtext("text")[int(t.get("from")):int(t.get("to"))] == t.get("term") for t in terms)
 
 
+@pytest.mark.slow
 @needs_shared_data
 def test_the_leakage_guard_refuses_test_sentences_and_their_variants(tmp_path):
     test = ET.parse(SEMEVAL / "Restaurants_Test_Gold.xml").getroot()

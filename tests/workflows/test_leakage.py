@@ -74,6 +74,7 @@ def test_the_shipped_file_holds_fingerprints_of_every_public_test_set_and_no_sen
     assert SHIPPED.stat().st_size < 1_000_000  # the generated variants included
 
 
+@pytest.mark.slow
 @needs_shared_data
 def test_the_shipped_file_equals_what_the_script_builds_from_the_shared_data(tmp_path):
     out = tmp_path / "built.txt"
@@ -162,6 +163,7 @@ def test_the_lower_cased_gcae_hard_sentences_are_the_semeval_test_sentences(rela
                for r in records)
 
 
+@pytest.mark.slow
 @needs_shared_data
 def test_augment_refuses_the_semeval_restaurant_test_set_without_data(tmp_path):
     out = tmp_path / "aug.jsonl"
@@ -178,6 +180,7 @@ def test_augment_refuses_the_semeval_restaurant_test_set_without_data(tmp_path):
     assert "all 600 input sentences are test sentences" in dropped.stderr and "nothing was written" in dropped.stderr
 
 
+@pytest.mark.slow
 @needs_shared_data
 def test_drop_leaks_drops_and_counts_test_sentences_and_keeps_the_training_ones(tmp_path):
     """A training file with test sentences in it, altered in case and spacing, and an ARTS variant in markup."""
@@ -237,6 +240,7 @@ def test_training_sentences_match_only_where_the_test_sets_really_hold_them(trai
 
 # -- the variants absa-checks generates of the test sets, and the project's own suite examples -------------
 
+@pytest.mark.slow
 @needs_shared_data
 def test_augment_refuses_the_variants_absa_checks_generates_of_a_public_test_set(tmp_path):
     generated = tmp_path / "gen.json"
