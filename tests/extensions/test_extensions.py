@@ -110,11 +110,12 @@ BROKEN = [
      ": its domain is 'kitchen'; use one of: restaurant, laptop (or None)", sources.registry),
 ]
 WRONG_DOMAIN = sources.DatasetSource("acme-restaurant", "acme/test.json", "the ACME test set",
-                                     lambda data_dir, name: None, "kitchen")  # type: ignore[arg-type,return-value]
+                                     lambda data_dir, name: None, "kitchen")
 
 
 @pytest.mark.parametrize(("group", "name", "value", "wrong", "registry"), BROKEN,
-                         ids=[f"{group.rpartition('.')[2]}-{wrong.split()[1]}" for group, _, _, wrong, _ in BROKEN])
+                         ids=["gate-not-a-gate", "reporter-misnamed", "reporter-not-a-reporter", "reporter-built-in-name",
+                              "source-not-a-source", "source-not-importable", "source-unknown-domain"])
 def test_a_broken_registration_is_one_line(tmp_path: Path, monkeypatch, group, name, value, wrong, registry):
     site = registration.install(tmp_path / "site", {group: {name: value}})
     monkeypatch.syspath_prepend(str(site))
