@@ -18,13 +18,13 @@ from absa_checks.sources.catalog import known_source_names
 
 def load_source(name: str, data: str | None) -> LoadedSource:
     """A source by the name the suites use, loaded as the plugin loads it; errors name --source/--data."""
-    from absa_checks.sources import BUILTIN_SOURCES, DATA_ENV, resolve_data_dir
+    from absa_checks.sources import DATA_ENV, registry, resolve_data_dir
     from absa_checks.sources.catalog import load_named
 
     if name not in known_source_names():
         raise AbsaChecksError(f"--source: unknown source '{name}'; use one of {', '.join(known_source_names())}")
     data_dir = resolve_data_dir(data)
-    dataset = BUILTIN_SOURCES.get(name)
+    dataset = registry().get(name)
     if dataset is not None:  # checked here so the messages name this command's --data, not --absa-data
         if data_dir is None:
             raise AbsaChecksError(f"--source {name} reads a data directory: pass --data DIR (or set {DATA_ENV}), "

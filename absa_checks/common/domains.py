@@ -3,8 +3,9 @@
 A models.yaml entry (or group) may declare `domains: [restaurant]`. By default a run then tests that
 checkpoint only on sources of its domains; the others are left out for domain (one summary line says which,
 and the run manifest records them: not requested, so not a failure). `--absa-cross-domain` runs them
-report-only: reported, never gated. A source's domain: the built-in sources know theirs; a suite's own
-source says `domain:`; any other source is of no known domain and always tested.
+report-only: reported, never gated. A source's domain (absa_checks.sources.catalog.source_domain): the
+built-in fixtures and every dataset source declare theirs; a suite's own source says `domain:`; any other source
+is of no known domain and always tested.
 """
 
 from __future__ import annotations
@@ -13,13 +14,6 @@ import difflib
 from typing import Any
 
 DOMAINS = ("restaurant", "laptop")
-SOURCE_DOMAINS = {
-    "builtin-restaurant": "restaurant", "builtin-laptop": "laptop",
-    "arts-restaurant": "restaurant", "arts-laptop": "laptop",
-    "semeval14-restaurant": "restaurant", "semeval14-laptop": "laptop",
-    "mams-restaurant": "restaurant",
-    "gcae-hard-restaurant": "restaurant", "gcae-hard-laptop": "laptop",
-}
 CROSS_DOMAIN_OPTION = "--absa-cross-domain"
 
 
@@ -39,13 +33,6 @@ def parse(raw: Any, where: str) -> tuple[str, ...]:
         if name not in found:
             found.append(name)
     return tuple(found)
-
-
-def source_domain(source: str, own: dict[str, str | None] | None = None) -> str | None:
-    """The domain of a source: a suite's own source says it (`domain:`), a built-in one knows it."""
-    if own and source in own:
-        return own[source]
-    return SOURCE_DOMAINS.get(source)
 
 
 def in_domain(model_domains: tuple[str, ...], domain: str | None) -> bool:

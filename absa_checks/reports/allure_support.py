@@ -223,6 +223,8 @@ class _AllureReporter:
     """With allure-pytest and --alluredir: the run's summary, gates and pictures as Allure results (the
     cases are decorated while they run, in items.py)."""
 
+    name = "allure"
+
     def wanted(self, options) -> bool:
         return options.allure_dir is not None and options.shard is None  # a shard decides nothing: the merge does
 

@@ -126,6 +126,8 @@ def write(report: dict[str, Any], path: Path | outputs.Named, option: str = "--a
 class _JsonReporter:
     """--absa-report PATH: the whole run as JSON (the schema above)."""
 
+    name = "json"
+
     def wanted(self, options) -> bool:
         return options.report is not None
 

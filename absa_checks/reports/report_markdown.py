@@ -126,6 +126,8 @@ def write_pictures(pictures: dict[str, bytes], targets: dict[str, outputs.Named]
 class _MarkdownReporter:
     """--absa-markdown PATH: a summary for a pull request or a CI page, pictures beside it."""
 
+    name = "markdown"
+
     def wanted(self, options) -> bool:
         return options.markdown is not None
 

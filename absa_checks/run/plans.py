@@ -20,7 +20,7 @@ from absa_checks.perturb import frozen as frozen_module
 from absa_checks.perturb.engine import Quarantined as QuarantinedVariant
 from absa_checks.perturb.variants import VariantRequest, VariantSet
 from absa_checks.run.run_state import LIVE_VARIANTS
-from absa_checks.sources import DataMissing
+from absa_checks.sources import DataMissing, catalog
 from absa_checks.sources.catalog import known_source_names
 from absa_checks.sources.gold import with_alternatives
 from absa_checks.suites import strategies
@@ -328,7 +328,7 @@ def _audited(state, suite: SuiteSpec, test: TestSpec, source: str, loaded, varia
 def domain_models(state, test: str, gated: bool, source: str, own: dict[str, str | None]) -> list[str]:
     """The checkpoints that run `test` on `source`: those of its domain, and with --absa-cross-domain the
     others too (report-only). Each decision for another domain is written down for the run manifest."""
-    domain = domains_module.source_domain(source, own)
+    domain = catalog.source_domain(source, own)
     cross = state.options.cross_domain
     found = []
     for model, predictor in state.predictors.items():

@@ -1,9 +1,11 @@
 """The reports a run writes: each takes the RunResult (absa_checks.run.conclusion) and the options, and
-returns the lines it adds to the terminal summary. The plugin calls REPORTERS in order.
+returns the lines it adds to the terminal summary. The plugin calls `registry()`'s reporters in order.
 
-Adding a report: a module with an object that is a `Reporter` (`wanted`, `outputs`, `write`), and one line in
-REPORTERS (docs/architecture.md). It writes its files through absa_checks.common.outputs, and lists them in
-`outputs(options)` so that they are checked against the run's inputs before the run.
+Adding a report: a module with an object that is a `Reporter` (`name`, `wanted`, `outputs`, `write`), and one
+registration: an entry in BUILTIN_REPORTERS, or, from your own package, an entry point under the group
+`absa_checks.reporters` named as the reporter (docs/architecture.md, "Seams"). It writes its files through
+absa_checks.common.outputs, and lists them in `outputs(options)` so that they are checked against the run's inputs
+before the run.
 """
 
 from __future__ import annotations
@@ -11,17 +13,25 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
-from typing import Protocol
+from types import MappingProxyType
+from typing import Protocol, runtime_checkable
 
 from absa_checks.common import outputs
+from absa_checks.common.extensions import merged
 from absa_checks.reports import allure_support, report_json, report_markdown, terminal
 from absa_checks.run.conclusion import RunResult
 from absa_checks.run.run_state import RunOptions
 
+ENTRY_POINT_GROUP = "absa_checks.reporters"
 
+
+@runtime_checkable
 class Reporter(Protocol):
     """A report: everything the run asks of one (docs/architecture.md, "Seams")."""
+
+    name: str  # its registration's name (an entry point's name): json, markdown, allure
 
     def wanted(self, options: RunOptions) -> bool:
         """Whether this run asked for the report."""
@@ -34,12 +44,20 @@ class Reporter(Protocol):
         """Write the report; the lines to show in the terminal summary (e.g. where it was written)."""
 
 
-REPORTERS: tuple[Reporter, ...] = (report_json.REPORTER, report_markdown.REPORTER, allure_support.REPORTER)
+BUILTIN_REPORTERS: MappingProxyType[str, Reporter] = MappingProxyType({r.name: r for r in (
+    report_json.REPORTER, report_markdown.REPORTER, allure_support.REPORTER)})
+
+
+@cache
+def registry() -> MappingProxyType[str, Reporter]:
+    """Every reporter by name, in the order they write: the built-in ones, then those registered under
+    ENTRY_POINT_GROUP (read once per process)."""
+    return merged(ENTRY_POINT_GROUP, Reporter, BUILTIN_REPORTERS, lambda r: r.name)  # type: ignore[type-abstract]
 
 
 def planned(options: RunOptions) -> list[outputs.Named]:
     """Every file the wanted reports may write, for outputs.check before the run."""
-    return [out for reporter in REPORTERS if reporter.wanted(options) for out in reporter.outputs(options)]
+    return [out for reporter in registry().values() if reporter.wanted(options) for out in reporter.outputs(options)]
 
 
 def run_inputs(options: RunOptions, specs=(), read: tuple[outputs.Named, ...] = ()) -> list[outputs.Named]:
@@ -95,7 +113,7 @@ def still_safe(options: RunOptions, read: tuple[outputs.Named, ...]) -> tuple[Ru
 def write_all(result: RunResult, options: RunOptions) -> tuple[list[str], list[str]]:
     """Every wanted report, each written even when another could not be: (lines, why some were not)."""
     written, failed = [], []
-    for reporter in REPORTERS:
+    for reporter in registry().values():
         if reporter.wanted(options):
             try:
                 written += reporter.write(result, options)

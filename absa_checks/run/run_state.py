@@ -29,7 +29,8 @@ from absa_checks.models.protocol import Adapter, Extractor, Query, QueryError
 from absa_checks.perturb import outcome_json
 from absa_checks.perturb.resources import Resources, load_resources
 from absa_checks.perturb.variants import Outcome, VariantRequest, VariantSet, variant_set
-from absa_checks.sources import BUILTIN_SOURCES, DataMissing, LoadedSource
+from absa_checks.sources import DataMissing, LoadedSource
+from absa_checks.sources import registry as dataset_sources
 from absa_checks.sources.catalog import load_named
 from absa_checks.sources.gold_sources import GOLD_SOURCES, load_gold
 from absa_checks.suites.cases import Case
@@ -154,7 +155,7 @@ class SourceCache:
     def issues(self, names: Iterable[str]) -> list[DataIssue]:
         """Data issues of the named dataset sources (loading them here if this process has not)."""
         issues: list[DataIssue] = []
-        for name in sorted(set(names) & set(BUILTIN_SOURCES)):
+        for name in sorted(set(names) & set(dataset_sources())):
             try:
                 found = self._named(name)
             except AbsaChecksError:  # an unreadable file: the cases already say so

@@ -31,7 +31,7 @@ from absa_checks.workflows.leakage import fingerprint, normalise
 
 def known_test_sentences(data_dir: Path | None, seed: int) -> dict[str, str]:
     """normalised sentence -> the test source it belongs to (originals, given and generated variants)."""
-    from absa_checks.sources import BUILTIN_SOURCES
+    from absa_checks.sources import registry
     from absa_checks.sources.builtin import load_builtin
     from absa_checks.sources.catalog import load_named
     from absa_checks.workflows import generate
@@ -43,7 +43,7 @@ def known_test_sentences(data_dir: Path | None, seed: int) -> dict[str, str]:
         for sentence in [u.original.sentence for u in loaded.units] + [v.example.sentence for _, v in made]:
             known.setdefault(normalise(sentence), name)
     if data_dir is not None:
-        for name in BUILTIN_SOURCES:
+        for name in registry():
             try:
                 loaded = load_named(name, data_dir)
             except DataMissing:

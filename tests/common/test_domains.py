@@ -15,6 +15,7 @@ from absa_checks.common.errors import AbsaChecksError, SpecError
 from absa_checks.judge.gates import GateResult, mark_duplicates
 from absa_checks.judge.stats import wilson
 from absa_checks.models import adapters
+from absa_checks.sources.catalog import source_domain
 from absa_checks.suites.spec import parse_suite
 from conftest import SHARED_DATA, needs_shared_data
 
@@ -74,11 +75,11 @@ def test_a_group_member_inherits_the_groups_domains_and_may_not_contradict_them(
 
 
 def test_sources_know_their_domain_and_a_suites_own_source_says_it(tmp_path):
-    assert {name: domains.source_domain(name) for name in (*LAPTOP_DATA, "builtin-laptop")} == \
+    assert {name: source_domain(name) for name in (*LAPTOP_DATA, "builtin-laptop")} == \
         dict.fromkeys((*LAPTOP_DATA, "builtin-laptop"), "laptop")
-    assert {domains.source_domain(n) for n in ("arts-restaurant", "semeval14-restaurant", "mams-restaurant",
+    assert {source_domain(n) for n in ("arts-restaurant", "semeval14-restaurant", "mams-restaurant",
                                                "gcae-hard-restaurant", "builtin-restaurant")} == {"restaurant"}
-    assert domains.source_domain("my-own") is None and domains.in_domain(("restaurant",), None)
+    assert source_domain("my-own") is None and domains.in_domain(("restaurant",), None)
     suite = tmp_path / "s.yaml"
     body = """\
         suite: s

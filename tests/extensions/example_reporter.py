@@ -1,8 +1,9 @@
 """Add a report (docs/architecture.md, "Seams"): the gates as CSV beside the JSON report.
 
 With `--absa-report r.json` it writes r.gates.csv. The registration is one entry in
-absa_checks/run/reporters.py's REPORTERS, `example_reporter.REPORTER` after the others;
-tests/extensions/test_docs_examples.py makes it for the test's duration and runs a conclusion through it."""
+absa_checks/run/reporters.py's BUILTIN_REPORTERS, or, from your own package, one line under
+`[project.entry-points."absa_checks.reporters"]`: `gates_csv = "my_package.gates_csv:REPORTER"` (the entry point
+named as the reporter); tests/extensions/test_docs_examples.py and tests/extensions/test_extensions.py register it so."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from absa_checks.run.run_state import RunOptions
 
 
 class GatesCsv:
+    name = "gates_csv"  # its registration's name
+
     def wanted(self, options: RunOptions) -> bool:
         """Whether this run asked for the report: here, whenever it asked for the JSON report."""
         return options.report is not None

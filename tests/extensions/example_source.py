@@ -1,10 +1,11 @@
 """Add a dataset source (docs/architecture.md, "Seams"): ACME reviews, a JSON list of
 {id, sentence, aspect, from, to, polarity}; opinions inferred.
 
-The registration is one entry in absa_checks/sources/__init__.py's BUILTIN_SOURCES,
-`"acme-restaurant": example_source.SOURCE`, and, for its domain, one in absa_checks/common/domains.py's
-SOURCE_DOMAINS, `"acme-restaurant": "restaurant"`; tests/extensions/test_docs_examples.py makes both for the test's
-duration and runs a suite over it."""
+The registration is one entry in absa_checks/sources/__init__.py's BUILTIN_SOURCES, or, from your own
+package, one line under `[project.entry-points."absa_checks.sources"]`:
+`acme-restaurant = "my_package.acme:SOURCE"` (the entry point named as the source);
+tests/extensions/test_docs_examples.py and tests/extensions/test_extensions.py register it so and run a suite
+over it."""
 
 from __future__ import annotations
 
@@ -36,6 +37,6 @@ def load_acme(path: Path, name: str) -> LoadedSource:
     return LoadedSource(name, tuple(units), tuple(issues), domain="restaurant", files=(path,))
 
 
-# the file whose presence means the source is here, how to get it, the loader
+# its name, the file whose presence means the source is here, how to get it, the loader, its domain
 SOURCE = DatasetSource("acme-restaurant", "acme/test.json", "the ACME test set (acme/test.json)",
-                       lambda data_dir, name: load_acme(data_dir / "acme/test.json", name))
+                       lambda data_dir, name: load_acme(data_dir / "acme/test.json", name), "restaurant")

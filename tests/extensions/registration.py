@@ -7,15 +7,31 @@ so a folder on PYTHONPATH (or sys.path) installs it. In a package's pyproject.to
 
     [project.entry-points."absa_checks.gates"]
     min_source_accuracy = "tests.extensions.example_gate:GATE"
+
+    [project.entry-points."absa_checks.adapters"]
+    constant = "tests.extensions.example_adapter:KIND"
+
+    [project.entry-points."absa_checks.reporters"]
+    gates_csv = "tests.extensions.example_reporter:REPORTER"
+
+    [project.entry-points."absa_checks.sources"]
+    acme-restaurant = "tests.extensions.example_source:SOURCE"
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from absa_checks import sources
+from absa_checks.run import reporters
+from absa_checks.suites import gate_registry, strategies
+
 ENTRY_POINTS = {
     "absa_checks.strategies": {"shout": "tests.extensions.example_strategy:STRATEGY"},
     "absa_checks.gates": {"min_source_accuracy": "tests.extensions.example_gate:GATE"},
+    "absa_checks.adapters": {"constant": "tests.extensions.example_adapter:KIND"},
+    "absa_checks.reporters": {"gates_csv": "tests.extensions.example_reporter:REPORTER"},
+    "absa_checks.sources": {"acme-restaurant": "tests.extensions.example_source:SOURCE"},
 }
 
 
@@ -28,3 +44,9 @@ def install(site: Path, entry_points: dict[str, dict[str, str]] = ENTRY_POINTS, 
         f"[{group}]\n" + "".join(f"{key} = {value}\n" for key, value in found.items()) + "\n"
         for group, found in entry_points.items()))
     return site
+
+
+def forget() -> None:
+    """The registries read once per process read the entry points afresh (adapter kinds read them every time)."""
+    for registry in (strategies.registry, gate_registry.registry, reporters.registry, sources.registry):
+        registry.cache_clear()

@@ -17,19 +17,17 @@ import pytest
 from judge.test_metrics import OUTCOMES
 from run.test_conclusion import CONTEXT, OPTIONS
 
-from absa_checks.common import domains
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.examples import Aspect, Example, Unit
 from absa_checks.perturb.engine import Settings, generate
 from absa_checks.reports import allure_support
 from absa_checks.run import reporters
 from absa_checks.run.conclusion import conclude
-from absa_checks.sources import BUILTIN_SOURCES
-from absa_checks.sources.catalog import known_source_names, load_named
+from absa_checks.sources.catalog import known_source_names, load_named, source_domain
 from absa_checks.suites import gate_registry, strategies
 from absa_checks.suites.spec import parse_suite
 from conftest import install_adapter_package
-from tests.extensions import example_gate, example_reporter, example_source, example_strategy
+from tests.extensions import example_gate, example_reporter, example_strategy, registration
 
 REPO = Path(__file__).resolve().parents[2]
 EXTENSIONS = REPO / "tests" / "extensions"
@@ -112,7 +110,8 @@ def test_the_example_adapter_kind_installed_as_a_package_runs_a_suite(tmp_path: 
 
 
 def test_the_example_reporter_registered_with_one_entry_writes_the_gates_as_csv(monkeypatch, tmp_path: Path):
-    monkeypatch.setattr(reporters, "REPORTERS", (*reporters.REPORTERS, example_reporter.REPORTER))
+    monkeypatch.setattr(reporters, "registry", lambda: MappingProxyType({**reporters.BUILTIN_REPORTERS,
+                                                                         "gates_csv": example_reporter.REPORTER}))
     options = replace(OPTIONS, report=tmp_path / "r.json")
     assert [out.path for out in reporters.planned(options)][-1] == tmp_path / "r.gates.csv"
     lines = reporters.summary(conclude(list(OUTCOMES), options, None, CONTEXT), options)
@@ -132,14 +131,18 @@ ACME = [{"id": "a1", "sentence": "The pasta was delicious but the waiter was rud
         {"id": "a4", "sentence": "Cold soup.", "aspect": "soup", "from": 5, "to": 9, "polarity": "sour"}]
 
 
-def test_the_example_source_registered_is_loaded_by_name_with_its_issues_and_runs_in_a_suite(monkeypatch,
+def test_the_example_source_registered_is_loaded_by_name_with_its_issues_and_runs_in_a_suite(monkeypatch, request,
                                                                                            tmp_path: Path):
-    monkeypatch.setitem(BUILTIN_SOURCES, "acme-restaurant", example_source.SOURCE)
-    monkeypatch.setitem(domains.SOURCE_DOMAINS, "acme-restaurant", "restaurant")
+    assert "acme-restaurant" not in known_source_names()
+    site = registration.install(tmp_path / "site", {"absa_checks.sources": {"acme-restaurant":
+                                                                            "tests.extensions.example_source:SOURCE"}})
+    monkeypatch.syspath_prepend(str(site))
+    registration.forget()
+    request.addfinalizer(registration.forget)
     data = tmp_path / "data"
     (data / "acme").mkdir(parents=True)
     (data / "acme" / "test.json").write_text(json.dumps(ACME))
-    assert "acme-restaurant" in known_source_names()
+    assert "acme-restaurant" in known_source_names() and source_domain("acme-restaurant") == "restaurant"
     loaded = load_named("acme-restaurant", data)
     assert [unit.unit_id for unit in loaded.units] == ["a1", "a2"] and loaded.domain == "restaurant"
     assert [(issue.record_id, issue.kind, issue.action) for issue in loaded.issues] == [

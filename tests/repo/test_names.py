@@ -16,7 +16,7 @@ CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
 # The same role in every module of a kind, read by the seam by that name (one name, one thing: the role)
 CONVENTIONS = {
     "KIND": "each adapter module's AdapterKind, named by its entry point (docs/architecture.md, Seams)",
-    "REPORTER": "each report module's reporter, listed in run/reporters.py",
+    "REPORTER": "each report module's reporter, registered in run/reporters.py's BUILTIN_REPORTERS",
     "COMMAND": "each CLI module's sub-command name (cli/registry.py)",
     "ENTRY_POINT_GROUP": "each seam's entry-point group, in the module that reads it",
     "T": "a TypeVar, local to its module's generic functions",

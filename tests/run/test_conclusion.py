@@ -1,11 +1,12 @@
 """Reports as a seam: one pure `conclude(outcomes, options, baseline, context) -> RunResult`, and
-reporters that each take the RunResult (a new report is one object plus one line in REPORTERS)."""
+reporters that each take the RunResult (a new report is one object plus one registration, reporters.registry())."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 
 from judge.test_metrics import OUTCOMES
 
@@ -40,7 +41,9 @@ def test_a_stopped_run_never_passes():
 
 
 class CsvReporter:
-    """A report added the documented way (a reporters.Reporter: wanted, outputs, write), and a line in REPORTERS."""
+    """A report added the documented way (a reporters.Reporter: name, wanted, outputs, write), and one registration."""
+
+    name = "csv_gates"
 
     def __init__(self, path: Path):
         self.path = path
@@ -57,7 +60,8 @@ class CsvReporter:
 
 
 def test_a_new_reporter_is_one_object_and_one_registration(tmp_path, monkeypatch):
-    monkeypatch.setattr(reporters, "REPORTERS", (*reporters.REPORTERS, CsvReporter(tmp_path / "gates.csv")))
+    monkeypatch.setattr(reporters, "registry", lambda: MappingProxyType({**reporters.BUILTIN_REPORTERS,
+                                                                         "csv_gates": CsvReporter(tmp_path / "gates.csv")}))
     options = replace(OPTIONS, report=tmp_path / "r.json")
     lines = reporters.summary(conclude(list(OUTCOMES), options, None, CONTEXT), options)
     assert lines[-3:-1] == [f"JSON report: {tmp_path / 'r.json'}", f"CSV gates: {tmp_path / 'gates.csv'}"]
