@@ -370,7 +370,7 @@ def emoticon(example: Example) -> str | None:
     return found.group(0).strip() if found else None
 
 
-DETERMINERS = frozenset({"the", "a", "an", "my", "our", "their", "his", "her", "its", "your", "this", "that", "of"})
+NOT_MISPLACED_AFTER = frozenset({"the", "a", "an", "my", "our", "their", "his", "her", "its", "your", "this", "that", "of"})
 
 
 def negation_misplaced_in_phrase(original: Example, edits: Sequence[Edit]) -> str | None:
@@ -381,7 +381,7 @@ def negation_misplaced_in_phrase(original: Example, edits: Sequence[Edit]) -> st
             continue
         before = original.sentence[:edit.start].split()
         last = before[-1].lower() if before else ""
-        if last in DETERMINERS or last.endswith("'s") or last == "way":
+        if last in NOT_MISPLACED_AFTER or last.endswith("'s") or last == "way":
             return f"{last} not"
         after = original.sentence[edit.end:]
         if re.match(r"\s*\w+,\s*\w+", after) and edit.new.startswith(" "):

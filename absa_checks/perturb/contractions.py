@@ -32,7 +32,7 @@ SUBJECTS = {"will": ("i", "you", "we", "they", "he", "she", "it", "that", "there
             "would": ("i", "you", "we", "they", "he", "she"),
             "have": ("i", "you", "we", "they"), "has": ("he", "she", "it", "that", "there")} | BE_SUBJECTS
 PERFECT = frozenset({"been", "got", "gotten", "had"})  # "it's been", "I'd had": has / had
-ADVERBS = frozenset({"never", "always", "just", "already", "ever"})  # "I've never been", but "I'd never": ?
+CONTRACTION_ADVERBS = frozenset({"never", "always", "just", "already", "ever"})  # "I've never been", but "I'd never": ?
 BEFORE_PARTICIPLE = frozenset({"have", "has"})  # contracted only before a participle: "it has a screen" stays
 # words that start the subject after an inverted auxiliary: "isn't it?", "Why didn't the waiter come?"
 SUBJECT_FIRST = frozenset({"i", "you", "we", "they", "he", "she", "it", "there", "that", "this", "these", "those",
@@ -107,7 +107,7 @@ def _expanded(subject: str, clitic: str, following: re.Match[str] | None, tags: 
         return ("has" if perfect else "is") if subject in SUBJECTS["is"] else None
     if clitic == "'d":
         after = following.group().lower() if following is not None else ""
-        if subject not in SUBJECTS["would"] or after in ADVERBS:
+        if subject not in SUBJECTS["would"] or after in CONTRACTION_ADVERBS:
             return None  # "I'd never go" (would) and "I'd never been" (had): an adverb leaves it open
         past = following is not None and tags.get(following.start()) in ("VBN", "VBD")  # "I'd ordered": had
         return "had" if perfect or past or after == "better" else "would"
@@ -120,7 +120,7 @@ def _expanded(subject: str, clitic: str, following: re.Match[str] | None, tags: 
 def _participle(word: re.Match[str] | None, tags: dict[int, str]) -> bool:
     # the tagger reads a participle right after "have" as a past tense at times ("We have tried")
     return word is not None and (word.group().lower() in PERFECT or tags.get(word.start()) in ("VBN", "VBD")
-                                 or word.group().lower() in ADVERBS)
+                                 or word.group().lower() in CONTRACTION_ADVERBS)
 
 
 def _joined(sentence: str, first: re.Match[str], second: re.Match[str]) -> bool:
