@@ -49,7 +49,7 @@ from collections.abc import Callable, Sequence
 
 from absa_checks.common.tuples import IMPLICIT, LEVELS, AnnotatedSentence, AspectTuple
 
-MODES = ("strict", "flexible")
+MATCH_MODES = ("strict", "flexible")
 DETERMINERS = frozenset("the a an this that these those my our your their his her its some any".split())
 # Closed word classes, lower case. A term's head is the last word before the first of PREPOSITIONS ("next"
 # as in "table next to the window"); a predicted term may not begin or end with an EDGE_ word or a FRAGMENT.

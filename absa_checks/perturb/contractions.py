@@ -19,7 +19,7 @@ from absa_checks.common.examples import Edit, Example
 from absa_checks.perturb.strategies import NotApplicable, Rejected, Step, StepContext, tagged
 from absa_checks.perturb.surface import cased_like, clear_of_aspects
 
-NOTHING = "no contraction to expand and no phrase to contract"
+NO_CONTRACTION = "no contraction to expand and no phrase to contract"
 
 NOT = {"do": "don't", "does": "doesn't", "did": "didn't", "is": "isn't", "are": "aren't", "was": "wasn't",
        "were": "weren't", "will": "won't", "would": "wouldn't", "could": "couldn't", "should": "shouldn't",
@@ -59,7 +59,7 @@ def contractions_step(example: Example, context: StepContext) -> Step | NotAppli
             i += used
         else:
             i += 1
-    return Step("contractions", tuple(edits)) if edits else NotApplicable(NOTHING)
+    return Step("contractions", tuple(edits)) if edits else NotApplicable(NO_CONTRACTION)
 
 
 def _at(sentence: str, words: list[re.Match[str]], i: int, tags: dict[int, str], apostrophe: str

@@ -57,7 +57,7 @@ from absa_checks.common.errors import DataError
 from absa_checks.common.examples import Aspect, Example, Opinion
 from absa_checks.sources.clauses import target_clause
 
-MIN_VALENCE = 1.0         # VADER: mean valence of a clear sentiment word
+MIN_VALENCE = 1.0         # VADER (-4..4): mean valence of a clear sentiment word ("good" 1.9, "fine" 0.8)
 NOUN_VALENCE = 1.5        # a noun needs more: "problem" (-1.7) judges, "luck" or "party" do not
 FALLBACK_VALENCE = 1.5    # rule 8 guesses without syntax, so it takes only the clearest words
 MIN_POLARITY = 0.2        # TextBlob: |polarity| of an evaluative adjective ...
