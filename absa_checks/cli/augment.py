@@ -9,18 +9,11 @@ import io
 import sys
 from pathlib import Path
 
-from absa_checks.cli.arguments import (
-    CLI_FOLLOW_OPTION,
-    Command,
-    Subcommands,
-    data_named,
-    strategy_list,
-    strategy_params,
-)
+from absa_checks.cli.arguments import Command, Subcommands, data_named, strategy_list, strategy_params
 from absa_checks.cli.files import keep_reviewed, nothing_read
 from absa_checks.common import outputs
 from absa_checks.common.errors import AbsaChecksError
-from absa_checks.common.outputs import Named
+from absa_checks.common.outputs import CLI_FOLLOW_OPTION, Named
 from absa_checks.perturb.variants import DEFAULT_SEED
 
 

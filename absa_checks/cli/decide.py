@@ -7,11 +7,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from absa_checks.cli.arguments import CLI_FOLLOW_OPTION, Command, Subcommands
+from absa_checks.cli.arguments import Command, Subcommands
 from absa_checks.cli.files import write_each
 from absa_checks.common import clock, outputs
 from absa_checks.common.errors import AbsaChecksError
-from absa_checks.common.outputs import Named
+from absa_checks.common.outputs import CLI_FOLLOW_OPTION, Named
 
 
 def add_parser(commands: Subcommands) -> None:

@@ -8,10 +8,9 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from absa_checks.cli.arguments import CLI_FOLLOW_OPTION
 from absa_checks.common import outputs
 from absa_checks.common.errors import AbsaChecksError
-from absa_checks.common.outputs import Named
+from absa_checks.common.outputs import CLI_FOLLOW_OPTION, Named
 from absa_checks.sources.base import LoadedSource
 from absa_checks.sources.catalog import known_source_names
 

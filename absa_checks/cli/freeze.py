@@ -7,9 +7,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from absa_checks.cli.arguments import CLI_FOLLOW_OPTION, Command, Subcommands
+from absa_checks.cli.arguments import Command, Subcommands
 from absa_checks.cli.files import new_output
 from absa_checks.common import outputs
+from absa_checks.common.outputs import CLI_FOLLOW_OPTION
 
 
 def add_parser(commands: Subcommands) -> None:

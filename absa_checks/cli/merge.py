@@ -7,9 +7,9 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-from absa_checks.cli.arguments import CLI_FOLLOW_OPTION, Command, Subcommands
+from absa_checks.cli.arguments import Command, Subcommands
 from absa_checks.common import outputs
-from absa_checks.common.outputs import Named
+from absa_checks.common.outputs import CLI_FOLLOW_OPTION, Named
 
 
 def add_parser(commands: Subcommands) -> None:

@@ -7,11 +7,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from absa_checks.cli.arguments import CLI_FOLLOW_OPTION, Command, Subcommands
+from absa_checks.cli.arguments import Command, Subcommands
 from absa_checks.cli.files import load_source, new_output
 from absa_checks.common import outputs
 from absa_checks.common.errors import AbsaChecksError
-from absa_checks.common.outputs import Named
+from absa_checks.common.outputs import CLI_FOLLOW_OPTION, Named
 
 SHOWN_STALE = 3  # stale lines named in rebuild's message; the rest are counted
 
