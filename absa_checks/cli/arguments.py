@@ -12,7 +12,6 @@ from absa_checks.common import outputs
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.outputs import Named
 
-FOLLOW = "--follow-symlinks"  # writes through an output path's symbolic link (absa_checks.common.outputs)
 Subcommands = argparse._SubParsersAction  # what `add_subparsers` gives: a command adds its parser to it
 
 

@@ -8,10 +8,10 @@ import json
 import sys
 from pathlib import Path
 
-from absa_checks.cli.arguments import FOLLOW, Command, Subcommands
+from absa_checks.cli.arguments import Command, Subcommands
 from absa_checks.common import clock, outputs
 from absa_checks.common.errors import AbsaChecksError
-from absa_checks.common.outputs import Named
+from absa_checks.common.outputs import CLI_FOLLOW_OPTION, Named
 
 
 def add_parser(commands: Subcommands) -> None:
@@ -67,7 +67,7 @@ def draw(args: argparse.Namespace) -> int:
     rubric, meta = companions(sheet)
     named = [Named("--out", sheet), outputs.derived("--out", sheet, "rubric", rubric),
              outputs.derived("--out", sheet, "record", meta)]
-    outputs.check(named, [Named("FILE", path)], [], args.follow_symlinks, FOLLOW)
+    outputs.check(named, [Named("FILE", path)], [], args.follow_symlinks, CLI_FOLLOW_OPTION)
     if sheet.exists() or sheet.is_symlink():
         raise AbsaChecksError(f"audit draw: --out {sheet} already exists (a judge may be answering it); name "
                               "another sheet, or delete it first")
@@ -83,7 +83,7 @@ def draw(args: argparse.Namespace) -> int:
     texts = [(named[0], lines), (named[1], audit.RUBRIC), (named[2], json.dumps(record, indent=1) + "\n")]
     for out, content in texts:
         try:
-            outputs.write_text(out, content, args.follow_symlinks, FOLLOW)
+            outputs.write_text(out, content, args.follow_symlinks, CLI_FOLLOW_OPTION)
         except outputs.OutputError as err:
             print(f"absa-checks: {err}", file=sys.stderr)
             return 2
@@ -112,7 +112,7 @@ def score(args: argparse.Namespace) -> int:
     path = Path(args.file)
     text = read_text(path)
     candidates = {c.candidate_id: c for c in parse_candidates(text, str(path))}  # the whole file checked first
-    per_sheet: list[tuple[list[audit.Verdict], list[str], str]] = []
+    per_sheet: list[tuple[list[audit.AuditVerdict], list[str], str]] = []
     seen_paths: list[Path] = []
     for given in args.sheets:
         sheet = Path(given)
@@ -154,9 +154,9 @@ def score(args: argparse.Namespace) -> int:
     if unknown:  # parse_candidates found every id, so this would be a file changed while we read it
         raise audit.AuditError(f"{unknown[0].at}: item '{unknown[0].item}' is not in {path}; nothing was written")
     outputs.check([Named("FILE", path)], [Named("SHEET", Path(s)) for s in args.sheets], [], args.follow_symlinks,
-                  FOLLOW)
+                  CLI_FOLLOW_OPTION)
     try:
-        outputs.write_text(Named("FILE", path), new_text, args.follow_symlinks, FOLLOW)
+        outputs.write_text(Named("FILE", path), new_text, args.follow_symlinks, CLI_FOLLOW_OPTION)
     except outputs.OutputError as err:
         print(f"absa-checks: {err}", file=sys.stderr)
         return 2

@@ -9,11 +9,11 @@ import io
 import sys
 from pathlib import Path
 
-from absa_checks.cli.arguments import FOLLOW, Command, Subcommands, data_named, strategy_list, strategy_params
+from absa_checks.cli.arguments import Command, Subcommands, data_named, strategy_list, strategy_params
 from absa_checks.cli.files import keep_reviewed, nothing_read
 from absa_checks.common import outputs
 from absa_checks.common.errors import AbsaChecksError
-from absa_checks.common.outputs import Named
+from absa_checks.common.outputs import CLI_FOLLOW_OPTION, Named
 from absa_checks.perturb.variants import DEFAULT_SEED
 
 
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         raise AbsaChecksError(f"--out {out}: name a .jsonl or an .xml file")
     data_dir = resolve_data_dir(args.data)
     outputs.check([Named("--out", out)], [Named("--input", Path(args.input))], data_named(args.data, data_dir),
-                  args.follow_symlinks, FOLLOW)
+                  args.follow_symlinks, CLI_FOLLOW_OPTION)
     keep_reviewed([Named("--out", out)], lambda given: "name another --out (or move that file)")
     suite_paths = [Path(p) for p in args.suites] if args.suites else [p for p in [Path("suites")] if p.is_dir()]
     missing = [str(p) for p in suite_paths if not p.exists()]
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         made = augment.with_more_adddiff(made, loaded, args.adddiff_per_unit, args.seed, adddiff_params)
     stream = io.StringIO()
     (augment.write_xml if out.suffix == ".xml" else generate.write_jsonl)(made, stream)
-    outputs.write_text(Named("--out", out), stream.getvalue(), args.follow_symlinks, FOLLOW)
+    outputs.write_text(Named("--out", out), stream.getvalue(), args.follow_symlinks, CLI_FOLLOW_OPTION)
     checked = (f"the public test sets ({', '.join(s.name for s in public)}; the ':generated' sets are the "
                "variants absa-checks generates of them with seed 0), the built-in examples and their variants, "
                + _suites_checked(suite_paths, suites)

@@ -7,11 +7,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from absa_checks.cli.arguments import FOLLOW, Command, Subcommands
+from absa_checks.cli.arguments import Command, Subcommands
 from absa_checks.cli.files import write_each
 from absa_checks.common import clock, outputs
 from absa_checks.common.errors import AbsaChecksError
-from absa_checks.common.outputs import Named
+from absa_checks.common.outputs import CLI_FOLLOW_OPTION, Named
 
 
 def add_parser(commands: Subcommands) -> None:
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         raise AbsaChecksError(f"decide: no candidate {', '.join(unknown)} in {path}; the ids are the 'id' of "
                               "its lines")
-    outputs.check([Named("FILE", path)], [], [], args.follow_symlinks, FOLLOW)
+    outputs.check([Named("FILE", path)], [], [], args.follow_symlinks, CLI_FOLLOW_OPTION)
     if write_each([(Named("FILE", path), text)], args.follow_symlinks):
         return 2
     replaced = "".join(f"; replaced {c.record.get('reviewer')}'s {c.record.get('decision')} of {c.candidate_id}"

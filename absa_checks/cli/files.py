@@ -8,10 +8,9 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from absa_checks.cli.arguments import FOLLOW
 from absa_checks.common import outputs
 from absa_checks.common.errors import AbsaChecksError
-from absa_checks.common.outputs import Named
+from absa_checks.common.outputs import CLI_FOLLOW_OPTION, Named
 from absa_checks.sources.base import LoadedSource
 from absa_checks.sources.catalog import known_source_names
 
@@ -71,7 +70,7 @@ def write_each(texts: Iterable[tuple[Named, str]], follow_symlinks: bool) -> lis
     failed = []
     for named, text in texts:
         try:
-            outputs.write_text(named, text, follow_symlinks, FOLLOW)
+            outputs.write_text(named, text, follow_symlinks, CLI_FOLLOW_OPTION)
         except outputs.OutputError as err:
             failed.append(str(err))
             print(f"absa-checks: {err}", file=sys.stderr)
@@ -82,7 +81,7 @@ def new_output(command: str, path: Path, given: Path, follow_symlinks: bool, inp
     """`--out` of a command that never replaces a file (freeze, rebuild): checked against its inputs, and
     refused when it exists."""
     out = Named("--out", path)
-    outputs.check([out], [Named("FILE", given), *inputs], [], follow_symlinks, FOLLOW)
+    outputs.check([out], [Named("FILE", given), *inputs], [], follow_symlinks, CLI_FOLLOW_OPTION)
     if path.exists() or path.is_symlink():
         raise AbsaChecksError(f"{command}: --out {path} already exists; name a new file, or delete it first "
                               "(nothing written)")

@@ -7,9 +7,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from absa_checks.cli.arguments import FOLLOW, Command, Subcommands
+from absa_checks.cli.arguments import Command, Subcommands
 from absa_checks.cli.files import new_output
 from absa_checks.common import outputs
+from absa_checks.common.outputs import CLI_FOLLOW_OPTION
 
 
 def add_parser(commands: Subcommands) -> None:
@@ -18,7 +19,7 @@ def add_parser(commands: Subcommands) -> None:
     freeze.add_argument("file", help="the candidates file (full, or already textless)")
     freeze.add_argument("--out", required=True, metavar="SHIPPED", help="the textless file to write (never an "
                                                                         "existing file)")
-    freeze.add_argument(FOLLOW, action="store_true", help="an output path that is a symbolic link: write to the "
+    freeze.add_argument(CLI_FOLLOW_OPTION, action="store_true", help="an output path that is a symbolic link: write to the "
                                                           "file it points to (the link stays)")
 
 
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     out = new_output("freeze", Path(args.out), path, args.follow_symlinks, [])
     text = freeze_text(read_text(path), str(path))
     used = sum(c.decision in USED for c in parse_candidates(text, str(out.path)))
-    outputs.write_text(out, text, args.follow_symlinks, FOLLOW)
+    outputs.write_text(out, text, args.follow_symlinks, CLI_FOLLOW_OPTION)
     print(f"{out.path}: {text.count(chr(10))} textless lines ({used} accepted or edited) from {path}", file=sys.stderr)
     return 0
 

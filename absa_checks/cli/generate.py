@@ -9,11 +9,11 @@ import io
 import sys
 from pathlib import Path
 
-from absa_checks.cli.arguments import FOLLOW, Command, Subcommands, data_named, strategy_list, strategy_params
+from absa_checks.cli.arguments import Command, Subcommands, data_named, strategy_list, strategy_params
 from absa_checks.cli.files import keep_reviewed, load_source, nothing_read, write_each
 from absa_checks.common import outputs
 from absa_checks.common.errors import AbsaChecksError
-from absa_checks.common.outputs import Named
+from absa_checks.common.outputs import CLI_FOLLOW_OPTION, Named
 from absa_checks.perturb.variants import DEFAULT_SEED
 from absa_checks.sources.base import LoadedSource
 from absa_checks.sources.catalog import known_source_names
@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     rewriter = _rewriter(args)
     outputs.check(wanted, outputs.given("--input", Path(args.input) if args.input else None),
                   data_named(args.data, resolve_data_dir(args.data) if args.source else None), args.follow_symlinks,
-                  FOLLOW)
+                  CLI_FOLLOW_OPTION)
     if existing is None:  # --update adds lines and keeps these; --out and the others write anew
         keep_reviewed(wanted, lambda given: f"to add candidates to it, use --update {given.path} (it keeps every "
                                              f"line); or name another {given.option}")

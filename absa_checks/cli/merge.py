@@ -7,9 +7,9 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-from absa_checks.cli.arguments import FOLLOW, Command, Subcommands
+from absa_checks.cli.arguments import Command, Subcommands
 from absa_checks.common import outputs
-from absa_checks.common.outputs import Named
+from absa_checks.common.outputs import CLI_FOLLOW_OPTION, Named
 
 
 def add_parser(commands: Subcommands) -> None:
@@ -42,11 +42,11 @@ def run(args: argparse.Namespace) -> int:
               *(summary_files(Path(args.alluredir)) if args.alluredir else [])]
     inputs = [*(Named("shard report", Path(p)) for p in args.reports),
               *outputs.given("--baseline", Path(args.baseline) if args.baseline else None)]
-    outputs.check(wanted, inputs, follow_symlinks=args.follow_symlinks, follow_option=FOLLOW)
+    outputs.check(wanted, inputs, follow_symlinks=args.follow_symlinks, follow_option=CLI_FOLLOW_OPTION)
     result = merge([Path(p) for p in args.reports], Path(args.baseline) if args.baseline else None)
     if result.baseline_path:  # the shards' own --absa-baseline, read too
         outputs.check(wanted, [Named("the baseline", Path(result.baseline_path))],
-                      follow_symlinks=args.follow_symlinks, follow_option=FOLLOW)
+                      follow_symlinks=args.follow_symlinks, follow_option=CLI_FOLLOW_OPTION)
     writes: dict[str, Callable[[], object]] = {  # output name -> its writer
         "out": lambda: report_json.write(result.report, Path(args.out), "-o/--out", args.follow_symlinks)}
     if args.markdown:

@@ -7,11 +7,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from absa_checks.cli.arguments import FOLLOW, Command, Subcommands
+from absa_checks.cli.arguments import Command, Subcommands
 from absa_checks.cli.files import load_source, new_output
 from absa_checks.common import outputs
 from absa_checks.common.errors import AbsaChecksError
-from absa_checks.common.outputs import Named
+from absa_checks.common.outputs import CLI_FOLLOW_OPTION, Named
 
 SHOWN_STALE = 3  # stale lines named in rebuild's message; the rest are counted
 
@@ -30,7 +30,7 @@ def add_parser(commands: Subcommands) -> None:
                          help="with --input: as generate's (default: guessed from the path)")
     rebuild.add_argument("--out", required=True, metavar="FULL", help="the full candidates file to write (never an "
                                                                       "existing file)")
-    rebuild.add_argument(FOLLOW, action="store_true", help="an output path that is a symbolic link: write to the "
+    rebuild.add_argument(CLI_FOLLOW_OPTION, action="store_true", help="an output path that is a symbolic link: write to the "
                                                            "file it points to (the link stays)")
 
 
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
                               "(stale); run `absa-checks generate --update FILE` on the shipped file to add "
                               "candidates for the present units, or name the data the file was made from; nothing "
                               "written")
-    outputs.write_text(out, found.text, args.follow_symlinks, FOLLOW)
+    outputs.write_text(out, found.text, args.follow_symlinks, CLI_FOLLOW_OPTION)
     print(f"{out.path}: {found.text.count(chr(10))} lines rebuilt from {args.source or args.input}", file=sys.stderr)
     return 0
 

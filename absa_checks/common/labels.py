@@ -13,6 +13,7 @@ _ALIASES = {
     "positive": "positive", "pos": "positive", "1": "positive",
 }
 
+POLAR = ("positive", "negative")  # the polarities a reversal turns into each other
 _OPPOSITE = {"negative": "positive", "positive": "negative", "neutral": "neutral"}
 
 

@@ -32,7 +32,8 @@ from pathlib import Path
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.inputs import special_kind
 
-FOLLOW_OPTION = "--absa-follow-symlinks"  # the pytest option; the CLI's is --follow-symlinks
+FOLLOW_OPTION = "--absa-follow-symlinks"  # the pytest option
+CLI_FOLLOW_OPTION = "--follow-symlinks"  # the CLI's (absa-checks generate, audit, review ...)
 
 
 class OutputError(AbsaChecksError):

@@ -28,7 +28,7 @@ from absa_checks.judge.stats import Rate, clopper_pearson
 from absa_checks.suites.candidates import USED, Candidate, rewrite_lines
 
 POOLS = ("used", "shipped")
-ANSWERS = {"yes": True, "no": False, "true": True, "false": False, "y": True, "n": False}
+YES_NO = {"yes": True, "no": False, "true": True, "false": False, "y": True, "n": False}
 SHEET_KEYS = ("item", "strategy", "target", "question", "original", "variant", "fluent", "sentiment_ok", "reason")
 
 # The rubric of ../shared/quality/README.md, verbatim (docs/perturbations.md, "Blind rounds").
@@ -158,7 +158,7 @@ def draw(candidates: Iterable[Candidate], sample: int, seed: int, which: str = "
 
 
 @dataclass(frozen=True)
-class Verdict:
+class AuditVerdict:
     item: str
     strategy: str
     fluent: bool
@@ -177,16 +177,16 @@ def _answer(value: object, key: str, at: str) -> bool | None:
         return None
     if isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.strip().lower() in ANSWERS:
-        return ANSWERS[value.strip().lower()]
+    if isinstance(value, str) and value.strip().lower() in YES_NO:
+        return YES_NO[value.strip().lower()]
     raise AuditError(f"{at}: '{key}' is {json.dumps(value)}; answer true or false (or \"yes\" / \"no\")")
 
 
-def read_sheet(text: str, shown: str) -> tuple[list[Verdict], list[str]]:
+def read_sheet(text: str, shown: str) -> tuple[list[AuditVerdict], list[str]]:
     """The answered items of a sheet, and the SHEET:LINE of each unanswered one (fluent or sentiment_ok
     empty). A line that is not a sheet item, or an answer that is neither true/false nor yes/no, is one
     AuditError naming SHEET:LINE and the fix."""
-    verdicts: list[Verdict] = []
+    verdicts: list[AuditVerdict] = []
     unanswered: list[str] = []
     seen: dict[str, str] = {}
     for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
@@ -219,12 +219,12 @@ def read_sheet(text: str, shown: str) -> tuple[list[Verdict], list[str]]:
         if fluent is None or sentiment is None:
             unanswered.append(at)
             continue
-        verdicts.append(Verdict(item["item"], item["strategy"], fluent, sentiment, reason.strip(), item["variant"], at))
+        verdicts.append(AuditVerdict(item["item"], item["strategy"], fluent, sentiment, reason.strip(), item["variant"], at))
     return verdicts, unanswered
 
 
-def combine_judges(sheets: Sequence[tuple[Sequence[Verdict], Sequence[str], str]]
-                   ) -> dict[str, tuple[Verdict, str | list[dict[str, Any]]]]:
+def combine_judges(sheets: Sequence[tuple[Sequence[AuditVerdict], Sequence[str], str]]
+                   ) -> dict[str, tuple[AuditVerdict, str | list[dict[str, Any]]]]:
     """The verdict of each item over several sheets (verdicts, unanswered SHEET:LINEs, sheet name). Sheets that
     share no item are separate draws, one judge each. Sheets that share an item are judges of one draw: each
     must answer the same items about the same text, and an item's verdict is the AND of theirs (valid only when
@@ -235,7 +235,7 @@ def combine_judges(sheets: Sequence[tuple[Sequence[Verdict], Sequence[str], str]
         for verdict in found:
             owners.setdefault(verdict.item, []).append(index)
     judged = sorted({i for found in owners.values() if len(found) > 1 for i in found})
-    out: dict[str, tuple[Verdict, str | list[dict[str, Any]]]] = {}
+    out: dict[str, tuple[AuditVerdict, str | list[dict[str, Any]]]] = {}
     for index, (found, _, name) in enumerate(sheets):
         if index not in judged:
             for verdict in found:
@@ -272,18 +272,18 @@ def combine_judges(sheets: Sequence[tuple[Sequence[Verdict], Sequence[str], str]
         judges = [{"fluent": v.fluent, "sentiment_ok": v.sentiment_ok, "reason": v.reason, "sheet": sheets[i][2]}
                   for v, i in zip(each, judged)]
         reason = "; ".join(v.reason for v in each if v.reason)
-        out[item] = (Verdict(item, verdict.strategy, all(v.fluent for v in each), all(v.sentiment_ok for v in each),
+        out[item] = (AuditVerdict(item, verdict.strategy, all(v.fluent for v in each), all(v.sentiment_ok for v in each),
                              reason, verdict.sentence, verdict.at), judges)
     return out
 
 
-def record_verdicts(text: str, shown: str, verdicts: Mapping[str, tuple[Verdict, str | list[dict[str, Any]]]],
-                    now: str) -> tuple[str, list[Verdict]]:
+def record_verdicts(text: str, shown: str, verdicts: Mapping[str, tuple[AuditVerdict, str | list[dict[str, Any]]]],
+                    now: str) -> tuple[str, list[AuditVerdict]]:
     """The candidates file's text with each verdict ({item: (verdict, sheet name or its judges)}) written on its
     candidate's line as `audit` (an earlier audit replaced); every other line byte for byte. Returns the new
     text and the verdicts whose item is not a candidate of the file (an error for the caller)."""
 
-    def write(record: dict, found: tuple[Verdict, str | list[dict[str, Any]]], at: str) -> None:
+    def write(record: dict, found: tuple[AuditVerdict, str | list[dict[str, Any]]], at: str) -> None:
         verdict, sheet = found
         if record.get("status") == "not_applicable":
             raise AuditError(f"{verdict.at}: item '{verdict.item}' is a unit with no variant in {at} "

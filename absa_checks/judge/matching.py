@@ -49,7 +49,7 @@ from collections.abc import Callable, Sequence
 
 from absa_checks.common.tuples import IMPLICIT, LEVELS, AnnotatedSentence, AspectTuple
 
-MODES = ("strict", "flexible")
+MATCH_MODES = ("strict", "flexible")
 DETERMINERS = frozenset("the a an this that these those my our your their his her its some any".split())
 # Closed word classes, lower case. A term's head is the last word before the first of PREPOSITIONS ("next"
 # as in "table next to the window"); a predicted term may not begin or end with an EDGE_ word or a FRAGMENT.
@@ -66,7 +66,7 @@ PRONOUNS = frozenset("i me mine we us ours you yours he him she hers it they the
 EDGE_DETERMINERS = DETERMINERS | frozenset("all both each every either neither no another such much many "
                                            "few several".split())
 # an opinion and its negation are not one opinion: "not good", "hardly edible", "anything but cheap"
-NEGATORS = frozenset("not no never hardly barely scarcely seldom rarely nowhere neither nor without nothing "
+OPINION_NEGATORS = frozenset("not no never hardly barely scarcely seldom rarely nowhere neither nor without nothing "
                      "lacking less".split())
 NEGATING_PAIRS = frozenset({("anything", "but"), ("far", "from"), ("all", "but"), ("short", "of"), ("no", "longer")})
 # Attribute nouns that name a property of something else ("life" of the battery, "size" of the screen): alone,
@@ -172,7 +172,7 @@ def bad_edge(words: Sequence[str], aspect: bool = True) -> bool:
 def _negations(words: Sequence[str]) -> int:
     """How many negators and negating pairs ("anything but", "far from") a phrase holds."""
     pairs = sum((a, b) in NEGATING_PAIRS for a, b in zip(words, words[1:]))
-    return pairs + sum(w in NEGATORS for w in words) - sum(b in NEGATORS for a, b in zip(words, words[1:])
+    return pairs + sum(w in OPINION_NEGATORS for w in words) - sum(b in OPINION_NEGATORS for a, b in zip(words, words[1:])
                                                            if (a, b) in NEGATING_PAIRS)
 
 

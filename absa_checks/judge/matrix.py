@@ -24,8 +24,8 @@ from absa_checks.judge.gates import SEVERITY, GateResult, decide
 from absa_checks.judge.metrics import RateLike
 from absa_checks.judge.outcomes import CaseOutcome, default_cell
 from absa_checks.judge.stats import Rate, spread, wilson
+from absa_checks.suites.templates import TYPES  # the columns, in CheckList's order
 
-TYPES = ("mft", "inv", "dir")  # the columns, in CheckList's order
 EXAMPLES = 3                   # failing examples kept per cell (the lowest case ids; the JSON report's cases hold all)
 WORST = 3                      # the worst cells the summaries name, with a failing example each
 GATE_TEST = "gates.capabilities"  # a cell gate's "test": the suite file's `gates: {capabilities: ...}`

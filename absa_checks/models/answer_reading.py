@@ -41,7 +41,7 @@ from dataclasses import dataclass
 WORDS = {"positive": "positive", "positively": "positive", "pos": "positive",
          "negative": "negative", "negatively": "negative", "neg": "negative",
          "neutral": "neutral", "neutrally": "neutral", "neu": "neutral"}
-NEGATORS = frozenset({"not", "never", "no", "neither", "nor", "non", "hardly", "barely", "scarcely", "without",
+ANSWER_NEGATORS = frozenset({"not", "never", "no", "neither", "nor", "non", "hardly", "barely", "scarcely", "without",
                       "than", "nothing", "cannot", "instead", "less", "nowhere", "lack", "lacks", "lacking"})
 # Negating phrases whose words alone are not negators ("but" ends a clause, "from" is a preposition), read as "not"
 NEGATING_PHRASES = re.compile(r"\b(?:far from|anything but|all but|short of|other than|except)\b")
@@ -49,7 +49,7 @@ NEGATING_PHRASES = re.compile(r"\b(?:far from|anything but|all but|short of|othe
 _LESS_THAN = re.compile(r"\bless (positive|negative|neutral)(?:ly)? than (positive|negative|neutral)\b")
 # a clause of these words alone ("No doubt.") denies nothing
 NOT_A_DENIAL = frozenset({"doubt", "question", "questions", "wonder", "surprise", "surprisingly"})
-HEDGES = frozenset({"could", "might", "may", "possibly", "perhaps", "maybe", "conceivably"})
+ANSWER_HEDGES = frozenset({"could", "might", "may", "possibly", "perhaps", "maybe", "conceivably"})
 CLAUSE_WORDS = frozenset({"but", "though", "although", "however", "whereas", "yet"})
 CLAUSE_MARKS = frozenset(".,;:!?")
 _TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|[.,;:!?]")
@@ -74,7 +74,7 @@ def _tokens(text: str) -> list[str]:
 
 
 def _is_negator(token: str) -> bool:
-    return token in NEGATORS or token.endswith("n't")
+    return token in ANSWER_NEGATORS or token.endswith("n't")
 
 
 def _mentions(tokens: list[str]) -> list[tuple[str, str]]:
@@ -104,7 +104,7 @@ def _mentions(tokens: list[str]) -> list[tuple[str, str]]:
             if _is_negator(word):
                 how = "negated"
                 break
-            if word in HEDGES:
+            if word in ANSWER_HEDGES:
                 how = "hedged"
         found.append((at, polarity, how))
     return [(polarity, how) for _, polarity, how in found]

@@ -27,7 +27,7 @@ from absa_checks.models.protocol import Query
 class CacheWarning(UserWarning):
     """The prediction cache could not be used; the run went on without it."""
 
-SCHEMA = """CREATE TABLE IF NOT EXISTS predictions (
+TABLES_SQL = """CREATE TABLE IF NOT EXISTS predictions (
     fingerprint TEXT NOT NULL, query TEXT NOT NULL,
     negative REAL NOT NULL, neutral REAL NOT NULL, positive REAL NOT NULL,
     PRIMARY KEY (fingerprint, query))"""
@@ -114,7 +114,7 @@ class PredictionCache:
     def _open_checked(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=120)
         db.execute("PRAGMA journal_mode=WAL")
-        db.execute(SCHEMA)
+        db.execute(TABLES_SQL)
         db.execute(EXTRACTION_SCHEMA)
         db.execute(VARIANTS_SCHEMA)
         if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":

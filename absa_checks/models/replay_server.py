@@ -25,11 +25,11 @@ from absa_checks.common.llm_requests import Answer, request_key
 from absa_checks.common.redaction import redact_text
 from absa_checks.common.serving import HOST, serve_until_stopped
 
-MAX_BODY = 4 * 1024 * 1024  # a chat request with a few-shot prompt is tens of KB
+MAX_REQUEST_BODY = 4 * 1024 * 1024  # a chat request with a few-shot prompt is tens of KB
 DRAIN = 64 * 1024 * 1024  # an oversized body is read and dropped up to this much before the 413
 CHAT_PATH = "/chat/completions"
 MODELS_PATHS = ("/v1/models", "/models")
-NAME = "absa-checks serve-replay"
+PROGRAM = "absa-checks serve-replay"
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ def answer_request(raw: bytes, answers: dict[str, Answer]) -> Reply:
                "(absa-checks generate ... --export-requests FILE), answer them, and restart serve-replay with "
                "the answers")
     return replace(error(HTTPStatus.NOT_FOUND, message, "unknown_request"),
-                   log=f"{NAME}: refused request {key[:12]} (model {model!r}): no recorded answer; export the requests "
+                   log=f"{PROGRAM}: refused request {key[:12]} (model {model!r}): no recorded answer; export the requests "
                        "again (--export-requests) and answer them")
 
 
@@ -130,10 +130,10 @@ class ReplayServer(ThreadingHTTPServer):
 
     def __init__(self, replay: Replay, port: int) -> None:
         self.replay = replay
-        super().__init__((HOST, port), Handler)
+        super().__init__((HOST, port), ReplayHandler)
 
 
-class Handler(BaseHTTPRequestHandler):
+class ReplayHandler(BaseHTTPRequestHandler):
     server: ReplayServer
     protocol_version = "HTTP/1.1"  # keep-alive, as the openai SDK's client expects; every reply has a length
     timeout = 60  # a connection that sends nothing for a minute is closed (no thread waits for ever)
@@ -202,11 +202,11 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._json(error(HTTPStatus.LENGTH_REQUIRED, "a POST needs a Content-Length", "length_required"))
             return
-        if length < 0 or length > MAX_BODY:
+        if length < 0 or length > MAX_REQUEST_BODY:
             self.close_connection = True
             self._drain(length)
             self._json(error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"the request body is {length} bytes; the replay "
-                                                                  f"server takes at most {MAX_BODY}", "too_large"))
+                                                                  f"server takes at most {MAX_REQUEST_BODY}", "too_large"))
             return
         raw = self.rfile.read(length)
         if not self._path().endswith(CHAT_PATH):  # /v1/chat/completions, or a base_url with another prefix
@@ -222,13 +222,13 @@ def serve(replay: Replay, port: int, out: IO[str]) -> int:
 
     def started(server: ReplayServer) -> str:
         count = len(replay.answers)
-        return (f"{NAME}: base_url http://{HOST}:{server.server_address[1]}/v1 answers {count} recorded "
+        return (f"{PROGRAM}: base_url http://{HOST}:{server.server_address[1]}/v1 answers {count} recorded "
                 f"request{'s' if count != 1 else ''} from {replay.shown} (Ctrl-C stops)")
 
     def stopped(server: ReplayServer) -> None:
         server.server_close()
         with replay.lock:
-            print(f"{NAME}: stopped; {replay.answered} answered, {replay.refused} refused (no recorded answer)",
+            print(f"{PROGRAM}: stopped; {replay.answered} answered, {replay.refused} refused (no recorded answer)",
                   file=out, flush=True)
 
     return serve_until_stopped("serve-replay", port, lambda: ReplayServer(replay, port), started, stopped, out)

@@ -14,8 +14,8 @@ from absa_checks.common.examples import Edit, Example
 from absa_checks.perturb.strategies import NotApplicable, Rejected, Step, StepContext
 from absa_checks.perturb.surface import WORD, aspect_spans
 
-NOTHING = "no letter changes case"
-MODES = ("lower", "upper", "title")
+NO_CASE_CHANGE = "no letter changes case"
+CASE_MODES = ("lower", "upper", "title")
 
 
 def recased(mode: str, text: str, at_word_start: bool) -> str:
@@ -52,7 +52,7 @@ def case_edits(example: Example, mode: str) -> tuple[Edit, ...]:
 
 
 def case_step(example: Example, context: StepContext) -> Step | NotApplicable | Rejected:
-    options = [edits for edits in (case_edits(example, mode) for mode in MODES) if edits]
+    options = [edits for edits in (case_edits(example, mode) for mode in CASE_MODES) if edits]
     if not options:
-        return NotApplicable(NOTHING)
+        return NotApplicable(NO_CASE_CHANGE)
     return Step("case", context.rng.choice(options))

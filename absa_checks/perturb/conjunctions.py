@@ -10,6 +10,7 @@ A subordinating contrast after a comma becomes "and" as well ("warm, though the 
 from __future__ import annotations
 
 from absa_checks.common.examples import Edit, Example
+from absa_checks.common.labels import POLAR
 from absa_checks.perturb.inflect import match_case
 from absa_checks.perturb.sentence import TaggedSentence
 
@@ -17,7 +18,6 @@ ADDITIVE = frozenset({"and"})
 SWAPPABLE_CONTRAST = frozenset({"but", "yet"})
 SUBORDINATE_CONTRAST = frozenset({"although", "though", "whereas", "while"})
 FIXED_CONTRAST = SUBORDINATE_CONTRAST | frozenset({"however", "except"})
-POLAR = ("positive", "negative")
 
 
 def regions(example: Example) -> list[tuple[int, int, int]]:

@@ -22,12 +22,12 @@ from collections.abc import Sequence
 from absa_checks.common.examples import Edit, Example
 from absa_checks.perturb.polarity import Polarity
 from absa_checks.perturb.sentence import TaggedSentence
-from absa_checks.sources.infer import clause_bounds
+from absa_checks.sources.infer import MIN_VALENCE, clause_bounds
 
 # Nouns that frame a sentence as praise or complaint ("A con was ...", "Two complaints-")
 _FRAME_NOUNS = r"cons?|pros?|complaints?|problems?|issues?|downsides?|upsides?|drawbacks?|highlights?|treat"
 # Discourse words whose meaning depends on the polarity of what surrounds them.
-DISCOURSE = re.compile(
+DISCOURSE_WORDS = re.compile(
     r"(?i)\b(?:not only|even|only|equally|just as|as (?:\w+ ){1,2}as|rather|instead|still|except"
     r"|recomm?end\w*|reccomm?end\w*|worth\w*|if not|skip|avoid|thank\w*|expect\w*|surpris\w*|must"
     r"|at least|anyway|enough|all (?:\w+ )?(?:i|you|one) (?:could|would|need|want)|has it all"
@@ -53,7 +53,6 @@ NOT_SENTIMENT = frozenset(
     "ok okay fine free clear certain serious seriously true truly right left hard easy lol haha "
     "want wants wanted need needs needed matter care cares save saves saved share shared ready "
     "extra special usual sort lot lots plenty".split())
-MIN_VALENCE = 1.0  # VADER scale (-4..4): "good" 1.9, "fine" 0.8, "fresh" 1.3
 MIN_OTHER_VALENCE = 2.0  # nouns, verbs, adverbs: "delight" 2.9, "love" 3.2, "definitely" 1.7
 NEAR = 40  # characters: an edit this close before an opinion belongs to it ("is not [very] good")
 MIN_SHIFT = 0.1    # the compound score of an aspect's stretch must move at least this far
@@ -63,7 +62,7 @@ _WORD = re.compile(r"[A-Za-z]+(?:['\u2019][A-Za-z]+)*")
 
 def discourse_problem(example: Example, edits: Sequence[Edit]) -> str | None:
     """The first discourse word outside the edits whose sense depends on the old polarity."""
-    for match in DISCOURSE.finditer(example.sentence):
+    for match in DISCOURSE_WORDS.finditer(example.sentence):
         if OPINION_DISCOURSE.match(match.group(0)) and any(
                 e.start < match.end() and e.end > match.start() or e.end == match.start() - 1 for e in edits):
             continue
@@ -370,7 +369,7 @@ def emoticon(example: Example) -> str | None:
     return found.group(0).strip() if found else None
 
 
-DETERMINERS = frozenset({"the", "a", "an", "my", "our", "their", "his", "her", "its", "your", "this", "that", "of"})
+NOT_MISPLACED_AFTER = frozenset({"the", "a", "an", "my", "our", "their", "his", "her", "its", "your", "this", "that", "of"})
 
 
 def negation_misplaced_in_phrase(original: Example, edits: Sequence[Edit]) -> str | None:
@@ -381,7 +380,7 @@ def negation_misplaced_in_phrase(original: Example, edits: Sequence[Edit]) -> st
             continue
         before = original.sentence[:edit.start].split()
         last = before[-1].lower() if before else ""
-        if last in DETERMINERS or last.endswith("'s") or last == "way":
+        if last in NOT_MISPLACED_AFTER or last.endswith("'s") or last == "way":
             return f"{last} not"
         after = original.sentence[edit.end:]
         if re.match(r"\s*\w+,\s*\w+", after) and edit.new.startswith(" "):

@@ -19,7 +19,7 @@ from absa_checks.common.examples import Edit, Example
 from absa_checks.perturb.strategies import NotApplicable, Rejected, Step, StepContext, tagged
 from absa_checks.perturb.surface import cased_like, clear_of_aspects
 
-NOTHING = "no contraction to expand and no phrase to contract"
+NO_CONTRACTION = "no contraction to expand and no phrase to contract"
 
 NOT = {"do": "don't", "does": "doesn't", "did": "didn't", "is": "isn't", "are": "aren't", "was": "wasn't",
        "were": "weren't", "will": "won't", "would": "wouldn't", "could": "couldn't", "should": "shouldn't",
@@ -32,7 +32,7 @@ SUBJECTS = {"will": ("i", "you", "we", "they", "he", "she", "it", "that", "there
             "would": ("i", "you", "we", "they", "he", "she"),
             "have": ("i", "you", "we", "they"), "has": ("he", "she", "it", "that", "there")} | BE_SUBJECTS
 PERFECT = frozenset({"been", "got", "gotten", "had"})  # "it's been", "I'd had": has / had
-ADVERBS = frozenset({"never", "always", "just", "already", "ever"})  # "I've never been", but "I'd never": ?
+CONTRACTION_ADVERBS = frozenset({"never", "always", "just", "already", "ever"})  # "I've never been", but "I'd never": ?
 BEFORE_PARTICIPLE = frozenset({"have", "has"})  # contracted only before a participle: "it has a screen" stays
 # words that start the subject after an inverted auxiliary: "isn't it?", "Why didn't the waiter come?"
 SUBJECT_FIRST = frozenset({"i", "you", "we", "they", "he", "she", "it", "there", "that", "this", "these", "those",
@@ -59,7 +59,7 @@ def contractions_step(example: Example, context: StepContext) -> Step | NotAppli
             i += used
         else:
             i += 1
-    return Step("contractions", tuple(edits)) if edits else NotApplicable(NOTHING)
+    return Step("contractions", tuple(edits)) if edits else NotApplicable(NO_CONTRACTION)
 
 
 def _at(sentence: str, words: list[re.Match[str]], i: int, tags: dict[int, str], apostrophe: str
@@ -107,7 +107,7 @@ def _expanded(subject: str, clitic: str, following: re.Match[str] | None, tags: 
         return ("has" if perfect else "is") if subject in SUBJECTS["is"] else None
     if clitic == "'d":
         after = following.group().lower() if following is not None else ""
-        if subject not in SUBJECTS["would"] or after in ADVERBS:
+        if subject not in SUBJECTS["would"] or after in CONTRACTION_ADVERBS:
             return None  # "I'd never go" (would) and "I'd never been" (had): an adverb leaves it open
         past = following is not None and tags.get(following.start()) in ("VBN", "VBD")  # "I'd ordered": had
         return "had" if perfect or past or after == "better" else "would"
@@ -120,7 +120,7 @@ def _expanded(subject: str, clitic: str, following: re.Match[str] | None, tags: 
 def _participle(word: re.Match[str] | None, tags: dict[int, str]) -> bool:
     # the tagger reads a participle right after "have" as a past tense at times ("We have tried")
     return word is not None and (word.group().lower() in PERFECT or tags.get(word.start()) in ("VBN", "VBD")
-                                 or word.group().lower() in ADVERBS)
+                                 or word.group().lower() in CONTRACTION_ADVERBS)
 
 
 def _joined(sentence: str, first: re.Match[str], second: re.Match[str]) -> bool:

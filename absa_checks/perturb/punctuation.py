@@ -16,7 +16,7 @@ from absa_checks.common.examples import Edit, Example
 from absa_checks.perturb.strategies import NotApplicable, Rejected, Step, StepContext
 from absa_checks.perturb.surface import aspect_spans, clear_of_aspects
 
-NOTHING = "no final punctuation or comma to change"
+NO_PUNCTUATION_CHANGE = "no final punctuation or comma to change"
 _FINAL = re.compile(r"(\s*[.!?…]+)\s*$")  # with the space before it: "back for dessert ...." -> "back for dessert"
 _COMMA = re.compile(r",(?=\s)")
 
@@ -25,7 +25,7 @@ def punctuation_step(example: Example, context: StepContext) -> Step | NotApplic
     options = [edit for edit in (_final(example.sentence), *_commas(example))
                if edit is not None and clear_of_aspects(example, edit.start, edit.end)]
     if not options:
-        return NotApplicable(NOTHING)
+        return NotApplicable(NO_PUNCTUATION_CHANGE)
     return Step("punctuation", (context.rng.choice(options),))
 
 

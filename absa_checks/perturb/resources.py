@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from absa_checks.common.domains import DOMAINS
 from absa_checks.common.text import Tagger, pattern_tagger
 from absa_checks.perturb.antonyms import AntonymFinder
 from absa_checks.perturb.polarity import Polarity
@@ -13,7 +14,6 @@ from absa_checks.perturb.wordlists import BankEntry, WordLists, load_aspect_bank
 from absa_checks.perturb.wordnet import load_wordnet
 from absa_checks.sources.infer import vader_lexicon
 
-DOMAINS = ("restaurant", "laptop")
 BASE_INTENSIFIERS = frozenset({"very", "so", "too", "really", "quite", "extremely", "super", "incredibly",
                                "absolutely", "totally", "completely", "highly", "truly", "most", "more"})
 

@@ -14,7 +14,7 @@ reasons). The checks, in order (the first that finds something names the reason)
 5. the sentiments returned are the ones asked for (perturb.rewrite_prompt.intended);
 6. REVNON leaves the target's opinion words alone;
 7. the lexicon (VADER + TextBlob, perturb.polarity) does not read a reversed aspect's stretch (its clause, opinion
-   words, the edits reaching them and those in no other aspect's clause) moving the old way by MIN_SHIFT; a
+   words, the edits reaching them and those in no other aspect's clause) moving the old way by context.MIN_SHIFT; a
    stretch it reads as unmoved (words it does not know: "an adventure" -> "a breeze") must have a word that can
    carry sentiment changed (not only "were" -> "are", "and" -> "but"); no kept aspect's stretch (REVNON's target
    among them) moves against its sentiment. Round 11 (docs/perturbations.md) measured the stricter reading the
@@ -23,7 +23,7 @@ reasons). The checks, in order (the first that finds something names the reason)
    could see and halves coverage. The rewriter and the judges are of one model family, so the deterministic
    checks stay: what the lexicon reads against the reversal, and edits of function words only, never ship;
 8. the rules' own checks on the result: a discourse word that depends on the old polarity left untouched
-   where the sentiment changed (perturb.context.DISCOURSE), a contrast between two aspects that now agree,
+   where the sentiment changed (perturb.context.DISCOURSE_WORDS), a contrast between two aspects that now agree,
    a general and a specific aspect that now disagree (context.general_specific_disagree), a negation of a
    negative word (context.negated_negation), a double negation or a verb-agreement error
    (validity.language_problems).
@@ -43,7 +43,7 @@ from absa_checks.common.text import apply_edits
 from absa_checks.perturb import context, validity
 from absa_checks.perturb.engine import Quarantined
 from absa_checks.perturb.resources import Resources
-from absa_checks.perturb.rewrite_prompt import Request
+from absa_checks.perturb.rewrite_prompt import RewriteRequest
 from absa_checks.perturb.strategies import tagged
 from absa_checks.sources.infer import clause_bounds
 
@@ -54,7 +54,7 @@ NO_ANSWER = P + "no answer"
 OUTSIDE = P + "a span is not in the original"
 OVERLAP = P + "two spans overlap"
 MISAPPLIED = P + "the edits do not give the sentence returned"
-NOTHING = P + "nothing changed"
+UNCHANGED = P + "nothing changed"
 ASPECT_CHANGED = P + "an aspect term was changed or dropped"
 NEW_ASPECT = P + "a new aspect term"
 TOO_BIG = P + "the edit is too big"
@@ -64,14 +64,14 @@ NOT_REVERSED = P + "the lexicon reads the reversal going the old way"
 NO_OPINION_EDIT = P + "no word that can carry sentiment changed"
 TARGET_MOVED = P + "the lexicon reads the target's sentiment moved"
 OTHER_MOVED = P + "the lexicon reads a kept aspect reversed"
-DISCOURSE = P + "a discourse word depends on the old polarity"
+DISCOURSE_DEPENDS = P + "a discourse word depends on the old polarity"
 CONTRAST = P + "a contrast joins two aspects that now agree"
-GENERAL_SPECIFIC = P + "a general and a specific aspect now disagree"
+GENERAL_SPECIFIC_DISAGREE = P + "a general and a specific aspect now disagree"
 NEGATED_NEGATION = P + "a negation of a negative word does not reverse it"
 VERIFIER = P + "the verifier reads another sentiment"
-REASONS = (NOT_JSON, DECLINED, NO_ANSWER, OUTSIDE, OVERLAP, MISAPPLIED, NOTHING, ASPECT_CHANGED, NEW_ASPECT, TOO_BIG,
-           WRONG_SENTIMENTS, TARGET_EDITED, NOT_REVERSED, NO_OPINION_EDIT, TARGET_MOVED, OTHER_MOVED, DISCOURSE, CONTRAST,
-           GENERAL_SPECIFIC, NEGATED_NEGATION, VERIFIER)
+REASONS = (NOT_JSON, DECLINED, NO_ANSWER, OUTSIDE, OVERLAP, MISAPPLIED, UNCHANGED, ASPECT_CHANGED, NEW_ASPECT, TOO_BIG,
+           WRONG_SENTIMENTS, TARGET_EDITED, NOT_REVERSED, NO_OPINION_EDIT, TARGET_MOVED, OTHER_MOVED, DISCOURSE_DEPENDS, CONTRAST,
+           GENERAL_SPECIFIC_DISAGREE, NEGATED_NEGATION, VERIFIER)
 
 MAX_CHANGED_WORDS = 8  # the prompt asks for at most 6 words; a word-level diff counts a little more
 # Refusals a second turn may mend (absa_checks.workflows.rewrite): every check's, not the model's own refusal, a
@@ -83,7 +83,6 @@ def repairable(reason: str) -> bool:
     return reason.startswith(P) and reason not in NOT_REPAIRED
 
 
-MIN_SHIFT = context.MIN_SHIFT  # the compound score must move at least this far (as for the rules)
 # Words that carry no sentiment of their own: an edit of these alone ("were" -> "are") reverses nothing
 FUNCTION_WORDS = frozenset("""a an the this that these those it its they them their he she his her we our you your i
 me my is are was were be been being am has have had do does did will would can could shall should may might must
@@ -93,8 +92,7 @@ _CONTENT = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _FENCE = re.compile(r"^```(?:json)?\s*\n?(.*?)\n?```$", re.S | re.I)
 _REFUSAL = re.compile(r"(?i)\b(?:can(?:no|')t|unable|sorry|won't|will not|not able|decline|refuse)\b")
 _WORD = re.compile(r"\w+(?:['\u2019-]\w+)*")
-CONTRASTS = context.CONTRASTS
-# The rules' discourse words (perturb.context.DISCOURSE) but these, which read the same after a rewrite that
+# The rules' discourse words (perturb.context.DISCOURSE_WORDS) but these, which read the same after a rewrite that
 # reversed the words around them ("not bright enough" -> "bright enough", "if", "because", "again", "other")
 NEUTRAL_DISCOURSE = frozenset({"enough", "if", "because", "again", "other"})
 
@@ -224,7 +222,7 @@ def _opinion_edit(example: Example, index: int, edits: Sequence[Edit]) -> bool:
     return False
 
 
-def lexicon_problem(request: Request, edits: Sequence[Edit], resources: Resources) -> tuple[str, str] | None:
+def lexicon_problem(request: RewriteRequest, edits: Sequence[Edit], resources: Resources) -> tuple[str, str] | None:
     """No reversed aspect's stretch read moving the old way, nor unmoved by a function-word edit; a kept aspect's
     stretch (REVNON's target among them) does not move against its sentiment, unless an aspect whose sentiment
     changes shares it."""
@@ -236,9 +234,9 @@ def lexicon_problem(request: Request, edits: Sequence[Edit], resources: Resource
         before, after, text = _reading(example, i, edits, resources, unowned=True)
         moved = after - before if new == "positive" else before - after
         shown = f"'{aspects[i].term}': score {before:+.2f} -> {after:+.2f} for '{_short(text, 60)}'"
-        if new in ("positive", "negative") and moved <= -MIN_SHIFT:
+        if new in ("positive", "negative") and moved <= -context.MIN_SHIFT:
             return NOT_REVERSED, shown
-        if new in ("positive", "negative") and moved < MIN_SHIFT and not _opinion_edit(example, i, edits):
+        if new in ("positive", "negative") and moved < context.MIN_SHIFT and not _opinion_edit(example, i, edits):
             return NO_OPINION_EDIT, shown
     for i, aspect in enumerate(aspects):
         if i in changing or aspect.polarity not in ("positive", "negative"):
@@ -248,37 +246,37 @@ def lexicon_problem(request: Request, edits: Sequence[Edit], resources: Resource
             continue  # one stretch holds a reversed aspect too: the lexicon cannot tell them apart
         before, after, text = _reading(example, i, edits, resources)
         against = before - after if aspect.polarity == "positive" else after - before
-        if against >= MIN_SHIFT:
+        if against >= context.MIN_SHIFT:
             return TARGET_MOVED if i == 0 else OTHER_MOVED, f"'{aspect.term}': score {before:+.2f} -> {after:+.2f} for '{_short(text, 60)}'"
     return None
 
 
-def context_problem(request: Request, edits: Sequence[Edit], variant: Example, resources: Resources
+def context_problem(request: RewriteRequest, edits: Sequence[Edit], variant: Example, resources: Resources
                     ) -> tuple[str, str] | None:
     """The rules' context checks, on the result."""
     example, aspects = request.example, request.aspects
     changing = [i for i, (a, new) in enumerate(zip(aspects, request.intended)) if new is not None
                 and new != a.polarity]
     regions = [_region(example, i, edits) for i in changing]
-    for match in context.DISCOURSE.finditer(example.sentence):
+    for match in context.DISCOURSE_WORDS.finditer(example.sentence):
         start, end = match.span()
         if match.group(0).lower() in NEUTRAL_DISCOURSE:
             continue
         if any(lo <= start and end <= hi for lo, hi in regions) and not any(_touches(e, start, end) for e in edits):
-            return DISCOURSE, match.group(0)
+            return DISCOURSE_DEPENDS, match.group(0)
     ordered = sorted(range(len(aspects)), key=lambda i: variant_aspect(variant, i).start)
     for i, j in zip(ordered, ordered[1:]):
         new_i, new_j = request.intended[i], request.intended[j]
         old_i, old_j = aspects[i].polarity, aspects[j].polarity
         if new_i in ("positive", "negative") and new_i == new_j and old_i != old_j:
             between = variant.sentence[variant_aspect(variant, i).end:variant_aspect(variant, j).start]
-            found = [w for w in _WORD.findall(between.lower()) if w in CONTRASTS]
+            found = [w for w in _WORD.findall(between.lower()) if w in context.CONTRASTS]
             if found:
                 return CONTRAST, f"'{aspects[i].term}' {found[0]} '{aspects[j].term}'"
     polarities = {i: request.intended[i] for i in changing}
     general = context.general_specific_disagree(example, polarities)  # type: ignore[arg-type]
     if general:
-        return GENERAL_SPECIFIC, general
+        return GENERAL_SPECIFIC_DISAGREE, general
     is_word = lambda w: bool(resources.finder.wordnet.synsets(w))  # noqa: E731
     negated = context.negated_negation(variant, edits, is_word)
     if negated:
@@ -293,7 +291,7 @@ def variant_aspect(variant: Example, index: int):
     return (variant.target, *variant.others)[index]
 
 
-def verify(unit: Unit, request: Request, content: str, resources: Resources, aspect_terms: frozenset[str],
+def verify(unit: Unit, request: RewriteRequest, content: str, resources: Resources, aspect_terms: frozenset[str],
            provenance: dict) -> Variant | Quarantined:
     """The answer as a Variant, or Quarantined with the first check it fails."""
     try:
@@ -307,7 +305,7 @@ def verify(unit: Unit, request: Request, content: str, resources: Resources, asp
         return Quarantined(unit.source, unit.unit_id, request.strategy, found.reason, found.detail, sentence)
 
 
-def _verified(unit: Unit, request: Request, content: str, resources: Resources, aspect_terms: frozenset[str],
+def _verified(unit: Unit, request: RewriteRequest, content: str, resources: Resources, aspect_terms: frozenset[str],
               provenance: dict) -> Variant:
     example = request.example
     parsed = parse(content)
@@ -316,7 +314,7 @@ def _verified(unit: Unit, request: Request, content: str, resources: Resources, 
     if result.strip() != parsed.sentence.strip():  # spaces around the whole sentence are layout, not an edit
         raise Rejection(MISAPPLIED, f"they give '{_short(result)}'")
     if not edits or result == example.sentence:
-        raise Rejection(NOTHING)
+        raise Rejection(UNCHANGED)
     for aspect in request.aspects:  # no edit reaches a term (not even to move it), and each occurs as often
         if any(_touches(e, aspect.start, aspect.end) for e in edits) or \
                 len(term_starts(result, aspect.term)) != len(term_starts(example.sentence, aspect.term)):

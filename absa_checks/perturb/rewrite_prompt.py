@@ -18,15 +18,14 @@ import re
 from dataclasses import dataclass
 
 from absa_checks.common.examples import Aspect, Example
-from absa_checks.common.labels import opposite
+from absa_checks.common.labels import POLAR, opposite
 
 REWRITTEN_STRATEGIES = ("revtgt", "revnon")  # what the rewriter is asked for (ADDDIFF stays with the rules)
-POLAR = ("positive", "negative")
-DEFAULT_MODEL = "rewriter"  # the model name of exported requests when no --rewriter is named
+DEFAULT_REWRITER_MODEL = "rewriter"  # the model name of exported requests when no --rewriter is named
 DEFAULT_TEMPERATURE = 0.0
-DEFAULT_SEED = 0
+DEFAULT_REWRITER_SEED = 0
 DEFAULT_MAX_TOKENS = 1024
-MAX_CHANGED_WORDS = 6  # what the prompt asks for; rewrite_check's bound is a little looser
+PROMPT_MAX_CHANGED_WORDS = 6  # what the prompt asks for; rewrite_check's bound is a little looser
 
 SYSTEM = """\
 You edit review sentences for behavioural tests of aspect-based sentiment analysis models.
@@ -65,7 +64,7 @@ TASKS = {
 
 
 @dataclass(frozen=True)
-class Request:
+class RewriteRequest:
     """What the rewriter is asked for one unit and strategy, and what its answer must say."""
 
     strategy: str
@@ -195,9 +194,9 @@ class BodySettings:
     """What a request body says besides the messages: the entry's model name, temperature, seed, max_tokens
     (the defaults are those of an export without --rewriter)."""
 
-    model: str = DEFAULT_MODEL
+    model: str = DEFAULT_REWRITER_MODEL
     temperature: float = DEFAULT_TEMPERATURE
-    seed: int = DEFAULT_SEED
+    seed: int = DEFAULT_REWRITER_SEED
     max_tokens: int = DEFAULT_MAX_TOKENS
 
 
@@ -207,14 +206,14 @@ def body(messages: list[dict], settings: BodySettings) -> dict:
             "seed": int(settings.seed), "max_tokens": int(settings.max_tokens)}
 
 
-def request(example: Example, strategy: str, settings: BodySettings) -> Request | None:
+def request(example: Example, strategy: str, settings: BodySettings) -> RewriteRequest | None:
     """The request for one unit's original and strategy; None when the strategy cannot apply to it."""
     wanted = intended(example, strategy)
     if wanted is None:
         return None
     messages = [{"role": "system", "content": SYSTEM}, *FEW_SHOT,
                 {"role": "user", "content": user_message(example, strategy, wanted)}]
-    return Request(strategy, example, wanted, body(messages, settings))
+    return RewriteRequest(strategy, example, wanted, body(messages, settings))
 
 
 def settings_of(sent: dict) -> BodySettings:
@@ -222,10 +221,10 @@ def settings_of(sent: dict) -> BodySettings:
     return BodySettings(sent["model"], sent["temperature"], sent["seed"], sent["max_tokens"])
 
 
-def repair(first: Request, answer: str, reason: str, detail: str) -> Request:
+def repair(first: RewriteRequest, answer: str, reason: str, detail: str) -> RewriteRequest:
     """The follow-up to a refused answer: the first turn's conversation, the answer as the assistant's, and the
     reason it was refused (the reason's category and its particulars, cut to 200 characters)."""
     shown = f" ({detail[:200]})" if detail else ""
     messages = [*first.body["messages"], {"role": "assistant", "content": answer},
                 {"role": "user", "content": REPAIR.format(reason=reason, detail=shown)}]
-    return Request(first.strategy, first.example, first.intended, body(messages, settings_of(first.body)))
+    return RewriteRequest(first.strategy, first.example, first.intended, body(messages, settings_of(first.body)))

@@ -11,14 +11,13 @@ import difflib
 import re
 
 from absa_checks.common.examples import Aspect, Edit, Example
-from absa_checks.common.labels import opposite
+from absa_checks.common.labels import POLAR, opposite
 from absa_checks.perturb.engine import reversal_problems
 from absa_checks.perturb.resources import Resources
 from absa_checks.perturb.strategies import tagged
 from absa_checks.perturb.validity import language_problems
 
 _TOKEN = re.compile(r"\w+(?:['\u2019-]\w+)*|[^\w\s]")
-POLAR = ("positive", "negative")
 
 
 def edits_between(original: str, variant: str) -> tuple[Edit, ...]:

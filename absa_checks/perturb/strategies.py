@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from absa_checks.common.examples import Aspect, Edit, Example
-from absa_checks.common.labels import opposite
+from absa_checks.common.labels import POLAR, opposite
 from absa_checks.common.text import apply_edits, tag_tokens
 from absa_checks.perturb import conjunctions
 from absa_checks.perturb.aspect_groups import covered_groups, groups_of
@@ -20,8 +20,6 @@ from absa_checks.perturb.reverse import Change, exaggerate_opinion, reverse_opin
 from absa_checks.perturb.sentence import TaggedSentence
 from absa_checks.sources.infer import clause_bounds
 from absa_checks.suites.strategies import DEFAULT_NEUTRAL
-
-POLAR = ("positive", "negative")
 
 
 @dataclass(frozen=True)

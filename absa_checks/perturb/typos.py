@@ -17,11 +17,12 @@ import random
 from functools import cache
 
 from absa_checks.common.examples import Edit, Example
-from absa_checks.perturb.context import MIN_VALENCE, NOT_SENTIMENT
+from absa_checks.perturb.context import NOT_SENTIMENT
 from absa_checks.perturb.polarity import Polarity
 from absa_checks.perturb.strategies import NotApplicable, Rejected, Step, StepContext
 from absa_checks.perturb.surface import WORD, words_outside_aspects
 from absa_checks.perturb.wordlists import load_negators
+from absa_checks.sources.infer import MIN_VALENCE
 
 MIN_LENGTH = 3  # a slip in "a" or "is" leaves too little to read
 NOTHING_TO_MISSPELL = "no word outside the aspect terms, the target's opinion words and negations to misspell"

@@ -15,13 +15,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from types import MappingProxyType
 
+from absa_checks.common.domains import DOMAINS
 from absa_checks.common.errors import DataError
+from absa_checks.sources.builtin import FIXTURES
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
-DOMAINS: tuple[str, ...] = ("restaurant", "laptop")
 BANK_POLARITIES: tuple[str, ...] = ("positive", "negative")
 NEGATOR_KINDS: tuple[str, ...] = ("particle", "contraction", "determiner", "adverb", "preposition")
 CONJUNCTION_RELATIONS: tuple[str, ...] = ("contrast", "addition")

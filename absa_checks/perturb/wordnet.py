@@ -17,7 +17,7 @@ from absa_checks.common.errors import AbsaChecksError
 
 WORDNET_ENV = "ABSA_WORDNET_DIR"
 DEBIAN_DIR = Path("/usr/share/wordnet")
-REQUIRED = ("data.adj", "data.adv", "data.noun", "data.verb", "index.adj", "index.adv", "index.noun",
+WORDNET_FILES = ("data.adj", "data.adv", "data.noun", "data.verb", "index.adj", "index.adv", "index.noun",
             "index.verb", "adj.exc", "adv.exc", "noun.exc", "verb.exc")
 OPTIONAL = ("index.sense", "cntlist.rev")
 # WordNet 3.0's lexicographer files, in file-number order (the `lexnames` file Debian does not ship)
@@ -71,7 +71,7 @@ def ensure_wordnet_installed() -> None:
     if _nltk_has_wordnet():
         return
     source = Path(os.environ[WORDNET_ENV]) if os.environ.get(WORDNET_ENV) else DEBIAN_DIR
-    missing = [name for name in REQUIRED if not (source / name).is_file()]
+    missing = [name for name in WORDNET_FILES if not (source / name).is_file()]
     if missing:
         where = f"{WORDNET_ENV}={source}" if os.environ.get(WORDNET_ENV) else "nltk's data folders or " + str(source)
         raise AbsaChecksError(f"WordNet not found in {where}. {HOW_TO_GET}")
@@ -92,7 +92,7 @@ def _install(source: Path, target: Path) -> None:
     """Copy (nltk refuses symlinks) WordNet's dict files to `target` and add `lexnames`."""
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".wordnet-", dir=target.parent))  # atomic for concurrent workers
-    for name in REQUIRED + OPTIONAL:
+    for name in WORDNET_FILES + OPTIONAL:
         if (source / name).is_file():
             shutil.copyfile(source / name, staging / name)
     if (source / "lexnames").is_file():

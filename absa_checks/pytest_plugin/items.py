@@ -16,7 +16,16 @@ import pytest
 from absa_checks.common.errors import AbsaChecksError, AdapterError
 from absa_checks.common.outputs import Named
 from absa_checks.run import checking
-from absa_checks.run.plans import CasePlan, Extraction, MissingData, NoCases, NoVariant, Plan, Quarantined, suite_inputs
+from absa_checks.run.plans import (
+    CasePlan,
+    Extraction,
+    MissingData,
+    NoCases,
+    NoVariant,
+    Plan,
+    QuarantinedCase,
+    suite_inputs,
+)
 from absa_checks.sources.catalog import known_source_names
 from absa_checks.suites import strategies
 from absa_checks.suites.spec import parse_suite
@@ -163,7 +172,7 @@ class NoCasesItem(SuiteItem):
 class QuarantinedItem(SuiteItem):
     """A variant our own checks rejected: shown as skipped with the reason, counted in the report."""
 
-    plan: Quarantined
+    plan: QuarantinedCase
 
     def runtest(self) -> None:
         self.user_properties.append(checking.plan_record(self.plan))
@@ -263,6 +272,6 @@ def same_sentence(original, variant) -> bool:
 
 
 ITEMS: dict[type, type[SuiteItem]] = {CasePlan: CaseItem, MissingData: MissingDataItem, NoCases: NoCasesItem,
-                                      Quarantined: QuarantinedItem, NoVariant: NoVariantItem,
+                                      QuarantinedCase: QuarantinedItem, NoVariant: NoVariantItem,
                                       Extraction: ExtractionItem}
 SuiteItemTypes = tuple(ITEMS.values())

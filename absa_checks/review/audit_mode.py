@@ -12,7 +12,7 @@ from absa_checks.common.errors import AbsaChecksError
 from absa_checks.review.marking import Span, changed, locate, render
 
 NAME = "audit"
-ANSWERS = ("fluent", "sentiment_ok")
+AUDIT_QUESTIONS = ("fluent", "sentiment_ok")
 
 
 class SheetError(AbsaChecksError):
@@ -48,7 +48,7 @@ def _parse(text: str, shown: str) -> list[tuple[int, dict[str, Any]]]:
         for key in ("original", "variant", "question"):
             if not isinstance(record.get(key), str):
                 raise SheetError(f"{at}: '{key}' must be a text; write the sheet with `absa-checks audit draw`")
-        for key in ANSWERS:
+        for key in AUDIT_QUESTIONS:
             if record.get(key) not in (True, False, None):
                 raise SheetError(f"{at}: '{key}' is {record[key]!r}; use true, false or null (not answered yet)")
         if not isinstance(record.get("reason", ""), (str, type(None))):
@@ -86,7 +86,7 @@ def view(number: int, record: dict[str, Any]) -> dict[str, Any]:
                 spans.append(Span(*where, "target", f"target: {term}"))
     left, right = changed(original, variant)
     return {"id": record["item"], "line": number, "record": record,
-            "answered": all(record.get(key) is not None for key in ANSWERS),
+            "answered": all(record.get(key) is not None for key in AUDIT_QUESTIONS),
             "diff": {"original": render(original, o_spans, left, "del"), "variant": render(variant, v_spans, right, "mark")}}
 
 

@@ -30,9 +30,8 @@ from absa_checks.common.serving import HOST, serve_until_stopped
 from absa_checks.review import audit_mode, candidates_mode
 from absa_checks.suites import candidates
 
-FOLLOW = "--follow-symlinks"
-MAX_BODY = 64 * 1024  # a decision with an edited sentence is well under 1 KB
-NOT_FOUND = ("not found; name a candidates file (`absa-checks generate --candidates --out FILE`) or an audit sheet "
+MAX_DECISION_BODY = 64 * 1024  # a decision with an edited sentence is well under 1 KB
+REVIEW_FILE_NOT_FOUND = ("not found; name a candidates file (`absa-checks generate --candidates --out FILE`) or an audit sheet "
              "(`absa-checks audit draw`)")
 
 
@@ -78,14 +77,14 @@ class Review:
         now = clock.now_iso()
         with self.lock:
             text, item = self.mode.apply(self.read(), self.shown, body, self.reviewer, now)
-            outputs.write_text(Named("FILE", self.path), text, self.follow_symlinks, FOLLOW)
+            outputs.write_text(Named("FILE", self.path), text, self.follow_symlinks, outputs.CLI_FOLLOW_OPTION)
         return item
 
 
 def _read(path: Path, shown: str) -> str:
     """The file served, read by the candidates file's one reader (suites.candidates.read_text); its messages
     say `review:` and what a missing file should have been."""
-    return candidates.read_text(path, f"review: {shown}", NOT_FOUND)
+    return candidates.read_text(path, f"review: {shown}", REVIEW_FILE_NOT_FOUND)
 
 
 def open_review(path: Path, reviewer: str, follow_symlinks: bool) -> Review:
@@ -97,8 +96,8 @@ def open_review(path: Path, reviewer: str, follow_symlinks: bool) -> Review:
     if not text.strip():
         raise AbsaChecksError(f"review: {shown}: is empty, nothing to review; write candidates with `absa-checks "
                               "generate --candidates --out FILE`")
-    outputs.check([Named("FILE", path)], [], [], follow_symlinks, FOLLOW)
-    folder = outputs.target(Named("FILE", path), follow_symlinks, FOLLOW).parent
+    outputs.check([Named("FILE", path)], [], [], follow_symlinks, outputs.CLI_FOLLOW_OPTION)
+    folder = outputs.target(Named("FILE", path), follow_symlinks, outputs.CLI_FOLLOW_OPTION).parent
     if not os.access(folder, os.W_OK | os.X_OK):  # the atomic writer puts a temporary file beside it
         raise AbsaChecksError(f"review: {shown}: its folder {folder} is not writable, so no decision could be saved; "
                               "make it writable for this user, or copy the file somewhere writable")
@@ -110,10 +109,10 @@ class ReviewServer(ThreadingHTTPServer):
 
     def __init__(self, review: Review, port: int) -> None:
         self.review = review
-        super().__init__((HOST, port), Handler)
+        super().__init__((HOST, port), ReviewHandler)
 
 
-class Handler(BaseHTTPRequestHandler):
+class ReviewHandler(BaseHTTPRequestHandler):
     server: ReviewServer
     timeout = 60  # a connection that sends nothing for a minute is closed (no thread waits for ever)
     server_version = "absa-checks-review"
@@ -176,9 +175,9 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             self._json(HTTPStatus.LENGTH_REQUIRED, {"error": "a POST needs a Content-Length"})
             return
-        if length < 0 or length > MAX_BODY:
+        if length < 0 or length > MAX_DECISION_BODY:
             self.close_connection = True  # the body is not read: the connection cannot be reused
-            self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"error": f"a decision is at most {MAX_BODY} bytes"})
+            self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"error": f"a decision is at most {MAX_DECISION_BODY} bytes"})
             return
         raw = self.rfile.read(length)
         if not self.headers.get("Content-Type", "").startswith("application/json"):

@@ -22,7 +22,7 @@ from absa_checks.judge.outcomes import (
 from absa_checks.judge.scoring import extraction_counts
 from absa_checks.judge.targets import Missing
 from absa_checks.models.predictions import Prediction
-from absa_checks.run.plans import CasePlan, Extraction, NoCases, NoVariant, Quarantined
+from absa_checks.run.plans import CasePlan, Extraction, NoCases, NoVariant, QuarantinedCase
 from absa_checks.suites.expectations import check
 
 
@@ -89,12 +89,12 @@ def changed(plan: CasePlan) -> str:
     return ", ".join(f"{e.old.strip()!r} -> {e.new.strip()!r}" for e in edits) + more
 
 
-def plan_record(plan: NoCases | Quarantined | NoVariant) -> tuple[str, str]:
+def plan_record(plan: NoCases | QuarantinedCase | NoVariant) -> tuple[str, str]:
     """The record a gated test with no case, a quarantined variant or an example with no variant leaves."""
     if isinstance(plan, NoCases):
         return NO_CASES_KEY, json.dumps({"test": plan.test.key, "source": plan.source, "reason": plan.reason,
                                          "gate": plan.gate})
-    if isinstance(plan, Quarantined):
+    if isinstance(plan, QuarantinedCase):
         return QUARANTINE_KEY, json.dumps({**plan.rejected.to_dict(), "test": plan.test.key})
     return NO_VARIANT_KEY, json.dumps({"test": plan.test.key, "source": plan.source, "example": plan.unit_id,
                                        "why": plan.why})

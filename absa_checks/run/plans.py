@@ -69,7 +69,7 @@ class NoCases:
 
 
 @dataclass(frozen=True)
-class Quarantined:
+class QuarantinedCase:
     """A variant our own checks rejected: skipped with the reason, counted in the report."""
 
     name: str
@@ -105,7 +105,7 @@ class Extraction:
     missing: str = ""
 
 
-Plan = CasePlan | MissingData | NoCases | Quarantined | NoVariant | Extraction
+Plan = CasePlan | MissingData | NoCases | QuarantinedCase | NoVariant | Extraction
 
 
 @dataclass(frozen=True)
@@ -260,7 +260,7 @@ def _test_plans(state, suite: SuiteSpec, test: TestSpec, source: str) -> Iterato
             name = f"{test.name}[{case.name}@{model}]" if several else f"{test.name}[{case.name}]"
             yield CasePlan(name, test, source, case, model, suite.sha256)
     for rejected in variants.quarantined:
-        yield Quarantined(f"{test.name}[{source}:{rejected.unit_id}]", test, source, rejected)
+        yield QuarantinedCase(f"{test.name}[{source}:{rejected.unit_id}]", test, source, rejected)
     if source in suite.inline_sources:  # examples the user wrote: each one shows up, with or without a case
         for unit_id, why in variants.without_variant:
             yield NoVariant(f"{test.name}[{source}:{unit_id}:no-variant]", test, source, unit_id, why)
@@ -351,7 +351,7 @@ def shard_key(plan: Plan) -> str:
     and source (absent data, no cases, extraction)."""
     if isinstance(plan, CasePlan):
         return f"{plan.source}\0{plan.case.unit_id}"
-    if isinstance(plan, Quarantined):
+    if isinstance(plan, QuarantinedCase):
         return f"{plan.source}\0{plan.rejected.unit_id}"
     if isinstance(plan, NoVariant):
         return f"{plan.source}\0{plan.unit_id}"
@@ -371,7 +371,7 @@ def planned(plans, predictors) -> list[manifest.Planned]:
             status, reason = manifest.NO_CASES, plan.reason
         elif isinstance(plan, NoVariant):
             status, reason = manifest.NO_VARIANT, plan.reason
-        elif isinstance(plan, Quarantined):
+        elif isinstance(plan, QuarantinedCase):
             status, reason = manifest.QUARANTINED, f"quarantined: {plan.rejected.reason}"
         elif plan.missing:
             status, reason = (manifest.NO_DATA if extracting else manifest.NOT_FOR_MODEL), plan.missing

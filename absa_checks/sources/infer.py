@@ -57,7 +57,7 @@ from absa_checks.common.errors import DataError
 from absa_checks.common.examples import Aspect, Example, Opinion
 from absa_checks.sources.clauses import target_clause
 
-MIN_VALENCE = 1.0         # VADER: mean valence of a clear sentiment word
+MIN_VALENCE = 1.0         # VADER (-4..4): mean valence of a clear sentiment word ("good" 1.9, "fine" 0.8)
 NOUN_VALENCE = 1.5        # a noun needs more: "problem" (-1.7) judges, "luck" or "party" do not
 FALLBACK_VALENCE = 1.5    # rule 8 guesses without syntax, so it takes only the clearest words
 MIN_POLARITY = 0.2        # TextBlob: |polarity| of an evaluative adjective ...
@@ -68,9 +68,9 @@ MISSPELLED_SIMILARITY = 0.85
 PRONOUN_REACH = 6  # words: a farther "it" is as often the product as the aspect
 
 # with the usual missing apostrophes of reviews ("didnt", "doesnt")
-NEGATORS = frozenset({"not", "never", "n't", "cannot", "dont", "doesnt", "didnt", "isnt", "wasnt", "arent", "werent",
+INFERENCE_NEGATORS = frozenset({"not", "never", "n't", "cannot", "dont", "doesnt", "didnt", "isnt", "wasnt", "arent", "werent",
                       "cant", "wont", "couldnt", "wouldnt", "shouldnt", "hasnt", "havent"})
-DETERMINERS = frozenset({"a", "an", "the", "this", "that", "these", "those", "my", "our", "your", "their", "his",
+INFERENCE_DETERMINERS = frozenset({"a", "an", "the", "this", "that", "these", "those", "my", "our", "your", "their", "his",
                          "her", "its", "some", "any", "all", "every", "each", "both", "another", "such"})
 LINKING_VERBS = frozenset({
     "be", "is", "are", "was", "were", "am", "been", "being", "'s", "'re", "'m",
@@ -78,7 +78,7 @@ LINKING_VERBS = frozenset({
     "taste", "tastes", "tasted", "smell", "smells", "smelled", "stay", "stays", "stayed", "remain", "remains",
     "remained", "become", "becomes", "became", "get", "gets", "got", "appear", "appears", "appeared", "prove",
     "proved", "proves"})
-AUXILIARIES = frozenset({"do", "does", "did", "has", "have", "had", "'ve", "'d", "will", "would", "'ll", "can", "ca",
+INFERENCE_AUXILIARIES = frozenset({"do", "does", "did", "has", "have", "had", "'ve", "'d", "will", "would", "'ll", "can", "ca",
                          "could", "shall", "should", "may", "might", "must", "wo"})
 # Degree, frequency and stance words: they modify an opinion, they are not one ("super fast").
 DEGREE = frozenset({
@@ -155,7 +155,7 @@ VERBS = frozenset({
     "disappoint", "disappoints", "disappointed", "impress", "impresses", "impressed", "amaze", "amazes", "amazed",
     "rave", "raved", "regret", "regretted", "break", "breaks", "broke"})
 # Adverbs and adjectives that say how something works ("works great", "runs smoothly", "priced right").
-ADVERBS = frozenset({
+WORKING_ADVERBS = frozenset({
     "well", "great", "fine", "perfectly", "flawlessly", "beautifully", "nicely", "smoothly", "quickly", "fast",
     "slowly", "slow", "poorly", "badly", "terribly", "horribly", "wonderfully", "properly", "seamlessly", "reliably",
     "efficiently", "effortlessly", "quietly", "loudly", "brilliantly", "excellently", "superbly", "awesome",
@@ -189,9 +189,9 @@ EXPERIENCERS = frozenset({"happy", "unhappy", "content", "fine", "ok", "okay", "
                           "delighted", "frustrated", "annoyed", "unimpressed", "dissatisfied", "displeased", "amazed",
                           "blown", "ecstatic", "excited", "enamored", "smitten", "hooked", "obsessed", "comfortable"})
 SUBJECT_PREPOSITIONS = frozenset({"of", "in", "on", "for", "from", "at", "with", "inside", "under"})
-COORDINATORS = frozenset({"and", ",", "or", "&", "/"})
-SUBJECT_PRONOUNS = frozenset({"i", "we", "you", "they", "he", "she", "it", "who", "everyone", "everybody"})
-CLAUSE_STOPS = frozenset({".", ";", "!", "?", "(", ")", "--", "but", "although", "though", "while", "whereas",
+INFERENCE_COORDINATORS = frozenset({"and", ",", "or", "&", "/"})
+INFERENCE_SUBJECT_PRONOUNS = frozenset({"i", "we", "you", "they", "he", "she", "it", "who", "everyone", "everybody"})
+INFERENCE_CLAUSE_STOPS = frozenset({".", ";", "!", "?", "(", ")", "--", "but", "although", "though", "while", "whereas",
                           "however", "yet", "because", "since", "unless", "except", "if", "when", "than"})
 
 # Penn-style tokens with offsets, as the perturbations tokenize ("doesn't" -> "does" + "n't").
@@ -283,7 +283,7 @@ def valence(word: str) -> float:
 
 def evaluative(word: str, kind: str) -> bool:
     """Does `word` (lower case) judge what a rule attached it to, as an adjective, adverb, verb or noun?"""
-    if kind == "verb" and word in VERBS or kind == "adverb" and word in ADVERBS or word in DESCRIPTIVE:
+    if kind == "verb" and word in VERBS or kind == "adverb" and word in WORKING_ADVERBS or word in DESCRIPTIVE:
         return True
     if word in NOT_EVALUATIVE or word in DEGREE or len(word) < 2:
         return False
@@ -384,7 +384,7 @@ def _grading(words: Sequence[Word], k: int) -> bool:
 
 
 def _aspect_precedes(words: Sequence[Word], j: int) -> bool:
-    while j >= 0 and (words[j].lower in DETERMINERS or words[j].lower in COORDINATORS):
+    while j >= 0 and (words[j].lower in INFERENCE_DETERMINERS or words[j].lower in INFERENCE_COORDINATORS):
         j -= 1
     return j >= 0 and not _free(words[j])
 
@@ -405,7 +405,7 @@ def _chain_right(words: Sequence[Word], k: int, before_noun: bool = False, predi
             return heads
         heads.append(k)
         j = k + 1
-        while j < len(words) and words[j].lower in COORDINATORS:
+        while j < len(words) and words[j].lower in INFERENCE_COORDINATORS:
             j += 1
         if predicative and j < len(words) and words[j].lower == "but" and _skip_modifiers(words, j + 1) > j + 1 \
                 and "not" in {w.lower for w in words[j + 1:_skip_modifiers(words, j + 1)]}:
@@ -450,7 +450,7 @@ def _inside_phrase(words: Sequence[Word], k: int) -> bool:
     j = k - 1
     while j >= 0 and _modifier(words[j]):
         j -= 1
-    return j >= 0 and (words[j].lower in DETERMINERS or words[j].tag in ("IN", "PRP$") or words[j].tag.startswith("VB"))
+    return j >= 0 and (words[j].lower in INFERENCE_DETERMINERS or words[j].tag in ("IN", "PRP$") or words[j].tag.startswith("VB"))
 
 
 def _adjective_like(word: Word) -> bool:
@@ -467,7 +467,7 @@ def _left_negator(words: Sequence[Word], k: int) -> int | None:
     """A negation governing word k ("not good", "did n't enjoy", "never really liked")."""
     j = k - 1
     while j >= 0 and k - j <= 3 and _free(words[j]):
-        if words[j].lower in NEGATORS:
+        if words[j].lower in INFERENCE_NEGATORS:
             return j
         if not _modifier(words[j]):
             return None
@@ -494,16 +494,16 @@ def _attributive(words: Sequence[Word], first: int) -> list[Found]:
         heads = [first - 1]  # "a faster processor", "the largest screen": a comparison judges
     if not heads and first >= 1 and words[first].tag in ("VBN", "VBD") and _how(words, first - 1):
         heads = [first - 1]  # "reasonably priced", "well made"
-    if not heads and first >= 3 and words[first - 1].lower in DETERMINERS and words[first - 3].lower == "how" and (
+    if not heads and first >= 3 and words[first - 1].lower in INFERENCE_DETERMINERS and words[first - 3].lower == "how" and (
             _opinion(words[first - 2], "adjective") or _plain_adjective(words[first - 2])):
         heads = [first - 2]  # "how small the desserts were"
     if not heads and first >= 1 and words[first - 1].lower == "no":
         return [Found(first - 1, first - 1, rule=1)]  # "no cd drive": a missing part is the complaint
-    if (not heads and first >= 2 and words[first - 1].lower in COORDINATORS and words[first - 2].aspect is not None
+    if (not heads and first >= 2 and words[first - 1].lower in INFERENCE_COORDINATORS and words[first - 2].aspect is not None
             and words[first].tag.startswith("NN")):
         # "the top-notch food and live entertainment": an adjective before the first aspect covers both
         j = first - 1
-        while j >= 0 and (not _free(words[j]) or words[j].lower in COORDINATORS or words[j].lower in DETERMINERS):
+        while j >= 0 and (not _free(words[j]) or words[j].lower in INFERENCE_COORDINATORS or words[j].lower in INFERENCE_DETERMINERS):
             j -= 1
         heads = [h for h in _chain_left(words, j) if words[h].lower not in DISH_WORDS]
     return _spans(heads, _left_negator(words, heads[0]) if heads else None, rule=1)
@@ -527,17 +527,17 @@ def _subject_end(words: Sequence[Word], first: int, last: int) -> int:
             if close is None:
                 break
             j = close
-        elif word.lower in COORDINATORS and following is not None and not in_phrase and (
+        elif word.lower in INFERENCE_COORDINATORS and following is not None and not in_phrase and (
                 not _free(following) or following.tag.startswith("NN") or following.lower in ("and", "or")
-                or starts_clause and following.lower in DETERMINERS):
+                or starts_clause and following.lower in INFERENCE_DETERMINERS):
             pass
         elif word.tag == "VBN" and following is not None and following.lower in LINKING_VERBS:
             pass  # "the games included are very good"
-        elif word.lower in DETERMINERS and (in_phrase or starts_clause and words[j - 1].lower in COORDINATORS):
+        elif word.lower in INFERENCE_DETERMINERS and (in_phrase or starts_clause and words[j - 1].lower in INFERENCE_COORDINATORS):
             pass
         elif word.lower in SUBJECT_PREPOSITIONS and (not in_phrase or words[j - 1].tag.startswith("NN")):
             in_phrase = True
-        elif word.tag.startswith("NN") and (in_phrase or words[j - 1].lower in COORDINATORS | DETERMINERS):
+        elif word.tag.startswith("NN") and (in_phrase or words[j - 1].lower in INFERENCE_COORDINATORS | INFERENCE_DETERMINERS):
             pass
         elif in_phrase and word.tag.startswith(("JJ", "PRP")):
             pass
@@ -553,9 +553,9 @@ def _subject_end(words: Sequence[Word], first: int, last: int) -> int:
 
 def _starts_clause(words: Sequence[Word], first: int) -> bool:
     j = first - 1
-    while j >= 0 and (words[j].lower in DETERMINERS or words[j].tag in ("PRP$", "CD")):
+    while j >= 0 and (words[j].lower in INFERENCE_DETERMINERS or words[j].tag in ("PRP$", "CD")):
         j -= 1
-    return j < 0 or words[j].lower in CLAUSE_STOPS or words[j].tag == ":"
+    return j < 0 or words[j].lower in INFERENCE_CLAUSE_STOPS or words[j].tag == ":"
 
 
 def _predicate(words: Sequence[Word], start: int) -> list[Found]:
@@ -567,16 +567,16 @@ def _predicate(words: Sequence[Word], start: int) -> list[Found]:
                 k + 1 < len(words) and words[k + 1].lower in PARENTHETICALS or words[k - 1].lower in PARENTHETICALS)):
             k += 1  # "the dim sum, however, was very bad"
             continue
-        if not _free(word) or word.lower in CLAUSE_STOPS:
+        if not _free(word) or word.lower in INFERENCE_CLAUSE_STOPS:
             return []
-        if word.lower in NEGATORS:
+        if word.lower in INFERENCE_NEGATORS:
             negator = k if negator is None else negator
         elif word.lower in LINKING_VERBS:
             linked = True
-        elif word.lower == "to" and (k > start and words[k - 1].lower not in NEGATORS or k + 1 < len(words)
+        elif word.lower == "to" and (k > start and words[k - 1].lower not in INFERENCE_NEGATORS or k + 1 < len(words)
                                      and words[k + 1].lower == "be"):
             pass  # "seems to be", "found the food to be"; but "a place to relax": the aspect is no subject
-        elif not (word.lower in AUXILIARIES or _modifier(word) or linked and word.lower in PREDICATE_FILLER):
+        elif not (word.lower in INFERENCE_AUXILIARIES or _modifier(word) or linked and word.lower in PREDICATE_FILLER):
             break
         k += 1
     if k >= len(words) or negator is not None and negator >= k:
@@ -610,10 +610,10 @@ def _predicate(words: Sequence[Word], start: int) -> list[Found]:
     if verb.lower in STOP_VERBS and k + 1 < len(words) and words[k + 1].lower in FUNCTION_VERBS:
         return [Found(k, k + 1, rule=3)]  # "the charger stopped working"
     for j in range(k + 1, min(k + 6, len(words))):  # "the waitress remembers me and is very friendly"
-        if not _free(words[j]) or words[j].lower in CLAUSE_STOPS or words[j].lower == ",":
+        if not _free(words[j]) or words[j].lower in INFERENCE_CLAUSE_STOPS or words[j].lower == ",":
             break
         if words[j].lower == "and" and j + 1 < len(words) and (
-                words[j + 1].lower in LINKING_VERBS or words[j + 1].lower in AUXILIARIES):
+                words[j + 1].lower in LINKING_VERBS or words[j + 1].lower in INFERENCE_AUXILIARIES):
             return _predicate(words, j + 1)
     # a verb is an opinion of its subject when it judges ("flickers", "sucks", "fails"), not when it only
     # sounds friendly ("the staff welcomes you", "the place attracts a crowd")
@@ -630,7 +630,7 @@ def _how(words: Sequence[Word], k: int) -> bool:
         return False
     if word.lower == "right" and k + 1 < len(words) and words[k + 1].tag in ("IN", "TO", "RB", "RP"):
         return False
-    return word.lower in ADVERBS or word.tag.startswith("RB") and evaluative(word.lower, "adverb")
+    return word.lower in WORKING_ADVERBS or word.tag.startswith("RB") and evaluative(word.lower, "adverb")
 
 
 def _phrase_at(words: Sequence[Word], k: int) -> int | None:
@@ -639,7 +639,7 @@ def _phrase_at(words: Sequence[Word], k: int) -> int | None:
     for phrase in IDIOMS:
         if [w.lower for w in words[k:k + len(phrase)]] == list(phrase) and all(_free(w) for w in words[k:k + len(phrase)]):
             return k + len(phrase) - 1
-    if (k + 1 < len(words) and words[k].lower in ADVERBS and words[k].lower.endswith(("ly", "ll"))
+    if (k + 1 < len(words) and words[k].lower in WORKING_ADVERBS and words[k].lower.endswith(("ly", "ll"))
             and words[k + 1].tag == "VBN" and _free(words[k + 1])):
         return k + 1
     return None
@@ -653,12 +653,12 @@ def _object_of_verb(words: Sequence[Word], first: int) -> list[Found]:
     """Rule 4: "I love the keyboard", "did not enjoy the new Windows 8", "recommend the X, Y and Z"."""
     k = first - 1
     while k >= 0 and first - k <= 8 and (
-            words[k].lower in DETERMINERS or words[k].tag in ("CD", "PRP$") or words[k].lower == "of"
+            words[k].lower in INFERENCE_DETERMINERS or words[k].tag in ("CD", "PRP$") or words[k].lower == "of"
             or words[k].lower == "'s" and k > 0 and words[k - 1].tag.startswith("NN")
             or words[k].tag.startswith("JJ") and not _opinion(words[k], "adjective")
-            or (not _free(words[k]) or words[k].lower in COORDINATORS) and _aspect_precedes(words, k)):
+            or (not _free(words[k]) or words[k].lower in INFERENCE_COORDINATORS) and _aspect_precedes(words, k)):
         k -= 1
-    if k < 0 or not _opinion(words[k], "verb") or k > 0 and words[k - 1].lower in DETERMINERS:
+    if k < 0 or not _opinion(words[k], "verb") or k > 0 and words[k - 1].lower in INFERENCE_DETERMINERS:
         return []
     verb = words[k]
     if verb.lower.startswith("like") or not verb.tag.startswith("VB"):
@@ -672,13 +672,13 @@ def _object_of_verb(words: Sequence[Word], first: int) -> list[Found]:
 def _has_subject(words: Sequence[Word], k: int, pronoun_only: bool = False) -> bool:
     """Is word k a finite verb after its subject (across adverbs, negations and auxiliaries)?"""
     j = k - 1
-    while j >= 0 and (_modifier(words[j]) or words[j].lower in NEGATORS or words[j].lower in AUXILIARIES):
+    while j >= 0 and (_modifier(words[j]) or words[j].lower in INFERENCE_NEGATORS or words[j].lower in INFERENCE_AUXILIARIES):
         j -= 1
-    if j < k - 1 and words[j + 1].lower in AUXILIARIES | NEGATORS:
+    if j < k - 1 and words[j + 1].lower in INFERENCE_AUXILIARIES | INFERENCE_NEGATORS:
         return True  # "don't like", "would recommend"
     if j < 0:
         return True  # reviews drop the "I": "Love the keyboard", "Really like the textured surface"
-    return (words[j].lower in SUBJECT_PRONOUNS or not pronoun_only and words[j].tag.startswith("NN"))
+    return (words[j].lower in INFERENCE_SUBJECT_PRONOUNS or not pronoun_only and words[j].tag.startswith("NN"))
 
 
 def _governed(words: Sequence[Word], first: int) -> list[Found]:
@@ -686,9 +686,9 @@ def _governed(words: Sequence[Word], first: int) -> list[Found]:
     use the keyboard", "had a problem with the touchpad"."""
     k = first - 1
     while k >= 0 and first - k <= 8 and (
-            words[k].lower in DETERMINERS or words[k].tag in ("CD", "PRP$", "POS")
+            words[k].lower in INFERENCE_DETERMINERS or words[k].tag in ("CD", "PRP$", "POS")
             or words[k].tag.startswith("JJ") and not _opinion(words[k], "adjective")
-            or (not _free(words[k]) or words[k].lower in COORDINATORS) and _aspect_precedes(words, k)):
+            or (not _free(words[k]) or words[k].lower in INFERENCE_COORDINATORS) and _aspect_precedes(words, k)):
         k -= 1
     if k < 1 or not _free(words[k]):
         return []
@@ -785,12 +785,12 @@ def _example_of(words: Sequence[Word], first: int) -> int | None:
     """The aspect that the aspect at `first` is singled out from ("..., especially the calamari"):
     it shares that aspect's predicate."""
     j = first - 1
-    while j >= 0 and words[j].lower in DETERMINERS:
+    while j >= 0 and words[j].lower in INFERENCE_DETERMINERS:
         j -= 1
     if j < 1 or words[j].lower not in ("especially", "particularly", "including", "notably") or words[j - 1].text != ",":
         return None
     for k in range(j - 2, -1, -1):
-        if words[k].lower in CLAUSE_STOPS:
+        if words[k].lower in INFERENCE_CLAUSE_STOPS:
             return None
         if words[k].aspect is not None:
             return words[k].aspect
@@ -842,7 +842,7 @@ def with_inferred_opinions(example: Example) -> Example:
 
 def is_negator(word: str) -> bool:
     lower = word.lower().replace("\u2019", "'")
-    return lower in NEGATORS or lower.endswith("n't")
+    return lower in INFERENCE_NEGATORS or lower.endswith("n't")
 
 
 def clause_bounds(sentence: str, start: int, end: int) -> tuple[int, int]:

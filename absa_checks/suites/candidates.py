@@ -22,10 +22,10 @@ from absa_checks.common.examples import Aspect, Edit, Example, term_starts
 STATUSES = ("shipped", "quarantined", "not_applicable")
 DECISIONS = ("accepted", "rejected", "edited")
 USED = ("accepted", "edited")  # the decisions whose candidates a frozen test runs
-REQUIRED = ("id", "source", "unit", "strategy", "status", "unit_hash")
-VARIANT_KEYS = ("sentence", "term", "from", "to", "polarity")
+REQUIRED_KEYS = ("id", "source", "unit", "strategy", "status", "unit_hash")
+CANDIDATE_VARIANT_KEYS = ("sentence", "term", "from", "to", "polarity")
 ID_KEYS = ("source", "unit", "strategy", "status", "sentence", "from", "to", "polarity", "unit_hash")
-NOT_FOUND = "candidates file not found; write it with `absa-checks generate --candidates --out FILE`"
+CANDIDATES_NOT_FOUND = "candidates file not found; write it with `absa-checks generate --candidates --out FILE`"
 
 
 T = TypeVar("T")
@@ -118,7 +118,7 @@ def read_candidates(path: Path, shown: str | None = None) -> tuple[Candidate, ..
     return parse_candidates(read_text(path, shown), shown)
 
 
-def read_text(path: Path, shown: str | None = None, not_found: str = NOT_FOUND) -> str:
+def read_text(path: Path, shown: str | None = None, not_found: str = CANDIDATES_NOT_FOUND) -> str:
     """The file's text as it is (a byte-order mark kept), or one CandidatesError saying why it cannot be read:
     the one reader of a candidates file (the commands, a frozen test, the review page, which reads an audit
     sheet with it too). `shown` names the file in the message, `not_found` says what to do when there is none;
@@ -217,7 +217,7 @@ def check_record(record: object, at: str, number: int) -> Candidate:
     """One line's value, checked as a candidate (parse_line without the JSON reading)."""
     if not isinstance(record, dict):
         raise CandidatesError(f"{at}: expected a JSON object (a candidate), got {type(record).__name__}")
-    missing = [key for key in REQUIRED if not isinstance(record.get(key), str) or not record[key]]
+    missing = [key for key in REQUIRED_KEYS if not isinstance(record.get(key), str) or not record[key]]
     if missing:
         raise CandidatesError(f"{at}: missing {', '.join(repr(k) for k in missing)} (a text each); write the "
                               "file with `absa-checks generate --candidates`")
@@ -250,9 +250,9 @@ def check_record(record: object, at: str, number: int) -> Candidate:
 
 
 def _check_variant(record: dict, at: str) -> None:
-    for key in VARIANT_KEYS:
+    for key in CANDIDATE_VARIANT_KEYS:
         if key not in record:
-            raise CandidatesError(f"{at}: missing '{key}' (the candidate's {', '.join(VARIANT_KEYS)})")
+            raise CandidatesError(f"{at}: missing '{key}' (the candidate's {', '.join(CANDIDATE_VARIANT_KEYS)})")
     sentence, term, start, end = record["sentence"], record["term"], record["from"], record["to"]
     if not isinstance(sentence, str) or not isinstance(term, str) or not _ints(start, end):
         raise CandidatesError(f"{at}: 'sentence' and 'term' must be texts, 'from' and 'to' whole numbers (a "

@@ -105,7 +105,7 @@ class Imported:
 
 
 @dataclass
-class Reading:
+class ExportReading:
     """What the export gives: the decisions, and what was left aside (counted for the summary)."""
 
     decisions: list[Imported] = field(default_factory=list)
@@ -114,7 +114,7 @@ class Reading:
     several: int = 0  # candidates with more than one annotation: the latest was taken
 
 
-def read_export(text: str, shown: str, known: set[str], reviewer: str, now: str) -> Reading:
+def read_export(text: str, shown: str, known: set[str], reviewer: str, now: str) -> ExportReading:
     """The decisions of a Label Studio JSON export (a list of tasks). Refuses, with one LabelStudioError naming
     the export and the task: not a JSON list of tasks, a task without `data.candidate_id` or with an id not in
     `known`, an annotation (the one taken) with no decision or a contradictory one. Cancelled annotations are
@@ -129,7 +129,7 @@ def read_export(text: str, shown: str, known: set[str], reviewer: str, now: str)
     if not isinstance(found, list):
         raise LabelStudioError(f"{shown}: expected a JSON list of tasks (Label Studio's 'JSON' export), got "
                                f"{type(found).__name__}")
-    reading = Reading()
+    reading = ExportReading()
     latest: dict[str, list[tuple[tuple, dict, str]]] = {}
     for number, task in enumerate(found, 1):
         where = f"{shown}: task {number}"
@@ -257,7 +257,7 @@ def decided_later(record: dict, decided_at: str) -> bool:
     return mine.replace(tzinfo=mine.tzinfo or utc) > theirs.replace(tzinfo=theirs.tzinfo or utc)
 
 
-def apply(text: str, shown: str, candidates: tuple[Candidate, ...], reading: Reading) -> tuple[str, list[Imported],
+def apply(text: str, shown: str, candidates: tuple[Candidate, ...], reading: ExportReading) -> tuple[str, list[Imported],
                                                                                              list[Imported]]:
     """The file's text with the export's decisions written by `candidates.decide`, each with its own reviewer
     and time; every other line byte for byte. A decision made in the file after the annotation is kept.

@@ -24,8 +24,7 @@ from typing import Any
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.examples import Example
 from absa_checks.common.extensions import merged
-
-POLAR = ("positive", "negative")
+from absa_checks.common.labels import POLAR
 
 
 @dataclass(frozen=True)

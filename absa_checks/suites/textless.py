@@ -34,7 +34,7 @@ from absa_checks.suites.candidates import (
 
 TEXTLESS = "textless"
 # a textless line's keys, in this order (those the candidate has)
-KEYS = ("id", TEXTLESS, "strategy", "unit", "source", "status", "reason", "term", "from", "to", "polarity",
+TEXTLESS_KEYS = ("id", TEXTLESS, "strategy", "unit", "source", "status", "reason", "term", "from", "to", "polarity",
         "other_aspects", "edits", "given_sha256", "origin", "generator", "seed", "params", "mode", "unit_hash",
         "decision", "reviewer", "decided_at", "edited", "audit")
 # a rebuilt (full) line's keys, in the order `absa-checks generate --candidates` writes them
@@ -44,8 +44,7 @@ FULL_KEYS = ("id", "strategy", "unit", "source", "sentence", "term", "from", "to
 # an audit's keys as the candidates file has them (the judged sentence, the judges), and as a textless line has
 # them (the judged sentence's hash instead)
 FULL_AUDIT_KEYS = (*candidates.AUDIT_KEYS, "judges")
-AUDIT_KEYS = tuple("sentence_sha256" if key == "sentence" else key for key in FULL_AUDIT_KEYS)
-JUDGE_KEYS = tuple(candidates.JUDGE_KEYS)
+TEXTLESS_AUDIT_KEYS = tuple("sentence_sha256" if key == "sentence" else key for key in FULL_AUDIT_KEYS)
 EDITED_BY_REVIEWER = "edited by the reviewer"
 DIFFERENCE = "the candidate's text"  # the edits of a candidate whose own edits do not give its sentence
 _TOKENS = re.compile(r"\s+|\w+|[^\w\s]")
@@ -126,17 +125,17 @@ def _strip_audit(audit: dict[str, Any]) -> dict[str, Any]:
         found["sentence_sha256"] = sha256(judged)
     found["reason"] = ""
     if isinstance(found.get("judges"), list):
-        found["judges"] = [{key: ("" if key == "reason" else j.get(key)) for key in JUDGE_KEYS if key in j}
+        found["judges"] = [{key: ("" if key == "reason" else j.get(key)) for key in candidates.JUDGE_KEYS if key in j}
                            for j in found["judges"] if isinstance(j, dict)]
-    return {key: found[key] for key in AUDIT_KEYS if key in found}
+    return {key: found[key] for key in TEXTLESS_AUDIT_KEYS if key in found}
 
 
 def strip(record: dict[str, Any]) -> dict[str, Any]:
     """A candidate's textless line (a line already textless: the same, keys in order). `record` is a checked
     line (candidates.parse_line), so an edited candidate's span is filled in."""
     if is_textless(record):
-        return {key: record[key] for key in KEYS if key in record}
-    found: dict[str, Any] = {key: record[key] for key in KEYS if key in record and key not in
+        return {key: record[key] for key in TEXTLESS_KEYS if key in record}
+    found: dict[str, Any] = {key: record[key] for key in TEXTLESS_KEYS if key in record and key not in
                              ("reason", "term", "other_aspects", "edits", "edited", "audit")}
     given = record.get("mode") == "given" and isinstance(record.get("sentence"), str)
     if not given and isinstance(record.get("term"), str) and \
@@ -160,7 +159,7 @@ def strip(record: dict[str, Any]) -> dict[str, Any]:
                               else {})}
     if isinstance(record.get("audit"), dict):
         found["audit"] = _strip_audit(record["audit"])
-    return {key: found[key] for key in KEYS if key in found}
+    return {key: found[key] for key in TEXTLESS_KEYS if key in found}
 
 
 def _term(sentence: str | None, start: object, end: object, otherwise: str | None) -> str | None:

@@ -31,7 +31,7 @@ NO_GIVEN = "the source gives no variant"  # the not-applicable reason of a unit 
 
 
 @dataclass
-class Tally:
+class GenerationTally:
     """Per strategy: variants written, and why the other units have none (quarantined or not applicable)."""
 
     made: Counter = field(default_factory=Counter)            # strategy
@@ -167,11 +167,11 @@ def with_rewriter(loaded: LoadedSource, strategies: list[str], settings: Setting
 
 
 def run(loaded: LoadedSource, strategies: list[str], settings: Settings, mode: str = "generated",
-        rewriter: rewrite.Asking | None = None) -> tuple[list[tuple[Unit, Variant]], list[Quarantined], Tally]:
+        rewriter: rewrite.Asking | None = None) -> tuple[list[tuple[Unit, Variant]], list[Quarantined], GenerationTally]:
     """Each unit's variants for each strategy, chosen as a suite test with `variants: mode` chooses them; with a
     rewriter, its verified variants after the rules' (the tally counts the rules' and the rewriter's apart)."""
     rules, found, rewritten = with_rewriter(loaded, strategies, settings, mode, rewriter)
-    tally = Tally()
+    tally = GenerationTally()
     for strategy, variants in rules.items():
         tally.add(strategy, variants)
     if rewritten is not None and rewriter is not None:

@@ -26,7 +26,7 @@ from absa_checks.models.protocol import Query, QueryError
 from absa_checks.perturb import rewrite_check, rewrite_prompt
 from absa_checks.perturb.engine import Quarantined
 from absa_checks.perturb.resources import Resources
-from absa_checks.perturb.rewrite_prompt import BodySettings, Request
+from absa_checks.perturb.rewrite_prompt import BodySettings, RewriteRequest
 from absa_checks.perturb.variants import VariantSet
 from absa_checks.sources.base import LoadedSource
 
@@ -42,7 +42,7 @@ class Ask:
     """One unit and strategy the rewriter is asked about."""
 
     unit: Unit
-    request: Request
+    request: RewriteRequest
 
     @property
     def key(self) -> str:

@@ -15,7 +15,7 @@ from absa_checks.perturb.engine import Quarantined
 from absa_checks.perturb.strategies import NotApplicable
 from absa_checks.perturb.variants import VariantSet
 from absa_checks.sources.catalog import known_source_names
-from absa_checks.workflows.generate import Tally
+from absa_checks.workflows.generate import GenerationTally
 from conftest import REPO, SHARED_DATA, needs_shared_data
 
 SENTENCES = """\
@@ -178,7 +178,7 @@ def test_the_tally_counts_each_reason_under_its_strategy():
     variant = Variant("revtgt", unit.original, origin="generated")
     skip = NotApplicable("the target has no opinion words")
     bad = Quarantined("s", "u2", "revtgt", "verb agreement", "", "")
-    tally = Tally()
+    tally = GenerationTally()
     tally.add("revtgt", VariantSet("generated", {"u1": (variant,)}, (bad,), (skip, skip)))
     tally.add("revnon", VariantSet("generated", {}, (), (NotApplicable("no other aspect"), skip)))
     tally.add("adddiff", VariantSet("given", {"u1": (variant, variant), "u2": (), "u3": ()}))

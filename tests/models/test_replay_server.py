@@ -21,7 +21,7 @@ import pytest
 
 from absa_checks.common.llm_requests import Answer, request_key
 from absa_checks.models.protocol import Query, QueryError
-from absa_checks.models.replay_server import MAX_BODY, answer_request, model_names
+from absa_checks.models.replay_server import MAX_REQUEST_BODY, answer_request, model_names
 from conftest import REPO, needs_extra, start_server
 
 START = re.compile(r"^absa-checks serve-replay: base_url (?P<url>http://127\.0\.0\.1:(?P<port>\d+)/v1) answers "
@@ -166,8 +166,8 @@ def test_a_request_that_cannot_be_answered_gets_an_openai_style_error_saying_why
 
 
 def test_an_oversized_body_another_host_and_another_endpoint_are_refused(served):
-    status, reply = post(served, b"x" * (MAX_BODY + 1))
-    assert status == 413 and f"at most {MAX_BODY}" in reply["error"]["message"]
+    status, reply = post(served, b"x" * (MAX_REQUEST_BODY + 1))
+    assert status == 413 and f"at most {MAX_REQUEST_BODY}" in reply["error"]["message"]
     status, reply = post(served, b'{"model": "m", "messages": [1]}', {"Host": "evil.example:80"})
     assert status == 403 and "Host refused" in reply["error"]["message"]
     request = urllib.request.Request(served.replace("/v1", "/v1/completions"), data=b"{}", method="POST")

@@ -1,6 +1,7 @@
 """One name, one thing: a top-level class or constant (UPPER_CASE) name defined in two modules of absa_checks/
 or model_adapters/ means two things to a reader (two `OutputError`s, `STRATEGIES` a registry here and a tuple
-there). Each such name is listed below with why it stays; a new one fails until it is renamed or justified."""
+there). None is left (issue 39); a new one fails until it is renamed, or defined once and imported, unless it is a
+declared per-module role (CONVENTIONS)."""
 
 from __future__ import annotations
 
@@ -13,24 +14,17 @@ REPO = Path(__file__).resolve().parents[2]
 PACKAGES = ("absa_checks", "model_adapters")
 CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
 
-# The same role in every module of a kind, read by the seam by that name (one name, one thing: the role)
+# Declared per-module protocols: the same role in every module of a kind, read by its seam by that name (one
+# name, one thing: the role). A name is added here only for such a role, with the seam that reads it; any other
+# name defined twice is renamed (or defined once and imported), so there is no list of tolerated duplicates.
 CONVENTIONS = {
     "KIND": "each adapter module's AdapterKind, named by its entry point (docs/architecture.md, Seams)",
     "REPORTER": "each report module's reporter, registered in run/reporters.py's BUILTIN_REPORTERS",
     "COMMAND": "each CLI module's sub-command name (cli/registry.py)",
     "ENTRY_POINT_GROUP": "each seam's entry-point group, in the module that reads it",
+    "NAME": "each review mode's name (review/audit_mode.py, review/candidates_mode.py), read by review/server.py",
     "T": "a TypeVar, local to its module's generic functions",
 }
-# Found when this test was written (issue 39) and not yet renamed: most are word lists of the generator
-# (perturb/*, sources/infer.py), whose renaming changes the generator fingerprint and so needs the frozen sets
-# re-frozen; they are to be folded into common/text.py or given their module's meaning. Do not add to this list.
-KNOWN = frozenset({
-    "ADVERBS", "ANSWERS", "AUDIT_KEYS", "AUXILIARIES", "CLAUSE_STOPS", "CONTRASTS", "COORDINATORS", "DEFAULT_MODEL",
-    "DEFAULT_SEED", "DETERMINERS", "DISCOURSE", "DOMAINS", "FIXTURES", "FOLLOW", "GENERAL_SPECIFIC", "HEDGES",
-    "Handler", "JUDGE_KEYS", "KEYS", "MAX_BODY", "MAX_CHANGED_WORDS", "MIN_SHIFT", "MIN_VALENCE", "MODES", "NAME",
-    "NEGATORS", "NOTHING", "NOT_FOUND", "POLAR", "Quarantined", "REQUIRED", "Reading", "Request", "SCHEMA",
-    "SUBJECT_PRONOUNS", "TYPES", "Tally", "VARIANT_KEYS", "Verdict",
-})
 
 
 def top_level_names(source: str) -> list[str]:
@@ -56,15 +50,15 @@ def duplicates(root: Path) -> dict[str, list[str]]:
 
 
 def test_no_new_name_means_two_things():
-    new = {name: paths for name, paths in duplicates(REPO).items() if name not in CONVENTIONS and name not in KNOWN}
-    assert not new, "defined in several modules: rename one, or justify it in tests/repo/test_names.py: " + "; ".join(
+    new = {name: paths for name, paths in duplicates(REPO).items() if name not in CONVENTIONS}
+    assert not new, "defined in several modules: rename one, or define it once and import it: " + "; ".join(
         f"{name} in {', '.join(paths)}" for name, paths in new.items())
 
 
 def test_the_allow_list_holds_only_names_still_duplicated():
-    """A name fixed since is taken off the list, so the list only shrinks."""
+    """A convention no longer shared by several modules is no convention: it is taken off the list."""
     found = duplicates(REPO)
-    assert sorted(name for name in (*CONVENTIONS, *KNOWN) if name not in found) == []
+    assert sorted(name for name in CONVENTIONS if name not in found) == []
 
 
 def test_the_issues_named_duplicates_are_gone():

@@ -62,7 +62,7 @@ def test_a_request_is_the_prompt_the_worked_examples_and_the_unit_with_the_senti
     request = rp.request(DESSERTS, "revtgt", rp.BodySettings())
     assert request is not None and request.intended == ("negative", "positive")
     body = request.body
-    assert body["temperature"] == 0.0 and body["seed"] == 0 and body["model"] == rp.DEFAULT_MODEL
+    assert body["temperature"] == 0.0 and body["seed"] == 0 and body["model"] == rp.DEFAULT_REWRITER_MODEL
     assert body["messages"][0] == {"role": "system", "content": rp.SYSTEM}
     assert body["messages"][1:-1] == list(rp.FEW_SHOT)
     last = body["messages"][-1]["content"]
@@ -142,9 +142,9 @@ def _raw(edits: list[dict], sentence: str, sentiments=("negative", "positive")) 
     ([{"start": 18, "end": 27, "old": "delicious", "new": "bland"}],
      "The desserts were awful and the staff was friendly.", rc.MISAPPLIED),
     # a "rewrite" that changes nothing: no edit, or an edit that replaces a word with itself
-    ([], "The desserts were delicious and the staff was friendly.", rc.NOTHING),
+    ([], "The desserts were delicious and the staff was friendly.", rc.UNCHANGED),
     ([{"start": 18, "end": 27, "old": "delicious", "new": "delicious"}],
-     "The desserts were delicious and the staff was friendly.", rc.NOTHING),
+     "The desserts were delicious and the staff was friendly.", rc.UNCHANGED),
 ])
 def test_spans_are_checked_against_the_original(resources, edits, sentence, expected):
     assert reason(verify(_raw(edits, sentence), resources)) == expected
@@ -194,7 +194,7 @@ def test_the_lexicon_must_read_the_reversal_and_no_kept_aspect_reversed(resource
                       (Opinion("lasts ages", 12, 22, 0),))
     unknown = answer(battery, [("ages", "minutes")], ["negative"])
     assert isinstance(verify(unknown, resources, example=battery), Variant)
-    assert reason(verify(answer(battery, [("lasts", "lasts")], ["negative"]), resources, example=battery)) == rc.NOTHING
+    assert reason(verify(answer(battery, [("lasts", "lasts")], ["negative"]), resources, example=battery)) == rc.UNCHANGED
     # REVTGT claiming the right sentiments but reversing the other aspect's words too
     separate = Example("The desserts were delicious. The staff was friendly.",
                        Aspect("desserts", 4, 12, "positive"), (Aspect("staff", 33, 38, "positive"),),
@@ -220,7 +220,7 @@ def test_the_rules_context_checks_apply_to_the_result(resources):
                    (Opinion("delicious", 23, 32, 0),))
     kept = answer(even, [("delicious", "bland")], ["negative"])
     outcome = verify(kept, resources, example=even)
-    assert reason(outcome) == rc.DISCOURSE and outcome.detail == "Even"
+    assert reason(outcome) == rc.DISCOURSE_DEPENDS and outcome.detail == "Even"
     assert isinstance(verify(answer(even, [("Even", "Sadly,"), ("delicious", "bland")], ["negative"]), resources,
                              example=even), Variant)
     # a contrast left between two aspects that now agree
@@ -481,7 +481,7 @@ def test_faulty_answers_through_the_server_are_each_quarantined_with_their_reaso
         })
         assert main([*args, "--strategies", "revtgt", "--rewriter-all", "--out", str(tmp_path / "out.jsonl")]) == 0
     err = capsys.readouterr().err
-    for reason in (rc.WRONG_SENTIMENTS, rc.ASPECT_CHANGED, rc.NOT_JSON, rc.OUTSIDE, rc.NOTHING):
+    for reason in (rc.WRONG_SENTIMENTS, rc.ASPECT_CHANGED, rc.NOT_JSON, rc.OUTSIDE, rc.UNCHANGED):
         assert f"x {reason}" in err, reason
     assert "revtgt (rewriter): 0 variants" in err and '"origin": "rewriter"' not in (tmp_path / "out.jsonl").read_text()
 
