@@ -9,7 +9,6 @@ models registry (cached by request key: a second run asks nothing), and every an
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
@@ -29,6 +28,8 @@ from absa_checks.perturb.resources import Resources
 from absa_checks.perturb.rewrite_prompt import BodySettings, RewriteRequest
 from absa_checks.perturb.variants import VariantSet
 from absa_checks.sources.base import LoadedSource
+from absa_checks.workflows import asking
+from absa_checks.workflows.asking import NOT_SENT, failures
 
 # Repair turns when --rewriter-repairs is not given, for every strategy (docs/perturbations.md, rounds 12 and 13:
 # a REVTGT-only default chosen on round 12 did not hold on round 13)
@@ -98,7 +99,7 @@ class Rewriter:
         return str(getattr(self.adapter, "shown_base_url", f"the endpoint of {self.name}"))
 
 
-def _entry(name: str, models_file: Path | None, option: str) -> Any:
+def openai_entry(name: str, models_file: Path | None, option: str) -> Any:
     """The models.yaml entry `name` of kind openai, built (nothing asked); one AbsaChecksError naming the
     option and the fix otherwise."""
     spec = registry.resolve(name, models_file, option)
@@ -111,7 +112,7 @@ def _entry(name: str, models_file: Path | None, option: str) -> Any:
 
 def open_rewriter(name: str, models_file: Path | None, option: str = "--rewriter") -> Rewriter:
     """The entry `name` of kind openai, built; its model name, temperature, seed and max_tokens go in the body."""
-    adapter = _entry(name, models_file, option)
+    adapter = openai_entry(name, models_file, option)
     max_tokens = getattr(adapter, "max_tokens", None) or rewrite_prompt.DEFAULT_MAX_TOKENS
     settings = BodySettings(adapter.model, adapter.temperature, adapter.seed, max_tokens)
     return Rewriter(name, adapter, settings)
@@ -119,7 +120,7 @@ def open_rewriter(name: str, models_file: Path | None, option: str = "--rewriter
 
 def open_verifier(name: str, models_file: Path | None, option: str = "--verifier") -> Verifier:
     """The entry `name` of kind openai in classify mode (it is asked each aspect's sentiment)."""
-    adapter = _entry(name, models_file, option)
+    adapter = openai_entry(name, models_file, option)
     if getattr(adapter, "task", "classify") != "classify":
         raise AbsaChecksError(f"{option} {name}: the verifier is asked each aspect's sentiment; give it mode: classify "
                               "(the default), not mode: extract")
@@ -177,50 +178,19 @@ class Rewritten:
 
 
 SHIPPED = "shipped"
-NOT_SENT = "not sent"  # how the kind of a request the adapter never sent begins (protocol.QueryError.sent)
-BATCH = 64  # requests asked (concurrently, as the entry allows) and cached together
 
 
 def cache_fingerprint(rewriter: Rewriter) -> str:
     """Whose answers the cache holds: the endpoint (the request key already holds the model and the prompt)."""
-    return "rewriter:" + hashlib.sha256(str(rewriter.adapter.base_url).encode()).hexdigest()[:16]
+    return asking.cache_fingerprint(rewriter.adapter, "rewriter")
 
 
 def answers(asks: list[Ask], rewriter: Rewriter, cache: PredictionCache | None) -> tuple[dict[str, str | QueryError],
                                                                                           int, int]:
-    """Each distinct request's answer text (or QueryError), read from the cache where it is there, asked
-    otherwise (only answers are kept, never failures); with how many were sent and read from the cache. An
-    adapter that stops asking (`max_consecutive_failures`) gives the rest a QueryError each: nothing is raised,
-    so the answers had and the rules' variants are written whatever the endpoint does."""
-    bodies = {ask.key: ask.request.body for ask in asks}
-    fingerprint = cache_fingerprint(rewriter)
-    found: dict[str, str | QueryError] = dict(cache.get_extractions(fingerprint, bodies)) if cache else {}
-    cached = len(found)
-    missing = [key for key in bodies if key not in found]
-    for at in range(0, len(missing), BATCH):  # each batch kept at once: an interrupted run loses none it had
-        keys = missing[at:at + BATCH]
-        # a server may echo the key: hidden before anything keeps or shows an answer
-        replies = [reply if isinstance(reply, QueryError) else rewriter.adapter.hide(reply)
-                   for reply in rewriter.adapter.complete([bodies[key] for key in keys])]
-        fresh = {key: reply for key, reply in zip(keys, replies) if isinstance(reply, str)}
-        if cache is not None and fresh:
-            cache.put_extractions(fingerprint, fresh)
-        found.update(zip(keys, replies))
-    return found, sum(_sent(found[key]) for key in missing), cached
-
-
-def _sent(answer: str | QueryError) -> bool:
-    return not isinstance(answer, QueryError) or answer.sent
-
-
-def failures(found: dict[str, str | QueryError]) -> Counter:
-    """The failed requests by kind (protocol.QueryError.kind): the one kind of a request never sent named so."""
-    kinds: Counter = Counter()
-    for answer in found.values():
-        if isinstance(answer, QueryError):
-            kind = answer.kind
-            kinds[kind if answer.sent or kind.startswith(NOT_SENT) else f"{NOT_SENT}: {kind}"] += 1
-    return kinds
+    """Each distinct request's answer text (or QueryError), from the cache or asked (workflows.asking), with how
+    many were sent and read from the cache."""
+    return asking.ask({ask.key: ask.request.body for ask in asks}, rewriter.adapter, cache_fingerprint(rewriter),
+                      cache)
 
 
 def provenance(rewriter: Rewriter, key: str) -> dict:
