@@ -4,9 +4,7 @@ ASQP quads (rest15, rest16), plus an expanded ground truth (accepted alternative
 from __future__ import annotations
 
 import ast
-import json
 import xml.etree.ElementTree as ET
-from dataclasses import replace
 from pathlib import Path
 
 from absa_checks.common import inputs
@@ -58,26 +56,10 @@ def asqp_sentences(path: Path) -> list[AnnotatedSentence]:
 
 
 def with_alternatives(sentences: list[AnnotatedSentence], path: Path) -> list[AnnotatedSentence]:
-    """An expanded ground truth: one JSON object a line, {"id": <sentence id>, "tuples": [{"aspect": [...],
-    "opinion": [...]}, ...]}, the accepted alternatives of each gold tuple in the file's order."""
-    by_id = {s.sentence_id: s for s in sentences}
-    for n, line in _lines(path):
-        try:
-            record = json.loads(line)
-            sentence = by_id[str(record["id"])]
-            tuples = record["tuples"]
-            if len(tuples) != len(sentence.gold):
-                raise DataError(f"{path}:{n}: sentence {record['id']} has {len(sentence.gold)} gold tuples, the line "
-                                f"gives alternatives for {len(tuples)}; give one entry per tuple, in order")
-            aspects = tuple(tuple(str(a) for a in t.get("aspect", ())) for t in tuples)
-            opinions = tuple(tuple(str(o) for o in t.get("opinion", ())) for t in tuples)
-        except (ValueError, KeyError, TypeError, AttributeError) as err:
-            if isinstance(err, KeyError) and err.args and err.args[0] not in ("id", "tuples"):
-                raise DataError(f"{path}:{n}: no sentence with id {err.args[0]!r} in the gold data") from None
-            raise DataError(f"{path}:{n}: not {{\"id\": ..., \"tuples\": [{{\"aspect\": [...], \"opinion\": "
-                            f"[...]}}, ...]}} ({err})") from None
-        by_id[sentence.sentence_id] = replace(sentence, aspect_alternatives=aspects, opinion_alternatives=opinions)
-    return [by_id[s.sentence_id] for s in sentences]
+    """An expanded ground truth (absa_checks.sources.expanded_gold): the accepted alternatives of each gold tuple."""
+    from absa_checks.sources import expanded_gold
+
+    return expanded_gold.read(sentences, path)
 
 
 def _lines(path: Path) -> list[tuple[int, str]]:
