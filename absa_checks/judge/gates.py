@@ -151,8 +151,13 @@ def _slice_gates(metrics: RunMetrics, default_basis: str) -> list[GateResult]:
     return results
 
 
+def extraction_mode(name: str) -> str:
+    """The matching an extraction gate reads: min_<level>_f1 strict, _expanded and _flexible their own."""
+    return next((mode for mode in ("expanded", "flexible") if name.endswith(f"_{mode}")), "strict")
+
+
 def evaluate_extraction(results, default_basis: str) -> list[GateResult]:
-    """`min_<level>_f1[_flexible]` on each extraction test's F1 per source (and checkpoint)."""
+    """`min_<level>_f1[_expanded|_flexible]` on each extraction test's F1 per source (and checkpoint)."""
     decided = []
     for result in results:
         basis = result.gates.get("basis", default_basis)
@@ -160,7 +165,7 @@ def evaluate_extraction(results, default_basis: str) -> list[GateResult]:
             if name == "basis":
                 continue
             level = name[len("min_"):].split("_f1")[0]
-            mode = "flexible" if name.endswith("_flexible") else "strict"
+            mode = extraction_mode(name)
             rate = result.levels.get(level, {}).get(mode, {}).get("f1")
             gate = _decide(name, result.test, result.source, threshold, rate, basis, upper_limit=False)
             decided.append(replace(gate, checkpoint=result.model if len({r.model for r in results}) > 1 else ""))
@@ -221,8 +226,9 @@ def decide(name: str, test: str, source: str, threshold: float, rate: RateLike |
 def _decide(name: str, test: str, source: str, threshold: float, rate: RateLike | None, basis: str,
             upper_limit: bool) -> GateResult:
     known = gate_registry.registry().get(name)
-    label = known.label if known is not None else f"{'flexible ' if name.endswith('_flexible') else ''}" \
-        f"{name[len('min_'):].split('_f1')[0]} F1"  # min_pair_f1 -> "pair F1"
+    mode = extraction_mode(name)
+    label = known.label if known is not None else f"{'' if mode == 'strict' else mode + ' '}" \
+        f"{name[len('min_'):].split('_f1')[0]} F1"  # min_pair_f1 -> "pair F1", min_pair_f1_expanded -> "expanded pair F1"
     if rate is None or rate.n == 0:
         return GateResult(name, test, source, threshold, rate, basis, "no-data", f"no scored cases for {label}")
     value = rate.value

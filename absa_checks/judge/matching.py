@@ -1,8 +1,13 @@
-"""Whether an extracted term (or opinion) is the gold one: strict, and flexible as in "Single Ground Truth
-Is Not Enough" (Yang et al., NAACL 2025, Zoom In-N-Out), without an LLM.
+"""Whether an extracted term (or opinion) is the gold one: strict; expanded, exact match against the gold and
+its accepted alternatives as in "Single Ground Truth Is Not Enough" (Yang et al., NAACL 2025, Zoom In-N-Out);
+and flexible, rules standing in for an expansion without an LLM.
 
 Strict: the same character span when both have one, else the same string up to case, spacing and
 tokenisation ("do n't" = "don't").
+
+Expanded: strict, or the same string (up to case, spacing and tokenisation) as one of the alternatives an
+expanded ground truth accepted for that gold tuple (`absa-checks expand`, absa_checks.sources.expanded_gold);
+where both spans are known, the prediction must also overlap or touch the gold span (the same place).
 
 Flexible accepts, besides:
 - zoom-in: the same words once contractions are resolved ("n't worth" = "not worth") and leading
@@ -12,7 +17,7 @@ Flexible accepts, besides:
 - zoom-out: a longer stretch of the same sentence that contains the gold, keeps its head and does not
   reach another gold term ("guacamole at pacifico" for "guacamole"; not "battery charger" for
   "battery");
-- any alternative a reader accepted for that gold tuple (an expanded ground truth, docs/extraction.md).
+(flexible matching does not read the alternatives: each of the two is scored on its own, side by side).
 
 The heads of a term (`heads`): split at its first preposition; the head is the last word before it
 ("life" in "battery life of this laptop", "guacamole" in "guacamole at pacifico"), else the last word
@@ -49,7 +54,7 @@ from collections.abc import Callable, Sequence
 
 from absa_checks.common.tuples import IMPLICIT, LEVELS, AnnotatedSentence, AspectTuple
 
-MATCH_MODES = ("strict", "flexible")
+MATCH_MODES = ("strict", "expanded", "flexible")
 DETERMINERS = frozenset("the a an this that these those my our your their his her its some any".split())
 # Closed word classes, lower case. A term's head is the last word before the first of PREPOSITIONS ("next"
 # as in "table next to the window"); a predicted term may not begin or end with an EDGE_ word or a FRAGMENT.
@@ -169,7 +174,7 @@ def bad_edge(words: Sequence[str], aspect: bool = True) -> bool:
     return bool(words) and (words[0] in closed or words[-1] in closed)
 
 
-def _negations(words: Sequence[str]) -> int:
+def negations(words: Sequence[str]) -> int:
     """How many negators and negating pairs ("anything but", "far from") a phrase holds."""
     pairs = sum((a, b) in NEGATING_PAIRS for a, b in zip(words, words[1:]))
     return pairs + sum(w in OPINION_NEGATORS for w in words) - sum(b in OPINION_NEGATORS for a, b in zip(words, words[1:])
@@ -226,7 +231,7 @@ def flexible_text_match(predicted: str, gold: str, sentence: str, others: Sequen
         return True
     if bad_edge(raw_words(predicted), aspect) or bad_edge(p, aspect):
         return False
-    if not aspect and _negations(p) % 2 != _negations(g) % 2:
+    if not aspect and negations(p) % 2 != negations(g) % 2:
         return False  # "not good" (or "hardly good") is not the opinion "good", nor the reverse
     if aspect and (generic_head_alone(p, g) or generic_head_alone(g, p)):
         return False  # "life" is not "battery life", nor the reverse
@@ -246,12 +251,27 @@ def _overlap(a: AspectTuple, b: AspectTuple) -> bool:
             and a.start < b.end and b.start < a.end)
 
 
+def _touches(a: AspectTuple, b: AspectTuple) -> bool:
+    """Whether two spans overlap or touch; true when either has no span (the place cannot be told)."""
+    if not (a.has_span and b.has_span):
+        return True
+    return a.start <= b.end and b.start <= a.end  # type: ignore[operator]
+
+
+def expanded_match(predicted: str, gold: str, alternatives: Sequence[str]) -> bool:
+    """Exact match against the gold term and its accepted alternatives (up to case, spacing, tokenisation)."""
+    said = surface(predicted)
+    return said == surface(gold) or any(said == surface(a) for a in alternatives)
+
+
 def aspect_match(predicted: AspectTuple, gold: AspectTuple, mode: str, sentence: str,
                  others: Sequence[AspectTuple] = (), alternatives: Sequence[str] = ()) -> bool:
     if strict_match(predicted, gold):
         return True
     if mode == "strict":
         return False
+    if mode == "expanded":
+        return _touches(predicted, gold) and expanded_match(predicted.aspect, gold.aspect, alternatives)
     if predicted.has_span and gold.has_span and others:
         # a longer span must not overlap another gold term's span
         for other in others:
@@ -274,7 +294,7 @@ def compatible(predicted: AspectTuple, index: int, annotated: AnnotatedSentence,
     """Whether `predicted` counts as gold tuple `index` at `level` ("aspect" ... "quad") under `mode`."""
     gold = annotated.gold[index]
     if not aspect_match(predicted, gold, mode, annotated.sentence, annotated.gold,
-                        annotated.alternatives(index, "aspect") if mode == "flexible" else ()):
+                        annotated.alternatives(index, "aspect") if mode == "expanded" else ()):
         return False
     depth = LEVELS.index(level)
     if depth >= 1 and predicted.polarity != gold.polarity:
@@ -284,12 +304,14 @@ def compatible(predicted: AspectTuple, index: int, annotated: AnnotatedSentence,
             return False
         if mode == "strict" and surface(predicted.opinion) != surface(gold.opinion):
             return False
+        if mode == "expanded" and not expanded_match(predicted.opinion, gold.opinion,
+                                                     annotated.alternatives(index, "opinion")):
+            return False
         # a longer opinion must not reach another gold opinion, nor swallow an aspect term
         others = [g.opinion for g in annotated.gold if g.opinion is not None and g is not gold]
         others += [g.aspect for g in annotated.gold if g.aspect != IMPLICIT]
         if mode == "flexible" and not flexible_text_match(predicted.opinion, gold.opinion, annotated.sentence,
-                                                          others, annotated.alternatives(index, "opinion"),
-                                                          aspect=False):
+                                                          others, aspect=False):
             return False
     if depth >= 3 and " ".join((predicted.category or "").casefold().split()) != " ".join(
             (gold.category or "").casefold().split()):

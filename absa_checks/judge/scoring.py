@@ -1,5 +1,5 @@
-"""Extraction quality: precision, recall and F1 per level (aspect, pair, triplet, quad), strict and
-flexible, with 95% bootstrap intervals over sentences.
+"""Extraction quality: precision, recall and F1 per level (aspect, pair, triplet, quad), strict, expanded (when
+an expanded ground truth is given) and flexible, with 95% bootstrap intervals over sentences.
 
 F1 = 2·TP / (predicted + gold), summed over sentences (micro), so it is a Rate with k = 2·TP and
 n = predicted + gold; precision k = TP of n = predicted; recall k = TP of n = gold. Within a sentence,
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from absa_checks.common.tuples import LEVELS, AnnotatedSentence, AspectTuple
-from absa_checks.judge.matching import level_available, matched, surface
+from absa_checks.judge.matching import MATCH_MODES, level_available, matched, surface
 from absa_checks.judge.stats import Rate
 
 RESAMPLES = 1000
@@ -51,9 +51,14 @@ def _unique(tuples: Sequence[AspectTuple], level: str) -> list[AspectTuple]:
 def sentence_counts(annotated: AnnotatedSentence, predicted: Sequence[AspectTuple], level: str, mode: str) -> Counts:
     gold_indices = {_key(g, level): i for i, g in reversed(list(enumerate(annotated.gold)))}
     unique_gold = sorted(gold_indices.values())
+    # the alternatives of a tuple counted once are those of every gold tuple it stands for (ASQP lists a pair
+    # once per category; each line may have been expanded on its own)
+    merged = lambda i, field: tuple(dict.fromkeys(  # noqa: E731
+        a for j, g in enumerate(annotated.gold) if _key(g, level) == _key(annotated.gold[i], level)
+        for a in annotated.alternatives(j, field)))
     view = AnnotatedSentence(annotated.sentence_id, annotated.sentence, tuple(annotated.gold[i] for i in unique_gold),
-                             tuple(annotated.alternatives(i, "aspect") for i in unique_gold),
-                             tuple(annotated.alternatives(i, "opinion") for i in unique_gold), annotated.spans)
+                             tuple(merged(i, "aspect") for i in unique_gold),
+                             tuple(merged(i, "opinion") for i in unique_gold), annotated.spans)
     kept = _unique(predicted, level)
     assignment = matched(kept, view, level, mode)
     if annotated.has_spans:
@@ -91,11 +96,17 @@ def rates(counts: Sequence[Counts], seed: int = 0, resamples: int = RESAMPLES) -
     return {"f1": rate(2 * tp, predicted + gold), "precision": rate(tp, predicted), "recall": rate(tp, gold)}
 
 
+def modes_for(sentences: Sequence[AnnotatedSentence]) -> tuple[str, ...]:
+    """strict and flexible; expanded too when an expanded ground truth was read for these sentences."""
+    expanded = any(s.aspect_alternatives or s.opinion_alternatives for s in sentences)
+    return tuple(m for m in MATCH_MODES if m != "expanded" or expanded)
+
+
 def score(sentences: Sequence[AnnotatedSentence], predictions: Sequence[Sequence[AspectTuple]], seed: int = 0
           ) -> dict[str, dict[str, dict[str, Rate]]]:
     """level -> mode -> {f1, precision, recall}, for every level the gold annotates."""
     return {level: {mode: rates([sentence_counts(s, p, level, mode) for s, p in zip(sentences, predictions)], seed)
-                    for mode in ("strict", "flexible")}
+                    for mode in modes_for(sentences)}
             for level in levels_for(sentences)}
 
 
@@ -114,7 +125,7 @@ def extraction_counts(sentences: Sequence[AnnotatedSentence], predictions: Seque
     levels = [level for level in levels_for(sentences) if level in predicted_levels(predictions)]
     return {level: {mode: [[c.tp, c.predicted, c.gold] for c in (sentence_counts(s, p, level, mode)
                                                                  for s, p in zip(sentences, predictions))]
-                    for mode in ("strict", "flexible")} for level in levels}
+                    for mode in modes_for(sentences)} for level in levels}
 
 
 @dataclass(frozen=True)

@@ -178,7 +178,8 @@ def test_unreadable_text_answers_are_errors_of_their_cases_never_a_crash(tmp_pat
 
 @needs_shared_data
 def test_an_expanded_ground_truth_counts_the_forms_readers_accepted(tmp_path, run):
-    """`expanded:` per source: the accepted alternatives count under flexible matching, never under strict."""
+    """`gold: {expanded: FILE}` (or the older `expanded:` per source): the accepted alternatives count under
+    expanded matching, never under strict nor under flexible (the rules score on their own)."""
     from absa_checks.sources.gold import asqp_sentences
 
     sentences = asqp_sentences(SHARED_DATA / "asqp" / "rest15" / "test.txt")
@@ -193,15 +194,17 @@ def test_an_expanded_ground_truth_counts_the_forms_readers_accepted(tmp_path, ru
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
     suite = "suite: x\ntests:\n  - name: extraction\n    task: extraction\n    sources: [asqp-rest15]\n"
 
-    def pair_tp(text: str) -> tuple[int, int]:
+    def pair_tp(text: str) -> tuple[int, int, int | None]:
         (tmp_path / "suite.yaml").write_text(text)
         found = run(["suite.yaml", "--absa-model", "extraction-replay:out.jsonl", "--absa-data", str(SHARED_DATA)],
                     cwd=tmp_path).report["extraction"]["asqp-rest15"]["pair"]
-        return found["strict"]["f1"]["k"], found["flexible"]["f1"]["k"]
+        expanded = found["expanded"]["f1"]["k"] if "expanded" in found else None
+        return found["strict"]["f1"]["k"], found["flexible"]["f1"]["k"], expanded
 
-    strict, flexible = pair_tp(suite)
-    expanded_strict, expanded_flexible = pair_tp(suite + "    expanded: {asqp-rest15: accepted.jsonl}\n")
-    assert expanded_strict == strict and expanded_flexible == flexible + 2  # k = 2 TP: one more true positive
+    strict, flexible, none = pair_tp(suite)
+    assert none is None  # no expanded gold: no expanded score
+    for given in ("    expanded: {asqp-rest15: accepted.jsonl}\n", "    gold: {expanded: accepted.jsonl}\n"):
+        assert pair_tp(suite + given) == (strict, flexible, strict + 2)  # k = 2 TP: one more true positive
     (tmp_path / "accepted.jsonl").write_text('{"id": "rest15-1", "tuples": []}\n')
     (tmp_path / "suite.yaml").write_text(suite + "    expanded: {asqp-rest15: accepted.jsonl}\n")
     broken = run(["suite.yaml", "--absa-model", "extraction-replay:out.jsonl", "--absa-data", str(SHARED_DATA)],
