@@ -310,7 +310,14 @@ def _extraction_test() -> Schema:
         "tags": {**_names(), "description": COMMON_HELP["tags"]},
         "gates": _extraction_gates(),
         "expanded": {"type": ["object", "null"], "additionalProperties": NON_EMPTY,
-                     "description": "per source, a file of accepted alternatives (relative to this file)"},
+                     "description": "per source, a file of accepted alternatives (relative to this file); the same "
+                                    "as gold: {expanded: ...}"},
+        "gold": {"type": "object", "additionalProperties": False, "required": ["expanded"],
+                 "properties": {"expanded": {
+                     "anyOf": [NON_EMPTY, {"type": "object", "minProperties": 1, "additionalProperties": NON_EMPTY}],
+                     "description": "the expanded gold (`absa-checks expand`): a file (relative to this file) when "
+                                    "the test has one source, else one file per source"}},
+                 "description": "what the gold is scored with besides the annotation (docs/extraction.md)"},
     }
     return {"type": "object", "additionalProperties": False, "required": ["name", "task", "sources"],
             "properties": {key: properties.get(key, {"description": key}) for key in EXTRACTION_TEST_KEYS}}
@@ -404,8 +411,8 @@ def _lexicon() -> Schema:
 def _extraction_gates() -> Schema:
     properties: dict[str, Schema] = {}
     for key in EXTRACTION_GATES:
-        level = key.removeprefix("min_").removesuffix("_flexible").removesuffix("_f1")
-        how = "flexible" if key.endswith("_flexible") else "strict"
+        how = next((m for m in ("expanded", "flexible") if key.endswith(f"_{m}")), "strict")
+        level = key.removeprefix("min_").removesuffix(f"_{how}").removesuffix("_f1")
         properties[key] = {**FRACTION, "description": f"fails when {how} F1 at the {level} level is below this"}
     properties["basis"] = _basis(GATE_BASES)
     return {"type": ["object", "null"], "additionalProperties": False, "properties": properties,

@@ -100,15 +100,16 @@ class SuiteSpec:
 
 
 EXTRACTION_LEVELS = ("aspect", "pair", "triplet", "quad")
-EXTRACTION_GATES = tuple(f"min_{level}_f1{suffix}" for level in EXTRACTION_LEVELS for suffix in ("", "_flexible"))
-EXTRACTION_TEST_KEYS = ("name", "description", "task", "sources", "tags", "gates", "expanded")
+EXTRACTION_GATES = tuple(f"min_{level}_f1{suffix}" for level in EXTRACTION_LEVELS
+                         for suffix in ("", "_expanded", "_flexible"))
+EXTRACTION_TEST_KEYS = ("name", "description", "task", "sources", "tags", "gates", "gold", "expanded")
 
 
 @dataclass(frozen=True)
 class ExtractionTestSpec:
     """`task: extraction`: how well an extraction model finds the gold tuples of a data set, as F1 per
-    level, strict and flexible (docs/extraction.md). Gates `min_<level>_f1` judge strict F1,
-    `min_<level>_f1_flexible` flexible F1."""
+    level, strict, expanded (with `gold: {expanded: FILE}`) and flexible (docs/extraction.md). Gates
+    `min_<level>_f1` judge strict F1, `min_<level>_f1_expanded` and `min_<level>_f1_flexible` the others."""
 
     suite_path: str
     line: int
@@ -216,10 +217,30 @@ def _parse_extraction_test(check: Checker, raw: dict, at: tuple, shown: str) -> 
     if "basis" in raw_gates:
         gates["basis"] = check.choice(raw_gates["basis"], at + ("gates", "basis"), GATE_BASES)
     tags = check.string_list(test["tags"], at + ("tags",)) if "tags" in test else ()
-    expanded = check.mapping(test.get("expanded") or {}, at + ("expanded",), sources)
-    files = tuple((source, check.string(path, at + ("expanded", source))) for source, path in expanded.items())
+    files = _expanded_files(check, test, at, sources)
     return ExtractionTestSpec(shown, check.located.line(at) or 0, name, _text(test.get("description")), sources,
                               tags, gates, files)
+
+
+def _expanded_files(check: Checker, test: dict, at: tuple, sources: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """(source, file) of the expanded gold: `gold: {expanded: FILE}` (one source) or `{expanded: {SOURCE: FILE}}`,
+    or the older `expanded: {SOURCE: FILE}`."""
+    if "gold" in test and "expanded" in test:
+        raise check.fail(at + ("expanded",), "give the expanded gold once: gold: {expanded: ...} (leave 'expanded' out)")
+    if "gold" not in test:
+        expanded = check.mapping(test.get("expanded") or {}, at + ("expanded",), sources)
+        return tuple((source, check.string(path, at + ("expanded", source))) for source, path in expanded.items())
+    gold = check.mapping(test["gold"], at + ("gold",), ("expanded",))
+    if "expanded" not in gold:
+        raise check.fail(at + ("gold",), "gold: give expanded: FILE (the file `absa-checks expand` wrote)")
+    where = at + ("gold", "expanded")
+    if isinstance(gold["expanded"], str):
+        if len(sources) != 1:
+            raise check.fail(where, f"one file for {len(sources)} sources: give one per source, "
+                                    f"expanded: {{{sources[0]}: FILE, ...}}")
+        return ((sources[0], check.string(gold["expanded"], where)),)
+    expanded = check.mapping(gold["expanded"], where, sources)
+    return tuple((source, check.string(path, where + (source,))) for source, path in expanded.items())
 
 
 def _parse_test(check: Checker, raw: Any, at: tuple, defaults: dict, all_sources: tuple[str, ...],
