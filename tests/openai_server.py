@@ -11,7 +11,8 @@ deadline), "hang" (no reply, the connection held open for at most `hang_seconds`
 server closes), "answer:<text>" (answers <text>), "logprobs:<json>" (the right answer with that `logprobs`
 object), "notext:<finish_reason>" (a chat completion whose content is null, with that finish_reason). When the list is empty, `always` is the fault (e.g. "hang" for a server that never answers).
 A rewriter's request (absa_checks.perturb.rewrite_prompt) gets the answer `rewrites` holds for its sentence, or
-a refusal; its repair turn the answer `repairs` holds (else the first answer again). Every request is counted, with its Authorization header kept for the secret test and all its headers in
+a refusal, and an expander's (absa_checks.expansion.prompt) the answer `expansions` holds for its step and sentence,
+or a refusal; its repair turn the answer `repairs` holds (else the first answer again). Every request is counted, with its Authorization header kept for the secret test and all its headers in
 `headers` (the SDK's retry count, what the environment could add).
 """
 
@@ -49,6 +50,7 @@ class FakeOpenAI(ThreadingHTTPServer):
         self.vocabulary: set[str] = set()  # the aspect terms extraction answers look for
         self.rewrites: dict[str, str] = {}  # a rewriter's answer by the request's sentence (reply_to)
         self.repairs: dict[str, str] = {}  # its answer to the repair turn, by sentence (else it repeats itself)
+        self.expansions: dict[tuple[str, str], str] = {}  # an expander's answer by (step, sentence), else a refusal
         self.thread = threading.Thread(target=self.serve_forever, daemon=True)
 
     @property
@@ -73,6 +75,10 @@ class FakeOpenAI(ThreadingHTTPServer):
         """A rewriter's request (its last message starts with "Task: "): the answer `rewrites` holds for its
         sentence, else a refusal; any other request: the lexicon's answer to the first message."""
         last = messages[-1]["content"]
+        if messages[0]["content"].startswith("You help build an expanded ground truth"):  # absa-checks expand
+            step = re.search(r"Task (ZOOM-IN|ZOOM-OUT|JUDGE):", messages[0]["content"]).group(1).lower()
+            sentence = last.split("Sentence: ", 1)[1].split("\n", 1)[0]
+            return self.expansions.get((step, sentence), "I'm sorry, but I can't help with that.")
         if last.startswith("Your edit was not accepted"):  # a repair turn: the task is the last "Task: " message
             task = next(m["content"] for m in reversed(messages) if m["content"].startswith("Task: "))
             sentence = task.split("\nSentence: ", 1)[1].split("\n", 1)[0]
