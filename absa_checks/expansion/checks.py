@@ -12,7 +12,8 @@ REJECT_* constants):
   and not the quad's own other term (an aspect form swallowing the opinion, or the reverse);
 - an opinion form keeps the gold opinion's negation (an even count of negators stays even, contractions
   written any way: "worth" is not "n't worth", "does not work" is "doesn 't work");
-- it is not the gold term itself (up to case, spacing and tokenisation), nor proposed twice.
+- it is not the gold term itself (up to case, spacing and tokenisation), nor the whole sentence (every word of it:
+  that is no term, and a file holding it would hold the sentence), nor proposed twice.
 """
 
 from __future__ import annotations
@@ -36,11 +37,13 @@ REJECT_SWALLOWS_OTHER = "takes in a term of another quad"
 REJECT_SWALLOWS_OWN = "takes in the quad's own other term"
 REJECT_NEGATION = "drops or adds a negation of the gold opinion"
 REJECT_GOLD_ITSELF = "the gold term itself"
+REJECT_WHOLE_SENTENCE = "the whole sentence"
 REJECT_TWICE = "proposed twice"
 REJECT_NO_VERDICT = "JUDGE gave it no verdict"
 REJECT_JUDGE = "JUDGE: not the same"
 REJECTIONS = (REJECT_MALFORMED, REJECT_NO_QUAD, REJECT_NOT_IN_SENTENCE, REJECT_NOT_NORMALISATION, REJECT_NOT_ADJACENT,
-           REJECT_SWALLOWS_OTHER, REJECT_SWALLOWS_OWN, REJECT_NEGATION, REJECT_GOLD_ITSELF, REJECT_TWICE,
+           REJECT_SWALLOWS_OTHER, REJECT_SWALLOWS_OWN, REJECT_NEGATION, REJECT_GOLD_ITSELF, REJECT_WHOLE_SENTENCE,
+           REJECT_TWICE,
            REJECT_NO_VERDICT, REJECT_JUDGE)
 
 _TOKEN = re.compile(r"n't|\w+(?:['\u2019.-]\w+)*|'\w+|[^\w\s]")
@@ -213,6 +216,8 @@ def check(proposal: Proposal, step: str, sentence: str, gold: Sequence[AspectTup
         return REJECT_NOT_NORMALISATION
     if surface(term) == surface(gold_term):
         return REJECT_GOLD_ITSELF
+    if [w for w in tokens(span) if w[0].isalnum()] == [w for w in words if w[0].isalnum()]:
+        return REJECT_WHOLE_SENTENCE
     negated = lambda text: negations(content_words(_spelled_out(text))) % 2  # noqa: E731
     if proposal.field == "opinion" and negated(term) != negated(gold_term):
         return REJECT_NEGATION

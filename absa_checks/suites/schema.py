@@ -309,12 +309,13 @@ def _extraction_test() -> Schema:
                     "description": f"the gold data it scores on: {', '.join(gold)}"},
         "tags": {**_names(), "description": COMMON_HELP["tags"]},
         "gates": _extraction_gates(),
-        "expanded": {"type": ["object", "null"], "additionalProperties": NON_EMPTY,
+        "expanded": {"type": ["object", "null"], "propertyNames": {"enum": gold}, "additionalProperties": NON_EMPTY,
                      "description": "per source, a file of accepted alternatives (relative to this file); the same "
                                     "as gold: {expanded: ...}"},
         "gold": {"type": "object", "additionalProperties": False, "required": ["expanded"],
                  "properties": {"expanded": {
-                     "anyOf": [NON_EMPTY, {"type": "object", "minProperties": 1, "additionalProperties": NON_EMPTY}],
+                     "anyOf": [NON_EMPTY, {"type": "object", "minProperties": 1, "propertyNames": {"enum": gold},
+                                           "additionalProperties": NON_EMPTY}],
                      "description": "the expanded gold (`absa-checks expand`): a file (relative to this file) when "
                                     "the test has one source, else one file per source"}},
                  "description": "what the gold is scored with besides the annotation (docs/extraction.md)"},

@@ -177,7 +177,14 @@ def score(key_file: Path, verdicts_file: Path) -> dict:
         raise SystemExit(f"{len(missing)} items lack two verdicts, e.g. {missing[:3]}")
     result = {}
     for source in SOURCES:
+        # a form drawn as accepted that the shipped file no longer accepts (the checks were tightened after the draw)
+        # is left out of the rates, and counted
+        shipped = {(a["id"], a["quad"], a["field"], a["term"]) for a in _accepted(source)}
         rows = [(k, list(said[i].values())) for i, k in key.items() if k["set"] == source]
+        dropped = sum(k["kind"] == "accepted" and (k["id"], k["quad"], k["field"], k["term"]) not in shipped
+                      for k, _ in rows)
+        rows = [(k, v) for k, v in rows if k["kind"] != "accepted" or (k["id"], k["quad"], k["field"], k["term"])
+                in shipped]
         accepted = [v for k, v in rows if k["kind"] == "accepted"]
         refused = [v for k, v in rows if k["kind"] not in ("accepted",) and not k["kind"].startswith("planted")]
         planted = [v for k, v in rows if k["kind"].startswith("planted")]
@@ -185,7 +192,7 @@ def score(key_file: Path, verdicts_file: Path) -> dict:
         both, either = sum(all(v) for v in accepted), sum(any(v) for v in accepted)
         agree = sum(v[0] == v[1] for v in accepted)
         by_field = Counter((k["field"], all(v)) for k, v in rows if k["kind"] == "accepted")
-        result[source] = {"accepted_n": n, "valid_both": _pct(both, n), "valid_either": _pct(either, n),
+        result[source] = {"accepted_n": n, "drawn_but_no_longer_shipped": dropped, "valid_both": _pct(both, n), "valid_either": _pct(either, n),
                           "judge_agreement": _pct(agree, n),
                           "aspect_valid_both": _pct(by_field[("aspect", True)],
                                                     by_field[("aspect", True)] + by_field[("aspect", False)]),

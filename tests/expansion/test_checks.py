@@ -59,12 +59,21 @@ def test_each_reason_is_given_where_it_applies(quad, field, term, span, reason):
 
 def test_a_null_term_has_no_forms_and_a_form_proposed_twice_counts_once():
     gold = (AspectTuple(IMPLICIT, "positive", opinion="great", category="restaurant general"),)
-    assert check(Proposal(0, "aspect", "place", "place"), "zoom-in", "great place", gold, set()) == checks.REJECT_NO_QUAD
+    sentence = "what a great place"
+    assert check(Proposal(0, "aspect", "place", "place"), "zoom-in", sentence, gold, set()) == checks.REJECT_NO_QUAD
     seen: set = set()
-    assert isinstance(check(Proposal(0, "opinion", "great place", "great place"), "zoom-out", "great place", gold, seen),
+    assert isinstance(check(Proposal(0, "opinion", "great place", "great place"), "zoom-out", sentence, gold, seen),
                       FormCandidate)
-    assert check(Proposal(0, "opinion", "Great place", "great place"), "zoom-in", "great place", gold, seen) == \
+    assert check(Proposal(0, "opinion", "Great place", "great place"), "zoom-in", sentence, gold, seen) == \
         checks.REJECT_TWICE
+
+
+def test_a_form_spanning_the_whole_sentence_is_no_term():
+    gold = (AspectTuple("", "positive", opinion="Best", category="restaurant general"),)
+    assert check(Proposal(0, "opinion", "Best In ALL of NYC", "Best In ALL of NYC"), "zoom-out", "Best In ALL of NYC !",
+                 gold, set()) == checks.REJECT_WHOLE_SENTENCE
+    assert isinstance(check(Proposal(0, "opinion", "Best In ALL", "Best In ALL"), "zoom-out", "Best In ALL of NYC !",
+                            gold, set()), FormCandidate)
 
 
 def test_a_term_of_another_quad_inside_the_gold_term_itself_is_no_swallowing():
