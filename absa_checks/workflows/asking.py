@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from absa_checks.models.cache import PredictionCache
@@ -25,9 +26,10 @@ def cache_fingerprint(adapter: Any, role: str) -> str:
     return f"{role}:" + hashlib.sha256(str(adapter.base_url).encode()).hexdigest()[:16]
 
 
-def ask(bodies: dict[str, dict], adapter: Any, fingerprint: str, cache: PredictionCache | None
-        ) -> tuple[dict[str, str | QueryError], int, int]:
-    """Each body's answer text (or QueryError) by key, with how many were sent and read from the cache."""
+def ask(bodies: dict[str, dict], adapter: Any, fingerprint: str, cache: PredictionCache | None,
+        keep: Callable[[str, str], bool] | None = None) -> tuple[dict[str, str | QueryError], int, int]:
+    """Each body's answer text (or QueryError) by key, with how many were sent and read from the cache; `keep(key,
+    text)` false: that answer is returned but not cached (asked again next run)."""
     found: dict[str, str | QueryError] = dict(cache.get_extractions(fingerprint, bodies)) if cache else {}
     cached = len(found)
     missing = [key for key in bodies if key not in found]
@@ -36,7 +38,8 @@ def ask(bodies: dict[str, dict], adapter: Any, fingerprint: str, cache: Predicti
         # a server may echo the key: hidden before anything keeps or shows an answer
         replies = [reply if isinstance(reply, QueryError) else adapter.hide(reply)
                    for reply in adapter.complete([bodies[key] for key in keys])]
-        fresh = {key: reply for key, reply in zip(keys, replies) if isinstance(reply, str)}
+        fresh = {key: reply for key, reply in zip(keys, replies)
+                 if isinstance(reply, str) and (keep is None or keep(key, reply))}
         if cache is not None and fresh:
             cache.put_extractions(fingerprint, fresh)
         found.update(zip(keys, replies))

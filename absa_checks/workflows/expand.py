@@ -4,9 +4,9 @@ For every sentence with an explicit term: a ZOOM-IN and a ZOOM-OUT request (absa
 answer read and every form it proposes checked (absa_checks.expansion.checks; rejections counted by reason),
 then one JUDGE request holding the sentence's candidates that passed; a candidate JUDGE calls valid is an
 accepted alternative. Requests go to a models.yaml entry of kind openai, through the cache (by request key: a
-second run asks nothing, workflows.asking). A request that failed, or whose answer is not the JSON asked for,
-leaves its sentence marked incomplete in the file (provenance.status) and the run incomplete (exit status 1):
-nothing is lost, nothing passes for expanded that was not.
+second run asks nothing, workflows.asking). A request that failed, or whose answer is not the JSON asked for (not
+kept in the cache: asked again next run), leaves its sentence marked incomplete in the file (provenance.status)
+and the run incomplete (exit status 1): nothing is lost, nothing passes for expanded that was not.
 """
 
 from __future__ import annotations
@@ -173,9 +173,21 @@ class ExpandedSource:
                 "(exit status 1)")
 
 
+def readable(body: dict, answer: str) -> bool:
+    """Whether an answer is the JSON object its step asks for (one that is not is not kept in the cache: the next
+    run asks again)."""
+    step = next(s for s in prompt.STEPS if f"Task {s.upper()}:" in body["messages"][0]["content"])
+    try:
+        checks.read_judge(answer, 0) if step == "judge" else checks.read_zoom(answer, 0)
+    except checks.AnswerError:
+        return False
+    return True
+
+
 def _answers(bodies: dict[str, dict], expander: Expander, cache: PredictionCache | None, out: ExpandedSource
              ) -> dict[str, str | QueryError]:
-    found, sent, cached = asking.ask(bodies, expander.adapter, expander.fingerprint, cache)
+    found, sent, cached = asking.ask(bodies, expander.adapter, expander.fingerprint, cache,
+                                     lambda key, answer: readable(bodies[key], answer))
     out.sent += sent
     out.cached += cached
     out.failures += asking.failures(found)

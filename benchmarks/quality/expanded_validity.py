@@ -1,7 +1,8 @@
 """Issue 38's blind validity round for the shipped expanded gold (docs/extraction.md, "How valid the added forms are").
 
-    python benchmarks/quality/expanded_validity.py draw --out DIR [--seed 38] [--per-set 150]
-    python benchmarks/quality/expanded_validity.py score --out DIR --verdicts benchmarks/recorded/expansion/validity-verdicts.jsonl
+    python benchmarks/quality/expanded_validity.py draw --out DIR [--seed 40] [--per-set 150]
+    python benchmarks/quality/expanded_validity.py score --key benchmarks/recorded/expansion/validity-seed40-key.jsonl \
+        --verdicts benchmarks/recorded/expansion/validity-seed40-verdicts.jsonl
 
 `draw` takes, per ASQP test set, PER_SET of the forms the shipped files accept (random.Random(seed) over every
 accepted (sentence, quad, field, form), in file order), and as distractors every candidate the pipeline
@@ -10,7 +11,7 @@ refused (JUDGE's refusals, and the deterministic checks' refusals other than "th
 quad's aspect; the opinion without its negation); shuffles them together (the same seed) into two shards,
 each to be read by two judges who get only RUBRIC and the shard's items (sentence, gold quad, field,
 candidate; no field says where an item came from). DIR/key.jsonl says what each item is (no sentence text:
-kept with the verdicts in benchmarks/recorded/expansion/).
+kept with the verdicts in benchmarks/recorded/expansion/, validity-seed<N>-key.jsonl).
 
 `score` reads the judges' verdicts ({"item", "judge", "valid", "reason"} lines) and prints, per set, the share
 of accepted forms valid by both judges, by each, and by either, with Clopper-Pearson 95% intervals, the
@@ -209,15 +210,20 @@ def score(key_file: Path, verdicts_file: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("step", choices=("draw", "score"))
-    parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--seed", type=int, default=38)
+    parser.add_argument("--out", type=Path, default=None, help="draw: the folder the shards and key.jsonl go to")
+    parser.add_argument("--key", type=Path, default=None, help="score: the key.jsonl draw wrote")
+    parser.add_argument("--seed", type=int, default=40)
     parser.add_argument("--per-set", type=int, default=150)
     parser.add_argument("--verdicts", type=Path, default=None)
     args = parser.parse_args()
     if args.step == "draw":
+        if args.out is None:
+            raise SystemExit("draw: give --out DIR")
         draw(args.out, args.seed, args.per_set)
+    elif args.key is None or args.verdicts is None:
+        raise SystemExit("score: give --key KEY.jsonl and --verdicts VERDICTS.jsonl")
     else:
-        score(args.out / "key.jsonl" if (args.out / "key.jsonl").is_file() else args.out, args.verdicts)
+        score(args.key, args.verdicts)
 
 
 if __name__ == "__main__":

@@ -205,6 +205,10 @@ def test_an_expanded_ground_truth_counts_the_forms_readers_accepted(tmp_path, ru
     assert none is None  # no expanded gold: no expanded score
     for given in ("    expanded: {asqp-rest15: accepted.jsonl}\n", "    gold: {expanded: accepted.jsonl}\n"):
         assert pair_tp(suite + given) == (strict, flexible, strict + 2)  # k = 2 TP: one more true positive
+    # every report format shows it beside strict and flexible: the terminal, Markdown and Allure's summary tables
+    shown = run(["suite.yaml", "--absa-model", "extraction-replay:out.jsonl", "--absa-data", str(SHARED_DATA),
+                 "--absa-markdown", "summary.md"], cwd=tmp_path)
+    assert "expanded F1 [95% CI]" in shown.out and "expanded F1 [95% CI]" in (tmp_path / "summary.md").read_text()
     (tmp_path / "accepted.jsonl").write_text('{"id": "rest15-1", "tuples": []}\n')
     (tmp_path / "suite.yaml").write_text(suite + "    expanded: {asqp-rest15: accepted.jsonl}\n")
     broken = run(["suite.yaml", "--absa-model", "extraction-replay:out.jsonl", "--absa-data", str(SHARED_DATA)],

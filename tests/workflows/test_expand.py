@@ -122,6 +122,11 @@ def test_a_failed_or_malformed_answer_leaves_its_sentence_incomplete_and_nothing
     assert "only the requests without an answer are asked again (exit status 1)" in line
     head = json.loads(expand.file_text(done, _expander(endpoint), "").splitlines()[0])
     assert head["incomplete_sentences"] == 1
+    # the failed or malformed answer is not kept: the next run asks that request again, and only it
+    again = Endpoint(_answers)
+    second = expand.expand("toy", SENTENCES, _expander(again), PredictionCache(tmp_path / "cache"))
+    assert [_step(b) for b in again.asked] == ["zoom-out", "judge"]  # judge: its candidate list grew
+    assert second.outcomes["s-1"].status == "expanded"
 
 
 def test_a_judge_answer_that_fails_accepts_nothing(tmp_path):
@@ -164,9 +169,11 @@ def _zoom(aspect=(), opinion=()):
 
 
 @needs_extra("openai")
-def test_expand_against_an_endpoint_refusing_answering_badly_and_timing_out(tmp_path, capsys):
+def test_expand_against_an_endpoint_refusing_answering_badly_and_timing_out(tmp_path, capsys, monkeypatch):
+    key = "sk-expander-0123456789abcdefghij"
+    monkeypatch.setenv("EXPANDER_KEY", key)
     with FakeOpenAI() as server:
-        args = _project(tmp_path, server, timeout=1)
+        args = _project(tmp_path, server, timeout=1, api_key_env="EXPANDER_KEY")
         waiter = "The waiter was n't friendly ."
         server.expansions[("zoom-in", waiter)] = _zoom(opinion=[("not friendly", "n't friendly"),
                                                                 ("friendly", "friendly")])     # negation dropped
@@ -182,6 +189,9 @@ def test_expand_against_an_endpoint_refusing_answering_badly_and_timing_out(tmp_
         assert "rejected: 1 x drops or adds a negation of the gold opinion (zoom-in)" in err
         assert "rejected: 1 x its span is not words of the sentence (zoom-out)" in err
         assert "incomplete: 1 of 2 sentences of asqp-rest15 are not fully expanded (2 x malformed answer)" in err
+        # the key went in the Authorization header and nowhere else
+        assert server.authorizations and all(key in a for a in server.authorizations)
+        assert key not in err and key not in out.read_text()
         lines = [json.loads(line) for line in out.read_text().splitlines()]
         assert lines[1]["provenance"]["status"] == ("incomplete: zoom-in: malformed answer (not a JSON object); "
                                                      "zoom-out: malformed answer (not a JSON object)")
