@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from absa_checks.cli.arguments import Command, Subcommands, data_named
-from absa_checks.cli.files import write_each
+from absa_checks.cli.files import llm_cache, models_file, write_each
 from absa_checks.common import outputs
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.outputs import CLI_FOLLOW_OPTION, Named
@@ -50,7 +50,6 @@ def add_parser(commands: Subcommands) -> None:
 def run(args: argparse.Namespace) -> int:
     from absa_checks.common.fingerprint import sha256_of_file
     from absa_checks.expansion import prompt
-    from absa_checks.models.cache import PredictionCache
     from absa_checks.sources import resolve_data_dir
     from absa_checks.sources.base import DataMissing
     from absa_checks.sources.gold_sources import GOLD_SOURCES, load_gold
@@ -73,20 +72,10 @@ def run(args: argparse.Namespace) -> int:
         sentences = load_gold(args.source, data_dir)
     except DataMissing as missing:
         raise AbsaChecksError(f"--source {args.source}: {missing} (--data DIR)") from None
-    expander = None
+    expander = cache = None
     if args.expander is not None:
-        models_file = Path(args.models_file or "models.yaml")
-        if args.models_file is not None and not models_file.is_file():
-            raise AbsaChecksError(f"--models-file {args.models_file}: not found; name the models YAML file that has "
-                                  f"the entry {args.expander}")
-        expander = expand.open_expander(args.expander, models_file)
-    cache = None
-    if expander is not None:
-        cache_dir = Path(args.cache or ".absa-cache")
-        if cache_dir.exists() and not cache_dir.is_dir():
-            raise AbsaChecksError(f"--cache {cache_dir}: is a file, not a folder; name a folder (it is created if "
-                                  "needed)")
-        cache = PredictionCache(cache_dir)
+        expander = expand.open_expander(args.expander, models_file(args.models_file, args.expander))
+        cache = llm_cache(args.cache)
     if args.export_requests is not None:
         if expander is None:
             settings, text = prompt.ExpanderSettings(), expand.export_all(sentences, prompt.ExpanderSettings())

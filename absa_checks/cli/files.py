@@ -86,3 +86,22 @@ def new_output(command: str, path: Path, given: Path, follow_symlinks: bool, inp
         raise AbsaChecksError(f"{command}: --out {path} already exists; name a new file, or delete it first "
                               "(nothing written)")
     return out
+
+
+def llm_cache(given: str | None):
+    """The cache an LLM's answers are kept in (--cache, default .absa-cache): a PredictionCache; a file there is
+    refused in one line."""
+    from absa_checks.models.cache import PredictionCache
+
+    folder = Path(given or ".absa-cache")
+    if folder.exists() and not folder.is_dir():
+        raise AbsaChecksError(f"--cache {folder}: is a file, not a folder; name a folder (it is created if needed)")
+    return PredictionCache(folder)
+
+
+def models_file(given: str | None, entry: str) -> Path:
+    """--models-file (default models.yaml here); one given that is not there is refused naming the entry wanted."""
+    path = Path(given or "models.yaml")
+    if given is not None and not path.is_file():
+        raise AbsaChecksError(f"--models-file {given}: not found; name the models YAML file that has the entry {entry}")
+    return path

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from absa_checks.cli.arguments import Command, Subcommands, data_named, strategy_list, strategy_params
-from absa_checks.cli.files import keep_reviewed, load_source, nothing_read, write_each
+from absa_checks.cli.files import keep_reviewed, llm_cache, load_source, models_file, nothing_read, write_each
 from absa_checks.common import outputs
 from absa_checks.common.errors import AbsaChecksError
 from absa_checks.common.outputs import CLI_FOLLOW_OPTION, Named
@@ -188,26 +188,19 @@ def _rewriter(args: argparse.Namespace):
         return None
     from absa_checks.workflows import rewrite
 
-    models_file = Path(args.models_file or "models.yaml")
-    if args.models_file is not None and not models_file.is_file():
-        raise AbsaChecksError(f"--models-file {args.models_file}: not found; name the models YAML file that has the "
-                              f"entry {args.rewriter}")
-    return rewrite.open_rewriter(args.rewriter, models_file)
+    return rewrite.open_rewriter(args.rewriter, models_file(args.models_file, args.rewriter))
 
 
 def _asking(args: argparse.Namespace, rewriter):
     """What `generate --rewriter` asks with: the rewriter, its verifier, the cache (None without --rewriter)."""
     if rewriter is None:
         return None
-    from absa_checks.models.cache import PredictionCache
     from absa_checks.workflows import rewrite
 
-    cache_dir = Path(args.cache or ".absa-cache")
-    if cache_dir.exists() and not cache_dir.is_dir():
-        raise AbsaChecksError(f"--cache {cache_dir}: is a file, not a folder; name a folder (it is created if needed)")
+    cache = llm_cache(args.cache)
     verifier = rewrite.open_verifier(args.verifier, Path(args.models_file or "models.yaml")) if args.verifier else None
     repairs = rewrite.DEFAULT_REPAIRS if args.rewriter_repairs is None else args.rewriter_repairs
-    return rewrite.Asking(rewriter, PredictionCache(cache_dir), verifier, args.rewriter_all, repairs)
+    return rewrite.Asking(rewriter, cache, verifier, args.rewriter_all, repairs)
 
 
 def _existing_candidates(path: Path) -> tuple[str, tuple]:

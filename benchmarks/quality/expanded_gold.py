@@ -87,12 +87,12 @@ def export(out: Path) -> None:
     print(f"{len(requests)} requests, {shares(list(requests.values()), out / 'shares')} shares in {out / 'shares'}")
 
 
-def _serve(answers: Path, log: Path) -> subprocess.Popen:
-    """serve-replay on PORT; what it says of each unknown request goes to `log` (a pipe nobody reads would fill
-    and stop the server)."""
+def serve(answers: Path, log: Path, port: int = PORT) -> subprocess.Popen:
+    """serve-replay on `port`; what it says of each unknown request goes to `log` (a pipe nobody reads would fill
+    and stop the server). Also llm_extractor.py's."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     server = subprocess.Popen([sys.executable, "-m", "absa_checks.cli", "serve-replay", str(answers), "--port",
-                               str(PORT)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log.open("w"), text=True)
+                               str(port)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log.open("w"), text=True)
     assert server.stdout is not None
     line = server.stdout.readline()
     if not re.search(r"http://127\.0\.0\.1:\d+/v1", line):
@@ -108,7 +108,7 @@ def run(out: Path, answers: Path, check: bool) -> int:
                       "    model: expander\n    max_concurrency: 4\n    retries: 0\n    max_consecutive_failures: "
                       "100000\n", encoding="utf-8")
     asking = ("--expander", "stand-in", "--models-file", str(models), "--cache", str(out / "cache"))
-    server = _serve(answers, out / "serve-replay.log")
+    server = serve(answers, out / "serve-replay.log")
     pending: dict[str, dict] = {}
     differ = []
     try:

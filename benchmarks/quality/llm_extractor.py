@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -29,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from absa_checks.common.llm_requests import request_key, requests_lines  # noqa: E402
 from absa_checks.sources.gold_sources import load_gold  # noqa: E402
+from benchmarks.quality.expanded_gold import serve  # noqa: E402
 
 SHARED = Path(os.environ.get("ABSA_SHARED_DIR", ROOT.parent / "shared"))
 SOURCE = "asqp-rest16"
@@ -84,18 +84,6 @@ def export(out: Path) -> None:
     print(f"{len(unique)} requests in {n} shares of {SHARE}: {shares}")
 
 
-def _serve(answers: Path, log: Path) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    server = subprocess.Popen([sys.executable, "-m", "absa_checks.cli", "serve-replay", str(answers), "--port",
-                               str(PORT)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log.open("w"), text=True)
-    assert server.stdout is not None
-    line = server.stdout.readline()
-    if not re.search(r"http://127\.0\.0\.1:\d+/v1", line):
-        server.kill()
-        raise SystemExit(f"serve-replay did not start: {line}{log.read_text()}")
-    return server
-
-
 def _pytest(out: Path, model: str, sources: str) -> dict:
     report = out / f"report-{model}.json"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -115,7 +103,7 @@ def run(out: Path, answers: Path) -> dict:
     tagger = os.environ.get("ABSA_BERT_E2E_PATH", str(SHARED / "models" / "minilm-absa-e2e-rest"))
     (out / "models.yaml").write_text(MODELS.format(port=PORT, prompt=json.dumps(PROMPT), tagger=tagger),
                                      encoding="utf-8")
-    server = _serve(answers, out / "serve-replay.log")
+    server = serve(answers, out / "serve-replay.log", PORT)
     try:
         found = {"llm-extractor": _pytest(out, "llm-extractor", SOURCE)}
     finally:
