@@ -118,7 +118,8 @@ def normalisation_of(term: str, span: str) -> bool:
     strip = lambda words: tuple(re.sub(r"['.-]", "", w) for w in words)  # noqa: E731
     if t == s or strip(t) == strip(s) or "".join(strip(t)) == "".join(strip(s)):
         return True
-    plural = lambda text: content_words(re.sub(r"(\w)'s\b", r"\1s", _spelled_out(text)))  # "pizza ' s" -> pizzas  # noqa: E731
+    # "pizza ' s" -> pizzas
+    plural = lambda text: content_words(re.sub(r"(\w)'s\b", r"\1s", _spelled_out(text)))  # noqa: E731
     if plural(term) == plural(span):
         return True
     return len(t) == len(s) and all(_spelled_alike(a, b) for a, b in zip(strip(t), strip(s)))

@@ -174,8 +174,8 @@ def _shots(step: str) -> list[dict]:
 
 EXPAND_SHOTS = {step: tuple(_shots(step)) for step in STEPS}
 # The prompt's fingerprint: the instructions and the worked examples of the three steps (the files' provenance)
-EXPAND_PROMPT_SHA256 = hashlib.sha256(json.dumps([EXPAND_SYSTEM, {s: list(m) for s, m in EXPAND_SHOTS.items()}], sort_keys=True,
-                                          ensure_ascii=False).encode()).hexdigest()
+EXPAND_PROMPT_SHA256 = hashlib.sha256(json.dumps([EXPAND_SYSTEM, {s: list(m) for s, m in EXPAND_SHOTS.items()}],
+                                                 sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
 def _body(step: str, message: str, settings: ExpanderSettings) -> dict:

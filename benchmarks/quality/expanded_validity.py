@@ -193,7 +193,8 @@ def score(key_file: Path, verdicts_file: Path) -> dict:
         both, either = sum(all(v) for v in accepted), sum(any(v) for v in accepted)
         agree = sum(v[0] == v[1] for v in accepted)
         by_field = Counter((k["field"], all(v)) for k, v in rows if k["kind"] == "accepted")
-        result[source] = {"accepted_n": n, "drawn_but_no_longer_shipped": dropped, "valid_both": _pct(both, n), "valid_either": _pct(either, n),
+        result[source] = {"accepted_n": n, "drawn_but_no_longer_shipped": dropped, "valid_both": _pct(both, n),
+                          "valid_either": _pct(either, n),
                           "judge_agreement": _pct(agree, n),
                           "aspect_valid_both": _pct(by_field[("aspect", True)],
                                                     by_field[("aspect", True)] + by_field[("aspect", False)]),

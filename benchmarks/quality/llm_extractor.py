@@ -144,7 +144,8 @@ def gains(out: Path, answers: Path, table: dict, resamples: int = 1000, seed: in
                                          .content or "") for s in sentences]}
     tagger = registry.build(registry.resolve("bert-e2e", out / "models.yaml"))
     predicted["bert-e2e"] = tagger.extract([s.sentence for s in sentences])
-    table["disagreements"] = {f"{model} {SOURCE}": disagreements(sentences, found) for model, found in predicted.items()}
+    table["disagreements"] = {f"{model} {SOURCE}": disagreements(sentences, found)
+                              for model, found in predicted.items()}
     other = "asqp-rest15"
     rest15 = _expanded(other)
     table["disagreements"][f"bert-e2e {other}"] = disagreements(rest15, tagger.extract([s.sentence for s in rest15]))
@@ -158,8 +159,10 @@ def gains(out: Path, answers: Path, table: dict, resamples: int = 1000, seed: in
                       for mode in ("strict", "expanded")}
             for mode, c in counts.items():  # the same totals as the pytest run's report
                 reported = table[f"{model} {SOURCE} {level}"][mode]
-                assert (2 * c[:, 0].sum(), c[:, 1].sum() + c[:, 2].sum()) == (reported["k"], reported["n"]), (model, mode)
-            f1 = {mode: 200 * c[picks, 0].sum(1) / (c[picks, 1].sum(1) + c[picks, 2].sum(1)) for mode, c in counts.items()}
+                counted = (2 * c[:, 0].sum(), c[:, 1].sum() + c[:, 2].sum())
+                assert counted == (reported["k"], reported["n"]), (model, mode)
+            f1 = {mode: 200 * c[picks, 0].sum(1) / (c[picks, 1].sum(1) + c[picks, 2].sum(1))
+                  for mode, c in counts.items()}
             point = {mode: 200 * c[:, 0].sum() / (c[:, 1].sum() + c[:, 2].sum()) for mode, c in counts.items()}
             deltas[model] = (point["expanded"] - point["strict"], f1["expanded"] - f1["strict"])
             result[f"{model} {level}"] = _interval(*deltas[model])

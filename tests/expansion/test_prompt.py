@@ -26,7 +26,8 @@ def test_each_zoom_body_is_the_steps_instructions_examples_and_the_sentence():
             '2. aspect: "NULL"; category: restaurant prices; sentiment: negative; opinion: "pricey"\n'
             "Answer with the JSON object only.")
         assert (body["model"], body["temperature"], body["seed"], body["max_tokens"]) == ("expander", 0.0, 0, 1024)
-    bodies = {step: prompt.zoom_body(step, "great pizza , but pricey", GOLD, ExpanderSettings()) for step in prompt.STEPS[:2]}
+    bodies = {step: prompt.zoom_body(step, "great pizza , but pricey", GOLD, ExpanderSettings())
+              for step in prompt.STEPS[:2]}
     assert request_key(bodies["zoom-in"]) != request_key(bodies["zoom-out"])
     assert request_key(prompt.zoom_body("zoom-in", "great pizza , but pricey", GOLD, ExpanderSettings(seed=1))) != \
         request_key(bodies["zoom-in"])

@@ -75,12 +75,14 @@ def test_expand_checks_every_form_asks_judge_once_per_sentence_and_keeps_what_it
     done = expand.expand("toy", SENTENCES, _expander(endpoint), PredictionCache(tmp_path / "cache"))
     assert [_step(b) for b in endpoint.asked] == ["zoom-in", "zoom-out", "judge"]  # s-2 has no term: not asked
     judge = endpoint.asked[-1]["messages"][-1]["content"]
-    assert '1. quad 1, opinion (gold "n\'t worth"): "not worth"' in judge and '"worth"' not in judge.split("Candidates:")[1]
+    assert '1. quad 1, opinion (gold "n\'t worth"): "not worth"' in judge
+    assert '"worth"' not in judge.split("Candidates:")[1]
     outcome = done.outcomes["s-1"]
     assert [(c.quad, c.field, c.term, c.step) for c in outcome.accepted] == [
         (0, "opinion", "not worth", "zoom-in"), (1, "opinion", "friendly", "zoom-in"),
         (0, "aspect", "The grilled salmon", "zoom-out")]
-    assert done.tally == Counter({("zoom-in", checks.REJECT_NEGATION): 1, ("zoom-out", checks.REJECT_NOT_IN_SENTENCE): 1,
+    assert done.tally == Counter({("zoom-in", checks.REJECT_NEGATION): 1,
+                                  ("zoom-out", checks.REJECT_NOT_IN_SENTENCE): 1,
                                   ("judge", checks.REJECT_JUDGE): 1})
     assert outcome.status == "expanded" and done.outcomes["s-2"].status == "nothing to expand"
     assert (done.sent, done.cached, done.incomplete("stand-in", "there")) == (3, 0, None)
@@ -132,7 +134,8 @@ def test_a_failed_or_malformed_answer_leaves_its_sentence_incomplete_and_nothing
 def test_a_judge_answer_that_fails_accepts_nothing(tmp_path):
     endpoint = Endpoint(lambda step, body: "no" if step == "judge" else _answers(step, body))
     done = expand.expand("toy", SENTENCES, _expander(endpoint), None)
-    assert done.outcomes["s-1"].accepted == () and done.outcomes["s-1"].status.startswith("incomplete: judge: malformed")
+    outcome = done.outcomes["s-1"]
+    assert outcome.accepted == () and outcome.status.startswith("incomplete: judge: malformed")
     assert done.failures == Counter({"malformed answer": 1})
 
 
