@@ -90,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     assert expander is not None
     expansion = expand.expand(args.source, sentences, expander, cache)
-    data_sha = sha256_of_file(data_dir / GOLD_SOURCES[args.source].relative_path) if data_dir else ""
+    assert data_dir is not None  # load_gold raised DataMissing otherwise
+    data_sha = sha256_of_file(data_dir / GOLD_SOURCES[args.source].relative_path)
     if write_each([(out, expand.file_text(expansion, expander, data_sha))], args.follow_symlinks):
         return 2
     print(f"wrote {out.path}", file=sys.stderr)

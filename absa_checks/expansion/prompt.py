@@ -185,6 +185,12 @@ def _body(step: str, message: str, settings: ExpanderSettings) -> dict:
             "temperature": settings.temperature, "seed": settings.seed, "max_tokens": settings.max_tokens}
 
 
+def step_of(body: dict) -> str:
+    """Which of STEPS a body built here asks (read from its system message)."""
+    system = body["messages"][0]["content"]
+    return next(step for step in STEPS if f"Task {step.upper()}:" in system)
+
+
 def has_terms(gold: tuple[AspectTuple, ...]) -> bool:
     """Whether a sentence has any explicit term to expand (all NULL: nothing is asked)."""
     return any(_term(getattr(g, f)) != "NULL" for g in gold for f in TERM_FIELDS)

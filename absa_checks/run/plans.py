@@ -20,9 +20,8 @@ from absa_checks.perturb import frozen as frozen_module
 from absa_checks.perturb.engine import Quarantined as QuarantinedVariant
 from absa_checks.perturb.variants import VariantRequest, VariantSet
 from absa_checks.run.run_state import LIVE_VARIANTS
-from absa_checks.sources import DataMissing, catalog
+from absa_checks.sources import DataMissing, catalog, expanded_gold
 from absa_checks.sources.catalog import known_source_names
-from absa_checks.sources.gold import with_alternatives
 from absa_checks.suites import strategies
 from absa_checks.suites.candidates import Candidate, CandidatesError
 from absa_checks.suites.cases import Case, expand, sample_units, strategy_label
@@ -186,7 +185,7 @@ def _extraction_plans(state, test: ExtractionTestSpec, folder: Path) -> Iterator
             sentences = state.sources.gold(source)
             expanded = dict(test.expanded).get(source)
             if expanded:  # readers' accepted alternatives for the gold tuples (docs/extraction.md)
-                sentences = with_alternatives(sentences, folder / expanded)
+                sentences = expanded_gold.read(sentences, folder / expanded)
                 state.sources.inputs.examples[f"{test.suite_path} expanded: {expanded}"] = \
                     sha256_of_file(folder / expanded)
         except DataMissing as missing:

@@ -1,5 +1,5 @@
 """Gold tuples for extraction quality: SemEval-2014 XML (aspect terms with spans and polarities) and the
-ASQP quads (rest15, rest16), plus an expanded ground truth (accepted alternatives) from a JSONL file."""
+ASQP quads (rest15, rest16); their expanded ground truth is read by absa_checks.sources.expanded_gold."""
 
 from __future__ import annotations
 
@@ -53,13 +53,6 @@ def asqp_sentences(path: Path) -> list[AnnotatedSentence]:
                      for a, c, s, o in parsed)
         found.append(AnnotatedSentence(f"{path.parent.name}-{n}", sentence.strip(), gold, spans=False))
     return found
-
-
-def with_alternatives(sentences: list[AnnotatedSentence], path: Path) -> list[AnnotatedSentence]:
-    """An expanded ground truth (absa_checks.sources.expanded_gold): the accepted alternatives of each gold tuple."""
-    from absa_checks.sources import expanded_gold
-
-    return expanded_gold.read(sentences, path)
 
 
 def _lines(path: Path) -> list[tuple[int, str]]:

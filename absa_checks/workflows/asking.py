@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from absa_checks.models.cache import PredictionCache
@@ -30,7 +30,7 @@ def ask(bodies: dict[str, dict], adapter: Any, fingerprint: str, cache: Predicti
         keep: Callable[[str, str], bool] | None = None) -> tuple[dict[str, str | QueryError], int, int]:
     """Each body's answer text (or QueryError) by key, with how many were sent and read from the cache; `keep(key,
     text)` false: that answer is returned but not cached (asked again next run)."""
-    found: dict[str, str | QueryError] = dict(cache.get_extractions(fingerprint, bodies)) if cache else {}
+    found: dict[str, str | QueryError] = dict(kept(bodies, fingerprint, cache))
     cached = len(found)
     missing = [key for key in bodies if key not in found]
     for at in range(0, len(missing), BATCH):
@@ -46,9 +46,9 @@ def ask(bodies: dict[str, dict], adapter: Any, fingerprint: str, cache: Predicti
     return found, sum(_sent(found[key]) for key in missing), cached
 
 
-def kept(bodies: dict[str, dict], fingerprint: str, cache: PredictionCache | None) -> dict[str, str]:
-    """The answers the cache holds for these bodies (nothing is asked)."""
-    return dict(cache.get_extractions(fingerprint, bodies)) if cache is not None else {}
+def kept(keys: Iterable[str], fingerprint: str, cache: PredictionCache | None) -> dict[str, str]:
+    """The answers the cache holds for these request keys (nothing is asked)."""
+    return dict(cache.get_extractions(fingerprint, keys)) if cache is not None else {}
 
 
 def _sent(answer: str | QueryError) -> bool:

@@ -176,9 +176,8 @@ class ExpandedSource:
 def readable(body: dict, answer: str) -> bool:
     """Whether an answer is the JSON object its step asks for (one that is not is not kept in the cache: the next
     run asks again)."""
-    step = next(s for s in prompt.STEPS if f"Task {s.upper()}:" in body["messages"][0]["content"])
     try:
-        checks.read_judge(answer, 0) if step == "judge" else checks.read_zoom(answer, 0)
+        checks.read_judge(answer, 0) if prompt.step_of(body) == "judge" else checks.read_zoom(answer, 0)
     except checks.AnswerError:
         return False
     return True
@@ -194,18 +193,28 @@ def _answers(bodies: dict[str, dict], expander: Expander, cache: PredictionCache
     return found
 
 
+def _zoom_requests(sentences: list[AnnotatedSentence], settings: ExpanderSettings
+                   ) -> tuple[dict[str, dict[str, str]], dict[str, dict]]:
+    """Each sentence's ZOOM request keys by step, and every ZOOM body by key."""
+    keys: dict[str, dict[str, str]] = {}
+    bodies: dict[str, dict] = {}
+    for s in sentences:
+        made = zoom_bodies(s, settings)
+        keys[s.sentence_id] = {step: request_key(body) for step, body in made.items()}
+        bodies.update((keys[s.sentence_id][step], body) for step, body in made.items())
+    return keys, bodies
+
+
 def expand(source: str, sentences: list[AnnotatedSentence], expander: Expander, cache: PredictionCache | None
            ) -> ExpandedSource:
     """Ask (or read from the cache) the ZOOM requests of every sentence, check what they propose, then the JUDGE
     request of each sentence with candidates; nothing unjudged is accepted."""
     out = ExpandedSource(source, sentences, {})
-    zooms = {s.sentence_id: zoom_bodies(s, expander.settings) for s in sentences}
-    bodies = {request_key(b): b for by_step in zooms.values() for b in by_step.values()}
+    zoom_keys, bodies = _zoom_requests(sentences, expander.settings)
     found = _answers(bodies, expander, cache, out)
     judge_bodies: dict[str, dict] = {}
     for s in sentences:
-        outcome = out.outcomes[s.sentence_id] = SentenceOutcome(
-            {step: request_key(body) for step, body in zooms[s.sentence_id].items()})
+        outcome = out.outcomes[s.sentence_id] = SentenceOutcome(dict(zoom_keys[s.sentence_id]))
         answers = {step: found[key] for step, key in outcome.keys.items()}
         outcome.candidates = candidates(s, answers, out.tally, outcome.problems)
         if outcome.candidates:
@@ -218,21 +227,21 @@ def expand(source: str, sentences: list[AnnotatedSentence], expander: Expander, 
         if outcome.candidates:
             outcome.accepted = verdicts(judged[outcome.keys["judge"]], outcome.candidates, out.tally,
                                         outcome.problems)
-    out.failures[MALFORMED] += sum(MALFORMED in p for o in out.outcomes.values() for p in o.problems)
-    out.failures += Counter()  # drops a zero count
+    malformed = sum(MALFORMED in p for o in out.outcomes.values() for p in o.problems)
+    if malformed:
+        out.failures[MALFORMED] += malformed
     return out
 
 
 def pending(sentences: list[AnnotatedSentence], expander: Expander, cache: PredictionCache | None) -> list[dict]:
     """The bodies a run would send that the cache holds no answer for: ZOOM requests, then the JUDGE request of
     each sentence whose two ZOOM answers are kept (nothing is asked)."""
-    zooms = {s.sentence_id: zoom_bodies(s, expander.settings) for s in sentences}
-    bodies = {request_key(b): b for by_step in zooms.values() for b in by_step.values()}
+    zoom_keys, bodies = _zoom_requests(sentences, expander.settings)
     kept = asking.kept(bodies, expander.fingerprint, cache)
     wanted = [b for key, b in bodies.items() if key not in kept]
     judges: dict[str, dict] = {}
     for s in sentences:
-        keys = {step: request_key(b) for step, b in zooms[s.sentence_id].items()}
+        keys = zoom_keys[s.sentence_id]
         if not keys or any(key not in kept for key in keys.values()):
             continue
         found = candidates(s, {step: kept[key] for step, key in keys.items()}, Counter(), [])

@@ -29,7 +29,7 @@ from absa_checks.perturb.rewrite_prompt import BodySettings, RewriteRequest
 from absa_checks.perturb.variants import VariantSet
 from absa_checks.sources.base import LoadedSource
 from absa_checks.workflows import asking
-from absa_checks.workflows.asking import NOT_SENT, failures
+from absa_checks.workflows.asking import NOT_SENT, failures, kept
 
 # Repair turns when --rewriter-repairs is not given, for every strategy (docs/perturbations.md, rounds 12 and 13:
 # a REVTGT-only default chosen on round 12 did not hold on round 13)
@@ -240,14 +240,13 @@ def pending(loaded: LoadedSource, asks: list[Ask], asking: Asking, resources: Re
     rewriter, cache = asking.rewriter, asking.cache
     fingerprint = cache_fingerprint(rewriter)
     vocabulary = aspect_vocabulary(loaded, resources, loaded.domain or "restaurant")
-    kept = lambda keys: dict(cache.get_extractions(fingerprint, keys)) if cache is not None else {}  # noqa: E731
-    found: dict[str, str | QueryError] = dict(kept([a.key for a in asks]))
+    found: dict[str, str | QueryError] = dict(kept([a.key for a in asks], fingerprint, cache))
     bodies = [a.request.body for a in asks if a.key not in found]
     answered = [a for a in asks if a.key in found]
     for turn in range(1, asking.repairs + 1):
         follow = [ask for _, ask in repair_asks(answered, found, _verified(answered, found, rewriter, resources,
                                                                              vocabulary, turn - 1))]
-        found.update(kept([a.key for a in follow]))
+        found.update(kept([a.key for a in follow], fingerprint, cache))
         bodies += [a.request.body for a in follow if a.key not in found]
         answered = [a for a in follow if a.key in found]
     return bodies

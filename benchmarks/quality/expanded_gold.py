@@ -27,6 +27,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from absa_checks.expansion.prompt import step_of  # noqa: E402
+
 SHARED = Path(os.environ.get("ABSA_SHARED_DIR", ROOT.parent / "shared"))
 SOURCES = ("asqp-rest15", "asqp-rest16")
 SHIPPED = ROOT / "suites" / "extraction" / "expanded"
@@ -40,17 +44,12 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
                           text=True, timeout=3600)
 
 
-def _step(request: dict) -> str:
-    system = request["messages"][0]["content"]
-    return next(s for s in ("zoom-in", "zoom-out", "judge") if f"Task {s.upper()}:" in system)
-
-
 def shares(requests: list[dict], folder: Path) -> int:
     """Shares of SHARE requests: each step's common turns once, then each request's last user message."""
     folder.mkdir(parents=True, exist_ok=True)
     common: dict[str, list] = {}
     for r in requests:
-        step, turns = _step(r["request"]), r["request"]["messages"][:-1]
+        step, turns = step_of(r["request"]), r["request"]["messages"][:-1]
         if common.setdefault(step, turns) != turns:
             raise SystemExit(f"request {r['key']}: its {step} turns differ from the others'")
     for step, turns in common.items():
@@ -62,7 +61,7 @@ def shares(requests: list[dict], folder: Path) -> int:
         text = [f"# Share {count:03d}: {len(part)} requests. Each request = the COMMON file of its step (system "
                 "message and worked example), then the user message below.\n"]
         for r in part:
-            step = _step(r["request"])
+            step = step_of(r["request"])
             text.append(f"## key: {r['key']}\nstep: {step} (COMMON-{step}.md)\n\n### user\n\n"
                         f"{r['request']['messages'][-1]['content']}\n")
         (folder / f"share-{count:03d}.md").write_text("\n".join(text))

@@ -47,15 +47,10 @@ class Endpoint:
 
     def complete(self, bodies):
         self.asked += bodies
-        return [self.reply(_step(b), b) for b in bodies]
+        return [self.reply(prompt.step_of(b), b) for b in bodies]
 
     def hide(self, text):
         return text
-
-
-def _step(body: dict) -> str:
-    system = body["messages"][0]["content"]
-    return next(s for s in prompt.STEPS if f"Task {s.upper()}:" in system)
 
 
 def _expander(endpoint) -> expand.Expander:
@@ -73,7 +68,7 @@ SENTENCES = [AnnotatedSentence("s-1", SENTENCE, GOLD), AnnotatedSentence("s-2", 
 def test_expand_checks_every_form_asks_judge_once_per_sentence_and_keeps_what_it_accepts(tmp_path):
     endpoint = Endpoint(_answers)
     done = expand.expand("toy", SENTENCES, _expander(endpoint), PredictionCache(tmp_path / "cache"))
-    assert [_step(b) for b in endpoint.asked] == ["zoom-in", "zoom-out", "judge"]  # s-2 has no term: not asked
+    assert [prompt.step_of(b) for b in endpoint.asked] == ["zoom-in", "zoom-out", "judge"]  # s-2 has no term: not asked
     judge = endpoint.asked[-1]["messages"][-1]["content"]
     assert '1. quad 1, opinion (gold "n\'t worth"): "not worth"' in judge
     assert '"worth"' not in judge.split("Candidates:")[1]
@@ -127,7 +122,7 @@ def test_a_failed_or_malformed_answer_leaves_its_sentence_incomplete_and_nothing
     # the failed or malformed answer is not kept: the next run asks that request again, and only it
     again = Endpoint(_answers)
     second = expand.expand("toy", SENTENCES, _expander(again), PredictionCache(tmp_path / "cache"))
-    assert [_step(b) for b in again.asked] == ["zoom-out", "judge"]  # judge: its candidate list grew
+    assert [prompt.step_of(b) for b in again.asked] == ["zoom-out", "judge"]  # judge: its candidate list grew
     assert second.outcomes["s-1"].status == "expanded"
 
 
@@ -143,11 +138,11 @@ def test_pending_is_the_zoom_requests_then_judge_once_their_answers_are_kept(tmp
     cache = PredictionCache(tmp_path / "cache")
     expander = _expander(Endpoint(_answers))
     first = expand.pending(SENTENCES, expander, cache)
-    assert [_step(b) for b in first] == ["zoom-in", "zoom-out"]
+    assert [prompt.step_of(b) for b in first] == ["zoom-in", "zoom-out"]
     assert expand.export_all(SENTENCES, prompt.ExpanderSettings()).count("\n") == 2
     expand.expand("toy", SENTENCES, _expander(Endpoint(lambda step, body: QueryError("down", reason="HTTP 503")
                                                        if step == "judge" else _answers(step, body))), cache)
-    assert [_step(b) for b in expand.pending(SENTENCES, expander, cache)] == ["judge"]
+    assert [prompt.step_of(b) for b in expand.pending(SENTENCES, expander, cache)] == ["judge"]
 
 
 # ---------------------------------------------------------------- through the CLI, against the fake server
